@@ -1,0 +1,321 @@
+"""The content blocks a message is made of.
+
+Every block is frozen, slotted and compared by value, and carries its wire
+discriminator as the class attribute ``type`` (``"text"``, ``"tool_use"`` …).
+Field order is the positional order, mirroring the Java constructors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, overload
+
+import attrs
+
+from ._builder import Builder, FieldSetter
+from ._checks import check_mapping, check_optional_str, describe, is_iterable_of_items
+from ._enums import ToolCallState, ToolResultState
+from ._fields import checked_fields
+from ._frozen import EMPTY
+from ._ids import new_hex_id
+from ._sources import Source
+from .errors import ArgumentTypeError
+
+__all__ = [
+    "AudioBlock",
+    "ContentBlock",
+    "DataBlock",
+    "HintBlock",
+    "ImageBlock",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolResultBlock",
+    "ToolUseBlock",
+    "VideoBlock",
+]
+
+
+@attrs.frozen
+class ContentBlock:
+    """Base class of every block.  ``get_content_blocks(ContentBlock)`` matches them all."""
+
+    type: ClassVar[str]
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class TextBlock(ContentBlock):
+    """Plain text."""
+
+    type: ClassVar[str] = "text"
+
+    @staticmethod
+    def builder() -> TextBlockBuilder:
+        return TextBlockBuilder()
+
+    text: str = ""
+
+
+def _thinking_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    # Unlike every other mapping, a thinking block's metadata stays None when unset (Java writes null).
+    return None if value is None else check_mapping(value, "ThinkingBlock.metadata")
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class ThinkingBlock(ContentBlock):
+    """The model's reasoning.  ``metadata`` may stay ``None``, as in Java."""
+
+    type: ClassVar[str] = "thinking"
+
+    @staticmethod
+    def builder() -> ThinkingBlockBuilder:
+        return ThinkingBlockBuilder()
+
+    METADATA_REASONING_DETAILS: ClassVar[str] = "reasoningDetails"
+    thinking: str = ""
+    metadata: Mapping[str, Any] | None = attrs.field(default=None, converter=_thinking_metadata)
+
+
+def _data_block_id(value: str | None) -> str:
+    # Java replaces a null or empty id with a fresh one, on construction and on decoding alike.
+    return check_optional_str(value, "DataBlock.id") or new_hex_id()
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class DataBlock(ContentBlock):
+    """Media of any kind (image, audio, video, file): the unified media block."""
+
+    type: ClassVar[str] = "data"
+
+    @staticmethod
+    def builder() -> DataBlockBuilder:
+        return DataBlockBuilder()
+
+    source: Source
+    id: str = attrs.field(default="", converter=_data_block_id)
+    name: str | None = None
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class ImageBlock(ContentBlock):
+    """An image (legacy; prefer :class:`DataBlock`)."""
+
+    type: ClassVar[str] = "image"
+
+    @staticmethod
+    def builder() -> ImageBlockBuilder:
+        return ImageBlockBuilder()
+
+    source: Source
+    min_pixels: int | None = None
+    max_pixels: int | None = None
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class AudioBlock(ContentBlock):
+    """An audio clip (legacy; prefer :class:`DataBlock`)."""
+
+    type: ClassVar[str] = "audio"
+
+    @staticmethod
+    def builder() -> AudioBlockBuilder:
+        return AudioBlockBuilder()
+
+    source: Source
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class VideoBlock(ContentBlock):
+    """A video clip (legacy; prefer :class:`DataBlock`).  Unlike the others its source may be absent."""
+
+    type: ClassVar[str] = "video"
+
+    @staticmethod
+    def builder() -> VideoBlockBuilder:
+        return VideoBlockBuilder()
+
+    source: Source | None = None
+    fps: float | None = None
+    max_frames: int | None = None
+    min_pixels: int | None = None
+    max_pixels: int | None = None
+    total_pixels: int | None = None
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class HintBlock(ContentBlock):
+    """An instruction injected into the agent loop; ``source`` names its sender."""
+
+    type: ClassVar[str] = "hint"
+
+    @staticmethod
+    def builder() -> HintBlockBuilder:
+        return HintBlockBuilder()
+
+    id: str | None
+    hint: str | None
+    source: str | None = None
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class ToolUseBlock(ContentBlock):
+    """A tool call.  ``content`` keeps the raw argument JSON as it was streamed."""
+
+    type: ClassVar[str] = "tool_use"
+
+    @staticmethod
+    def builder() -> ToolUseBlockBuilder:
+        return ToolUseBlockBuilder()
+
+    METADATA_THOUGHT_SIGNATURE: ClassVar[str] = "thoughtSignature"
+    id: str | None
+    name: str | None
+    input: Mapping[str, Any] = EMPTY
+    content: str | None = None
+    metadata: Mapping[str, Any] = EMPTY
+    state: ToolCallState = ToolCallState.PENDING
+
+    def with_state(self, state: ToolCallState) -> ToolUseBlock:
+        """A copy in ``state``."""
+        return attrs.evolve(self, state=state)
+
+
+def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple[ContentBlock, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, ContentBlock):
+        return (value,)
+    if is_iterable_of_items(value):
+        blocks = tuple(value)
+        for index, block in enumerate(blocks):
+            if not isinstance(block, ContentBlock):
+                raise ArgumentTypeError(
+                    f"ToolResultBlock.output[{index}] must be a content block, got {describe(block)}"
+                )
+        return blocks
+    raise ArgumentTypeError(
+        f"ToolResultBlock.output must be a content block or an iterable of them, got {describe(value)}"
+    )
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class ToolResultBlock(ContentBlock):
+    """What a tool returned.  The state defaults to RUNNING, as in Java."""
+
+    type: ClassVar[str] = "tool_result"
+
+    @staticmethod
+    def builder() -> ToolResultBlockBuilder:
+        return ToolResultBlockBuilder()
+
+    METADATA_SUSPENDED: ClassVar[str] = "agentscope_suspended"
+    id: str | None
+    name: str | None
+    output: tuple[ContentBlock, ...] = attrs.field(default=(), converter=_output_blocks)
+    metadata: Mapping[str, Any] = EMPTY
+    state: ToolResultState = ToolResultState.RUNNING
+
+    @property
+    def is_suspended(self) -> bool:
+        """Whether the tool awaits external execution (``metadata["agentscope_suspended"] is True``)."""
+        return self.metadata.get(self.METADATA_SUSPENDED) is True
+
+    def with_state(self, state: ToolResultState) -> ToolResultBlock:
+        """A copy in ``state``."""
+        return attrs.evolve(self, state=state)
+
+    def with_id_and_name(self, id: str | None, name: str | None) -> ToolResultBlock:
+        """A copy answering the call ``id`` of tool ``name``; output, metadata and state are kept."""
+        return attrs.evolve(self, id=id, name=name)
+
+    @classmethod
+    def text(cls, text: str) -> ToolResultBlock:
+        """A result holding ``text``, state RUNNING, no id or name."""
+        return cls(None, None, TextBlock(text))
+
+    @overload
+    @classmethod
+    def error(cls, message: str, /) -> ToolResultBlock: ...
+    @overload
+    @classmethod
+    def error(cls, tool_id: str | None, message: str, /) -> ToolResultBlock: ...
+    @classmethod
+    def error(cls, first: str | None, message: str | None = None, /) -> ToolResultBlock:
+        """``error(message)``: text ``"Error: <message>"``; ``error(tool_id, message)``: id set,
+        text ``"[ERROR] <message>"``.  Both have state ERROR, as in Java."""
+        if message is None:
+            return cls(None, None, TextBlock(f"Error: {first}"), state=ToolResultState.ERROR)
+        return cls(first, None, TextBlock(f"[ERROR] {message}"), state=ToolResultState.ERROR)
+
+    @classmethod
+    def suspended(cls, tool_use: ToolUseBlock, reason: str | None = None) -> ToolResultBlock:
+        """The placeholder result of a call that waits for external execution."""
+        return cls(
+            tool_use.id,
+            tool_use.name,
+            TextBlock("[Awaiting external execution]" if reason is None else reason),
+            {cls.METADATA_SUSPENDED: True},
+        )
+
+
+# -- builders: one setter per field, same name as the field ---------------------
+
+
+class TextBlockBuilder(Builder[TextBlock], target=TextBlock):
+    text = FieldSetter[str]()
+
+
+class ThinkingBlockBuilder(Builder[ThinkingBlock], target=ThinkingBlock):
+    thinking = FieldSetter[str]()
+    metadata = FieldSetter[Mapping[str, Any] | None]()
+
+
+class DataBlockBuilder(Builder[DataBlock], target=DataBlock):
+    source = FieldSetter[Source]()
+    id = FieldSetter[str | None]()
+    name = FieldSetter[str | None]()
+
+
+class ImageBlockBuilder(Builder[ImageBlock], target=ImageBlock):
+    source = FieldSetter[Source]()
+    min_pixels = FieldSetter[int | None]()
+    max_pixels = FieldSetter[int | None]()
+
+
+class AudioBlockBuilder(Builder[AudioBlock], target=AudioBlock):
+    source = FieldSetter[Source]()
+
+
+class VideoBlockBuilder(Builder[VideoBlock], target=VideoBlock):
+    source = FieldSetter[Source | None]()
+    fps = FieldSetter[float | None]()
+    max_frames = FieldSetter[int | None]()
+    min_pixels = FieldSetter[int | None]()
+    max_pixels = FieldSetter[int | None]()
+    total_pixels = FieldSetter[int | None]()
+
+
+# id and name (hint) are positional in the constructors but may be left unset in a builder.
+_NO_ID_NAME = {"id": None, "name": None}
+
+
+class HintBlockBuilder(Builder[HintBlock], target=HintBlock, defaults={"id": None, "hint": None}):
+    id = FieldSetter[str | None]()
+    hint = FieldSetter[str | None]()
+    source = FieldSetter[str | None]()
+
+
+class ToolUseBlockBuilder(Builder[ToolUseBlock], target=ToolUseBlock, defaults=_NO_ID_NAME):
+    id = FieldSetter[str | None]()
+    name = FieldSetter[str | None]()
+    input = FieldSetter[Mapping[str, Any] | None]()
+    content = FieldSetter[str | None]()
+    metadata = FieldSetter[Mapping[str, Any] | None]()
+    state = FieldSetter[ToolCallState]()
+
+
+class ToolResultBlockBuilder(Builder[ToolResultBlock], target=ToolResultBlock, defaults=_NO_ID_NAME):
+    id = FieldSetter[str | None]()
+    name = FieldSetter[str | None]()
+    output = FieldSetter[ContentBlock | Iterable[ContentBlock] | None]()
+    metadata = FieldSetter[Mapping[str, Any] | None]()
+    state = FieldSetter[ToolResultState]()

@@ -1,0 +1,83 @@
+"""Java-style fluent builders for the value classes, one setter per field.
+
+A builder is declared as data::
+
+    class TextBlockBuilder(Builder[TextBlock], target=TextBlock):
+        text = FieldSetter[str]()
+
+``FieldSetter`` is a descriptor: ``builder.text("hi")`` records the value and
+returns the builder, and mypy sees the setter's argument and return types.
+``build()`` calls the target class, so a built object is checked exactly as a
+constructed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar, cast, overload
+
+from typing_extensions import Self
+
+__all__ = ["Builder", "FieldSetter"]
+
+_T = TypeVar("_T")
+_V = TypeVar("_V")
+_B = TypeVar("_B", bound="Builder[Any]")
+
+
+class FieldSetter(Generic[_V]):
+    """One builder method: sets the field of the same name and returns the builder."""
+
+    __slots__ = ("_name",)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, builder: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, builder: _B, owner: type) -> Callable[[_V], _B]: ...
+    def __get__(self, builder: _B | None, owner: type) -> Self | Callable[[_V], _B]:
+        if builder is None:
+            return self
+        name = self._name
+
+        def set_field(value: _V) -> _B:
+            builder._values[name] = value
+            return builder
+
+        set_field.__name__ = name
+        return set_field
+
+
+class Builder(Generic[_T]):
+    """Collects field values and builds the target class from them; reusable."""
+
+    __slots__ = ("_values",)
+    _target: ClassVar[Callable[..., Any]]
+    _defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(
+        cls,
+        target: Callable[..., Any] | None = None,
+        defaults: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``target``: the class to build; ``defaults``: values for the target's required
+        arguments that a builder may leave unset."""
+        super().__init_subclass__(**kwargs)
+        if target is not None:
+            cls._target = target
+        if defaults is not None:
+            cls._defaults = defaults
+
+    def __init__(self) -> None:
+        self._values: dict[str, Any] = dict(self._defaults)
+
+    def build(self) -> _T:
+        """Build a new object from the values set so far (each call checks them again)."""
+        return cast(_T, self._target(**self._values))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"{type(self).__name__}({fields})"

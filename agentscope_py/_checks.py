@@ -1,0 +1,124 @@
+"""Argument checks shared by every constructor.
+
+Each function takes the value and the qualified argument name (``"TextBlock.text"``)
+and returns the value to store, or raises an error that names the argument and
+what it expects.  They are attrs converters in partial form, see ``_blocks.py``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+from ._frozen import EMPTY, FrozenDict, copy_json_value
+
+# Values that need neither copying nor dropping.
+_PLAIN_TYPES = frozenset({str, int, float, bool})
+from .errors import ArgumentTypeError
+
+
+__all__ = [
+    "describe",
+    "check_enum",
+    "check_float",
+    "check_int",
+    "check_mapping",
+    "check_optional_int",
+    "check_optional_float",
+    "check_optional_str",
+    "check_str",
+]
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def describe(value: object) -> str:
+    """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""
+    if isinstance(value, type):
+        return f"the class {value.__name__} (pass an instance, e.g. {value.__name__}(...))"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def _fail(arg: str, expected: str, value: object) -> ArgumentTypeError:
+    return ArgumentTypeError(f"{arg} must be {expected}, got {describe(value)}")
+
+
+def check_str(value: object, arg: str) -> str:
+    if isinstance(value, str):
+        return value
+    raise _fail(arg, "a str", value)
+
+
+def check_optional_str(value: object, arg: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise _fail(arg, "a str or None", value)
+
+
+def check_int(value: object, arg: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _fail(arg, "an int", value)
+
+
+def check_optional_int(value: object, arg: str) -> int | None:
+    if value is None:
+        return None
+    return check_int(value, arg)
+
+
+def check_float(value: object, arg: str) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise _fail(arg, "a number", value)
+
+
+def check_optional_float(value: object, arg: str) -> float | None:
+    if value is None:
+        return None
+    return check_float(value, arg)
+
+
+def check_enum(value: object, enum_cls: type[_E], arg: str) -> _E:
+    if isinstance(value, enum_cls):
+        return value
+    hint = ""
+    if isinstance(value, str):
+        hint = f"; to convert a string use {enum_cls.__name__}({value!r}) or {enum_cls.__name__}[...]"
+    raise ArgumentTypeError(
+        f"{arg} must be a {enum_cls.__name__} member, got {describe(value)}{hint}"
+    )
+
+
+def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> FrozenDict:
+    """A read-only copy of a str-keyed mapping (``None`` reads as empty)."""
+    if value is None:
+        return EMPTY
+    if type(value) is FrozenDict and not drop_none:
+        return value
+    if type(value) is not dict and not isinstance(value, Mapping):
+        raise _fail(arg, "a mapping with str keys", value)
+    if not value:
+        return EMPTY
+    for key, item in value.items():
+        if type(key) is not str or type(item) not in _PLAIN_TYPES:
+            break
+    else:  # str keys and scalar values only, the common case: one C-level copy
+        return FrozenDict(value)
+    copied = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise ArgumentTypeError(f"{arg} keys must be str, got key {describe(key)}")
+        if item is None and drop_none:
+            continue
+        copied[key] = copy_json_value(item)
+    return FrozenDict(copied) if copied else EMPTY
+
+
+def is_iterable_of_items(value: object) -> bool:
+    """True for the lists, tuples and other iterables a content argument may be given as."""
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))

@@ -1,0 +1,83 @@
+"""The ``agentscope-py`` command."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ._blocks import TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from ._enums import GenerateReason, ToolResultState
+from ._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from ._usage import ChatUsage
+from .errors import RoleContentError
+
+__all__ = ["main"]
+
+
+def _show(title: str, msg: Msg) -> None:
+    print(f"== {title}: {type(msg).__name__} (role {msg.role.value if msg.role else None}, name {msg.name!r})")
+    print(f"   id {msg.id}  at {msg.timestamp}")
+    for index, block in enumerate(msg.content):
+        print(f"   [{index}] {block!r}")
+    if msg.usage is not None:
+        print(f"   usage: {msg.usage.total_tokens} tokens ({msg.usage!r})")
+    print(f"   generate reason: {msg.get_generate_reason().name}")
+
+
+def demo() -> int:
+    """Build one message of each role with the builders, and show a role rule at work."""
+    system = SystemMessage.builder().name("system").text_content("You are a weather assistant.").build()
+    user = UserMessage.builder().name("alice").text_content("Do I need an umbrella in Paris?").build()
+    call = ToolUseBlock.builder().id("call-1").name("get_weather").input({"city": "Paris"}).build()
+    assistant = (
+        AssistantMessage.builder()
+        .name("Friday")
+        .content(
+            ThinkingBlock.builder().thinking("I need today's forecast for Paris.").build(),
+            TextBlock.builder().text("Let me check the forecast.").build(),
+            call,
+        )
+        .usage(ChatUsage.builder().input_tokens(42).output_tokens(17).time(0.8).build())
+        .generate_reason(GenerateReason.TOOL_CALLS)
+        .build()
+    )
+    result = (
+        ToolResultMessage.builder()
+        .result(
+            ToolResultBlock.builder()
+            .id(call.id)
+            .name(call.name)
+            .output(TextBlock("Rain, 14°C"))
+            .state(ToolResultState.SUCCESS)
+            .build()
+        )
+        .build()
+    )
+    for title, msg in (("system", system), ("user", user), ("assistant", assistant), ("tool", result)):
+        _show(title, msg)
+    print(f"== assistant text: {assistant.get_text_content()!r}")
+    print(f"== tool calls: {[c.name for c in assistant.get_content_blocks(ToolUseBlock)]}")
+
+    print("== a tool call in a system message is refused:")
+    try:
+        SystemMessage.builder().content(call).build()  # type: ignore[arg-type]  # the point of the demo
+    except RoleContentError as error:
+        print(f"   RoleContentError: {error}")
+    else:  # pragma: no cover - the role rule is broken
+        print("   accepted: the role rule is broken")
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="agentscope-py", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("demo", help="build and print a small conversation")
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        return demo()
+    parser.error(f"unknown command {args.command!r}")  # argparse rejects it before this
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""``checked_fields``: the attrs field transformer every block, source and usage class uses.
+
+Classes are declared ``@attrs.frozen(field_transformer=checked_fields)``.  Fields
+are checked from their annotations: the transformer picks the converter for each
+field's declared type, so the annotation is the single statement of what a field
+accepts.  A field whose type has no converter here fails at import, not silently
+at run time; a field that needs more than a type check declares its own
+converter and is left alone.
+
+Converters test the exact type inline and only call the full check (which
+builds the error message) when that fast test fails: construction is the hot
+path of the whole library.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from . import _checks
+from ._enums import ToolCallState, ToolResultState
+
+__all__ = ["checked_fields", "register_converter"]
+
+Converter = Callable[[Any], Any]
+
+
+def _exact(exact: tuple[type, ...], check: Callable[[Any, str], Any]) -> Callable[[str], Converter]:
+    """A converter factory: values of the ``exact`` types pass as they are, others go to ``check``."""
+
+    def factory(arg: str) -> Converter:
+        def convert(value: Any) -> Any:
+            if type(value) in exact:
+                return value
+            return check(value, arg)
+
+        return convert
+
+    return factory
+
+
+def _optional(exact: tuple[type, ...], check: Callable[[Any, str], Any]) -> Callable[[str], Converter]:
+    return _exact((type(None), *exact), check)
+
+
+def _enum(enum_cls: type[enum.Enum]) -> Callable[[str], Converter]:
+    def check(value: Any, arg: str) -> Any:
+        return _checks.check_enum(value, enum_cls, arg)
+
+    return _exact((enum_cls,), check)
+
+
+def _mapping(arg: str) -> Converter:
+    def convert(value: Any) -> Any:
+        return _checks.check_mapping(value, arg)
+
+    return convert
+
+
+_FACTORIES: dict[str, Callable[[str], Converter]] = {
+    "str": _exact((str,), _checks.check_str),
+    "str | None": _optional((str,), _checks.check_optional_str),
+    "int": _exact((int,), _checks.check_int),
+    "int | None": _optional((int,), _checks.check_optional_int),
+    # floats are stored as float, so ints go through the check, which converts them
+    "float": _exact((float,), _checks.check_float),
+    "float | None": _optional((float,), _checks.check_optional_float),
+    "Mapping[str, Any]": _mapping,
+    "ToolCallState": _enum(ToolCallState),
+    "ToolResultState": _enum(ToolResultState),
+}
+
+
+def register_converter(annotation: str, exact: tuple[type, ...], check: Callable[[Any, str], Any]) -> None:
+    """Teach ``checked_fields`` a type declared after this module (``Source``): ``exact`` types pass."""
+    _FACTORIES[annotation] = _exact(exact, check)
+
+
+def checked_fields(cls: type, fields: list[attrs.Attribute]) -> list[attrs.Attribute]:  # type: ignore[type-arg]
+    checked = []
+    for field in fields:
+        if field.converter is None:
+            factory = _FACTORIES.get(str(field.type))
+            if factory is None:
+                raise TypeError(f"no argument check for {cls.__name__}.{field.name}: {field.type}")
+            field = field.evolve(converter=factory(f"{cls.__name__}.{field.name}"))
+        checked.append(field)
+    return checked

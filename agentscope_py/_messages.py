@@ -1,0 +1,403 @@
+"""``Msg`` and its four role-pinned subclasses.
+
+A message is generic in the blocks it may hold: ``SystemMessage`` is a
+``Msg[TextBlock]``, so mypy rejects a tool call in a system message where it is
+written, and the same rule (``_roles.ALLOWED_BLOCKS``) is checked again at run
+time on every path that creates a message.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
+
+import attrs
+from typing_extensions import Self, TypeVar
+
+from ._blocks import ContentBlock, TextBlock, ToolResultBlock
+from ._checks import check_enum, check_mapping, check_optional_str, describe
+from ._content import normalize_content
+from ._enums import GenerateReason, MsgRole
+from ._frozen import EMPTY
+from ._ids import new_msg_id, new_msg_timestamp
+from ._roles import SystemBlock, UserBlock, check_role_content
+from ._usage import ChatUsage
+from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
+
+if TYPE_CHECKING:
+    from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolResultMessageBuilder
+
+__all__ = [
+    "AssistantMessage",
+    "MessageMetadataKeys",
+    "Msg",
+    "SystemMessage",
+    "ToolResultMessage",
+    "UserMessage",
+]
+
+# Covariant so that a SystemMessage is usable wherever a Msg is expected.
+_B = TypeVar("_B", bound=ContentBlock, default=ContentBlock, covariant=True)
+_T = TypeVar("_T", bound=ContentBlock)
+
+
+class MessageMetadataKeys:
+    """Metadata keys with a meaning to AgentScope, as in Java's ``MessageMetadataKeys``."""
+
+    BYPASS_MULTIAGENT_HISTORY_MERGE = "_bypass_multiagent_history_merge"
+    STRUCTURED_OUTPUT_REMINDER = "_structured_output_reminder"
+    STRUCTURED_OUTPUT_REMINDER_TYPE = "_structured_output_reminder_type"
+    CHAT_USAGE = "_chat_usage"
+    STRUCTURED_OUTPUT = "_structured_output"
+    CACHE_CONTROL = "_cache_control"
+
+
+@attrs.frozen(init=False)
+class Msg(Generic[_B]):
+    """One turn of a conversation: who said it (``role``, ``name``) and what (``content``).
+
+    Build one with a role-pinned subclass (``UserMessage("hi")``) or a builder
+    (``AssistantMessage.builder()…build()``).  Plain ``Msg`` is for code that does
+    not know the role in advance; its role is checked at run time only.
+    """
+
+    METADATA_GENERATE_REASON: ClassVar[str] = "agentscope_generate_reason"
+    METADATA_CONFIRM_RESULTS: ClassVar[str] = "agentscope_confirm_results"
+    METADATA_CONFIRM_REQUEST_REPLY_ID: ClassVar[str] = "agentscope_confirm_request_reply_id"
+    METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: ClassVar[str] = (
+        "agentscope_external_execution_request_reply_id"
+    )
+    METADATA_SYNTHETIC: ClassVar[str] = "agentscope_synthetic"
+    METADATA_REMINDER_KIND: ClassVar[str] = "agentscope_reminder_kind"
+    _ROLE: ClassVar[MsgRole | None] = None  # the role a subclass pins; None: any
+
+    id: str | None
+    name: str | None
+    role: MsgRole | None
+    content: tuple[_B, ...]
+    metadata: Mapping[str, Any]
+    timestamp: str | None
+    usage: ChatUsage | None
+
+    def __init__(
+        self,
+        *content: str | _B | Iterable[str | _B],
+        role: MsgRole | None = MsgRole.USER,
+        name: str | None = None,
+        id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        timestamp: str | None = None,
+        usage: ChatUsage | None = None,
+        generate_reason: GenerateReason | None = None,
+    ) -> None:
+        if role is not None:
+            role = check_enum(role, MsgRole, "Msg.role")
+        self._init(
+            content, role, name, id, metadata, timestamp, usage, generate_reason
+        )
+
+    def _init(
+        self,
+        content: tuple[Any, ...],
+        role: MsgRole | None,
+        name: str | None,
+        id: str | None,
+        metadata: Mapping[str, Any] | None,
+        timestamp: str | None,
+        usage: ChatUsage | None,
+        generate_reason: GenerateReason | None,
+    ) -> None:
+        # The convenience constructors: content items may be strings, ids are generated.
+        owner = type(self).__name__
+        if generate_reason is not None:
+            metadata = _with_reason(metadata, generate_reason, owner)
+        self._set_fields(
+            new_msg_id() if id is None else id,
+            name,
+            role,
+            normalize_content(content, f"{owner} content"),
+            metadata,
+            new_msg_timestamp() if timestamp is None else timestamp,
+            usage,
+        )
+
+    def _set_fields(
+        self,
+        id: str | None,
+        name: str | None,
+        role: MsgRole | None,
+        content: tuple[ContentBlock, ...],
+        metadata: Mapping[str, Any] | None,
+        timestamp: str | None,
+        usage: ChatUsage | None,
+    ) -> None:
+        # Every way of making a message ends here, so the checks cannot be bypassed.
+        # Exact-type tests first: this is the hot path; the full checks word the errors.
+        owner = type(self).__name__
+        check_role_content(role, content)
+        if type(id) is not str and id is not None:
+            check_optional_str(id, f"{owner}.id")
+        if type(name) is not str and name is not None:
+            check_optional_str(name, f"{owner}.name")
+        if type(timestamp) is not str and timestamp is not None:
+            check_optional_str(timestamp, f"{owner}.timestamp")
+        if usage is not None and not isinstance(usage, ChatUsage):
+            raise ArgumentTypeError(f"{owner}.usage must be a ChatUsage or None, got {describe(usage)}")
+        _set_id(self, id)
+        _set_name(self, name)
+        _set_role(self, role)
+        _set_content(self, content)
+        _set_metadata(
+            self, EMPTY if metadata is None else check_mapping(metadata, f"{owner}.metadata", drop_none=True)
+        )
+        _set_timestamp(self, timestamp)
+        _set_usage(self, usage)
+
+    @classmethod
+    def _from_fields(
+        cls,
+        id: str | None,
+        name: str | None,
+        role: MsgRole | None,
+        content: Iterable[ContentBlock],
+        metadata: Mapping[str, Any] | None,
+        timestamp: str | None,
+        usage: ChatUsage | None,
+    ) -> Self:
+        """A message from exactly these field values (nothing generated): builders, copies, decoding."""
+        if cls._ROLE is not None and role is not cls._ROLE:
+            raise ArgumentValueError(f"{cls.__name__} role is fixed to {cls._ROLE.value}, got {describe(role)}")
+        content = tuple(content)
+        for index, block in enumerate(content):
+            if not isinstance(block, ContentBlock):
+                raise ArgumentTypeError(
+                    f"{cls.__name__} content[{index}] must be a content block instance, got {describe(block)}"
+                )
+        self = object.__new__(cls)
+        self._set_fields(id, name, role, content, metadata, timestamp, usage)
+        return self
+
+    def _replace(self, content: Iterable[ContentBlock] | None = None, metadata: Mapping[str, Any] | None = None) -> Self:
+        return type(self)._from_fields(
+            self.id,
+            self.name,
+            self.role,
+            self.content if content is None else content,
+            self.metadata if metadata is None else metadata,
+            self.timestamp,
+            self.usage,
+        )
+
+    # -- builders ---------------------------------------------------------------
+
+    @staticmethod
+    def builder() -> MsgBuilder:
+        """A builder of plain ``Msg`` (role USER unless ``.role(...)`` says otherwise)."""
+        from ._msg_builders import MsgBuilder
+
+        return MsgBuilder()
+
+    @overload
+    @staticmethod
+    def builder_for_role(role: Literal[MsgRole.USER]) -> RoleMessageBuilder[UserMessage, UserBlock]: ...
+    @overload
+    @staticmethod
+    def builder_for_role(role: Literal[MsgRole.SYSTEM]) -> RoleMessageBuilder[SystemMessage, SystemBlock]: ...
+    @overload
+    @staticmethod
+    def builder_for_role(role: Literal[MsgRole.ASSISTANT]) -> RoleMessageBuilder[AssistantMessage, ContentBlock]: ...
+    @overload
+    @staticmethod
+    def builder_for_role(role: Literal[MsgRole.TOOL]) -> ToolResultMessageBuilder: ...
+    @overload
+    @staticmethod
+    def builder_for_role(role: None) -> MsgBuilder: ...
+    @overload
+    @staticmethod
+    def builder_for_role(role: MsgRole | None) -> MessageBuilder[Msg, Any]: ...
+    @staticmethod
+    def builder_for_role(role: MsgRole | None) -> MessageBuilder[Any, Any]:
+        """The builder of ``role``'s subclass (``MsgRole.USER`` gives ``UserMessage.builder()``)."""
+        if role is None:
+            return Msg.builder()
+        return _PINNED[check_enum(role, MsgRole, "role")].builder()
+
+    # -- reading ----------------------------------------------------------------
+
+    def get_text_content(self) -> str:
+        """Every ``TextBlock.text`` joined by ``"\\n"`` (empty texts count); ``""`` when none."""
+        return "\n".join([block.text for block in self.content if isinstance(block, TextBlock)])
+
+    def get_content_blocks(self, cls: type[_T]) -> list[_T]:
+        """The blocks that are instances of ``cls``, in order."""
+        return [block for block in self.content if isinstance(block, cls)]
+
+    @overload
+    def get_first_content_block(self, cls: None = None) -> _B | None: ...
+    @overload
+    def get_first_content_block(self, cls: type[_T]) -> _T | None: ...
+    def get_first_content_block(self, cls: type[ContentBlock] | None = None) -> ContentBlock | None:
+        """The first block (of ``cls``), or ``None``."""
+        for block in self.content:
+            if cls is None or isinstance(block, cls):
+                return block
+        return None
+
+    def has_content_blocks(self, cls: type[ContentBlock]) -> bool:
+        """Whether any block is an instance of ``cls``."""
+        return any(isinstance(block, cls) for block in self.content)
+
+    def get_generate_reason(self) -> GenerateReason:
+        """Why the message ended; ``MODEL_STOP`` when the metadata does not say (or says nonsense)."""
+        value = self.metadata.get(self.METADATA_GENERATE_REASON)
+        if isinstance(value, GenerateReason):
+            return value
+        if isinstance(value, str):
+            return GenerateReason.__members__.get(value, GenerateReason.MODEL_STOP)
+        return GenerateReason.MODEL_STOP
+
+    def get_chat_usage(self) -> ChatUsage | None:
+        """``usage``, else the usage recorded under ``metadata["_chat_usage"]``, else ``None``."""
+        if self.usage is not None:
+            return self.usage
+        value = self.metadata.get(MessageMetadataKeys.CHAT_USAGE)
+        if isinstance(value, ChatUsage):
+            return value
+        if isinstance(value, Mapping):
+            return ChatUsage(
+                int(_number(value.get("inputTokens"))),
+                int(_number(value.get("outputTokens"))),
+                int(_number(value.get("cachedTokens"))),
+                float(_number(value.get("time"))),
+            )
+        return None
+
+    def has_structured_data(self) -> bool:
+        """Whether ``metadata["_structured_output"]`` exists."""
+        return MessageMetadataKeys.STRUCTURED_OUTPUT in self.metadata
+
+    def get_structured_data(self) -> Any:
+        """A deep copy of ``metadata["_structured_output"]``."""
+        try:
+            value = self.metadata[MessageMetadataKeys.STRUCTURED_OUTPUT]
+        except KeyError:
+            raise MissingStructuredDataError(
+                "this message has no structured output (metadata key '_structured_output'); "
+                "check has_structured_data() first"
+            ) from None
+        return copy.deepcopy(value)
+
+    # -- copies -----------------------------------------------------------------
+
+    def with_generate_reason(self, reason: GenerateReason) -> Self:
+        """A copy, of the same class, that records ``reason``."""
+        return self._replace(metadata=_with_reason(self.metadata, reason, type(self).__name__))
+
+    def with_content(self, content: Iterable[_B]) -> Self:
+        """A copy, of the same class, holding ``content`` (checked against the role again)."""
+        return self._replace(content=normalize_content(tuple(content), f"{type(self).__name__} content"))
+
+    def with_metadata(self, metadata: Mapping[str, Any] | None) -> Self:
+        """A copy, of the same class, with ``metadata`` replacing the old (``None`` empties it)."""
+        return type(self)._from_fields(
+            self.id, self.name, self.role, self.content, metadata, self.timestamp, self.usage
+        )
+
+
+# The slots' own setters: frozen attrs classes refuse ``setattr``, and these are
+# also faster than ``object.__setattr__`` on the hot path.
+_set_id = Msg.__dict__["id"].__set__
+_set_name = Msg.__dict__["name"].__set__
+_set_role = Msg.__dict__["role"].__set__
+_set_content = Msg.__dict__["content"].__set__
+_set_metadata = Msg.__dict__["metadata"].__set__
+_set_timestamp = Msg.__dict__["timestamp"].__set__
+_set_usage = Msg.__dict__["usage"].__set__
+
+
+def _with_reason(
+    metadata: Mapping[str, Any] | None, reason: GenerateReason, owner: str
+) -> dict[str, Any]:
+    reason = check_enum(reason, GenerateReason, f"{owner} generate_reason")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise ArgumentTypeError(f"{owner}.metadata must be a mapping with str keys, got {describe(metadata)}")
+    return {**(metadata or {}), Msg.METADATA_GENERATE_REASON: reason.name}
+
+
+def _number(value: object) -> int | float:
+    # As Java reads a usage map: a missing or non-numeric entry counts as 0.
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    return value
+
+
+class _RolePinnedMsg(Msg[_B]):
+    """A message whose role is fixed by its class."""
+
+    __slots__ = ()
+    _ROLE: ClassVar[MsgRole]
+
+    def __init__(
+        self,
+        *content: str | _B | Iterable[str | _B],
+        name: str | None = None,
+        id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        timestamp: str | None = None,
+        usage: ChatUsage | None = None,
+        generate_reason: GenerateReason | None = None,
+    ) -> None:
+        self._init(content, self._ROLE, name, id, metadata, timestamp, usage, generate_reason)
+
+    @classmethod
+    def builder(cls) -> RoleMessageBuilder[Self, _B]:  # type: ignore[override]  # a pinned builder has no role()
+        """A builder of this class; it has no ``role(...)``."""
+        from ._msg_builders import RoleMessageBuilder
+
+        return RoleMessageBuilder(cls, cls._ROLE)
+
+
+class UserMessage(_RolePinnedMsg[UserBlock]):
+    """What a user says: text and media (``UserBlock``)."""
+
+    __slots__ = ()
+    _ROLE = MsgRole.USER
+
+
+class AssistantMessage(_RolePinnedMsg[ContentBlock]):
+    """What the agent says: any block."""
+
+    __slots__ = ()
+    _ROLE = MsgRole.ASSISTANT
+
+
+class SystemMessage(_RolePinnedMsg[SystemBlock]):
+    """Instructions to the model: text only."""
+
+    __slots__ = ()
+    _ROLE = MsgRole.SYSTEM
+
+
+class ToolResultMessage(_RolePinnedMsg[ContentBlock]):
+    """Tool results; any block is allowed, as in Java."""
+
+    __slots__ = ()
+    _ROLE = MsgRole.TOOL
+
+    @classmethod
+    def of(cls, tool_call_id: str | None, tool_name: str | None, result_text: str) -> ToolResultMessage:
+        """A TOOL message holding one ``ToolResultBlock(tool_call_id, tool_name, [TextBlock(result_text)])``."""
+        return cls(ToolResultBlock(tool_call_id, tool_name, TextBlock(result_text)))
+
+    @classmethod
+    def builder(cls) -> ToolResultMessageBuilder:  # type: ignore[override]
+        """A builder with ``result(...)`` (appends) and ``results(...)`` (replaces)."""
+        from ._msg_builders import ToolResultMessageBuilder
+
+        return ToolResultMessageBuilder()
+
+
+_PINNED: dict[MsgRole, type[_RolePinnedMsg[Any]]] = {
+    cls._ROLE: cls for cls in (UserMessage, AssistantMessage, SystemMessage, ToolResultMessage)
+}

@@ -1,0 +1,186 @@
+"""Java-style fluent builders of messages.
+
+``MessageBuilder`` holds what every message builder does; ``MsgBuilder`` (plain
+``Msg``) adds ``role(...)``; ``RoleMessageBuilder`` builds one role-pinned class
+and has no usable ``role(...)``: mypy rejects the call and it raises at run time.
+Each ``build()`` generates a fresh id and timestamp unless they were set, and
+checks everything again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, overload
+
+from typing_extensions import Never, Self, TypeVar
+
+from ._blocks import ContentBlock, TextBlock, ToolResultBlock
+from ._checks import check_enum, check_str, describe
+from ._content import normalize_content
+from ._enums import GenerateReason, MsgRole
+from ._frozen import EMPTY
+from ._ids import new_msg_id, new_msg_timestamp
+from ._usage import ChatUsage
+from .errors import ArgumentTypeError
+
+if TYPE_CHECKING:
+    from ._messages import Msg, ToolResultMessage
+
+__all__ = ["MessageBuilder", "MsgBuilder", "RoleMessageBuilder", "ToolResultMessageBuilder"]
+
+_M = TypeVar("_M", bound="Msg[Any]")
+_B = TypeVar("_B", bound=ContentBlock)
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "<generated>"
+
+
+_GENERATED: Any = _Unset()
+
+
+class MessageBuilder(Generic[_M, _B]):
+    """The setters every message builder has; each returns the builder."""
+
+    __slots__ = (
+        "_msg_cls", "_role", "_id", "_name", "_content", "_metadata", "_timestamp", "_usage",
+        "_generate_reason",
+    )
+
+    def __init__(self, msg_cls: type[_M], role: MsgRole | None) -> None:
+        self._msg_cls = msg_cls
+        self._role = role
+        self._id: str | None = _GENERATED
+        self._name: str | None = None
+        self._content: tuple[ContentBlock, ...] = ()
+        self._metadata: Mapping[str, Any] = EMPTY
+        self._timestamp: str | None = _GENERATED
+        self._usage: ChatUsage | None = None
+        self._generate_reason: GenerateReason | None = None
+
+    def id(self, id: str | None) -> Self:
+        """Set the id (``None`` is kept as no id; leave it unset to have one generated)."""
+        self._id = id
+        return self
+
+    def name(self, name: str | None) -> Self:
+        self._name = name
+        return self
+
+    def content(self, *blocks: _B | Iterable[_B]) -> Self:
+        """Replace the content with ``blocks`` (given one by one or as one iterable)."""
+        self._content = normalize_content(blocks, f"{self._msg_cls.__name__} content")
+        return self
+
+    def text_content(self, text: str) -> Self:
+        """Replace the content with one ``TextBlock(text)``."""
+        self._content = (TextBlock(check_str(text, f"{self._msg_cls.__name__} text_content")),)
+        return self
+
+    def metadata(self, metadata: Mapping[str, Any] | None) -> Self:
+        """Replace the metadata (a generate reason set on this builder is kept)."""
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise ArgumentTypeError(
+                f"{self._msg_cls.__name__}.metadata must be a mapping with str keys, got {describe(metadata)}"
+            )
+        self._metadata = EMPTY if metadata is None else dict(metadata)
+        return self
+
+    def timestamp(self, timestamp: str | None) -> Self:
+        """Set the timestamp (``None``: now, as in Java)."""
+        self._timestamp = _GENERATED if timestamp is None else timestamp
+        return self
+
+    def usage(self, usage: ChatUsage | None) -> Self:
+        self._usage = usage
+        return self
+
+    def generate_reason(self, reason: GenerateReason | None) -> Self:
+        """Record why the message ended (in metadata, merged at ``build()``; the caller's mapping is never touched)."""
+        self._generate_reason = (
+            None if reason is None else check_enum(reason, GenerateReason, "generate_reason")
+        )
+        return self
+
+    def build(self) -> _M:
+        """A new message from what was set; raises as the constructor would."""
+        metadata = self._metadata
+        if self._generate_reason is not None:
+            metadata = {**metadata, "agentscope_generate_reason": self._generate_reason.name}
+        return self._msg_cls._from_fields(
+            new_msg_id() if self._id is _GENERATED else self._id,
+            self._name,
+            self._role,
+            self._content,
+            metadata,
+            new_msg_timestamp() if self._timestamp is _GENERATED else self._timestamp,
+            self._usage,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(msg_cls={self._msg_cls.__name__}, id={self._id!r}, name={self._name!r}, "
+            f"content={self._content!r}, metadata={self._metadata!r})"
+        )
+
+
+class MsgBuilder(MessageBuilder["Msg", ContentBlock]):
+    """Builds a plain ``Msg``; the role defaults to USER."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        from ._messages import Msg
+
+        super().__init__(Msg, MsgRole.USER)
+
+    def role(self, role: MsgRole | None) -> Self:
+        self._role = None if role is None else check_enum(role, MsgRole, "role")
+        return self
+
+
+class RoleMessageBuilder(MessageBuilder[_M, _B]):
+    """Builds one role-pinned class; its role cannot change."""
+
+    __slots__ = ()
+
+    def role(self, role: Never) -> NoReturn:
+        """Not available: the role is fixed by the class.  Use ``Msg.builder()`` to set a role."""
+        name = self._msg_cls.__name__
+        raise ArgumentTypeError(
+            f"{name} role is fixed to {self._role.value if self._role else None}; use Msg.builder() to set role."
+        )
+
+
+class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBlock]):
+    """Builds a ``ToolResultMessage``; ``result(...)`` appends, ``results(...)`` replaces."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        from ._messages import ToolResultMessage
+
+        super().__init__(ToolResultMessage, MsgRole.TOOL)
+
+    @overload
+    def result(self, block: ToolResultBlock, /) -> Self: ...
+    @overload
+    def result(self, tool_call_id: str | None, tool_name: str | None, result_text: str, /) -> Self: ...
+    def result(self, *args: Any) -> Self:
+        """Append a result: a ``ToolResultBlock``, or ``(tool_call_id, tool_name, result_text)``."""
+        if len(args) == 1 and isinstance(args[0], ToolResultBlock):
+            block = args[0]
+        elif len(args) == 3:
+            block = ToolResultBlock(args[0], args[1], TextBlock(check_str(args[2], "result_text")))
+        else:
+            raise ArgumentTypeError(
+                "result() takes a ToolResultBlock or (tool_call_id, tool_name, result_text), "
+                f"got {', '.join(describe(a) for a in args) or 'nothing'}"
+            )
+        self._content = (*self._content, block)
+        return self
+
+    def results(self, *blocks: ToolResultBlock | Iterable[ToolResultBlock]) -> Self:
+        """Replace the results with ``blocks``."""
+        return self.content(*blocks)

@@ -1,0 +1,69 @@
+"""Which blocks each role may hold: the one table every check is derived from.
+
+The type aliases are the table.  The runtime check (:func:`check_role_content`),
+the error wording, the messages' static types and the docs all read them, so
+a rule changes in exactly one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Union, get_args
+
+from typing_extensions import TypeAlias
+
+from ._blocks import AudioBlock, ContentBlock, DataBlock, ImageBlock, TextBlock, VideoBlock
+from ._enums import MsgRole
+from .errors import RoleContentError
+
+__all__ = [
+    "ALLOWED_BLOCKS",
+    "AssistantBlock",
+    "SystemBlock",
+    "ToolBlock",
+    "UserBlock",
+    "check_role_content",
+]
+
+#: What a USER message may hold: text and media.
+UserBlock: TypeAlias = Union[TextBlock, DataBlock, ImageBlock, AudioBlock, VideoBlock]
+#: What a SYSTEM message may hold: text only.
+SystemBlock: TypeAlias = TextBlock
+#: What an ASSISTANT message may hold: anything.
+AssistantBlock: TypeAlias = ContentBlock
+#: What a TOOL message may hold: anything (kept unrestricted for compatibility with Java).
+ToolBlock: TypeAlias = ContentBlock
+
+
+def _members(alias: object) -> tuple[type[ContentBlock], ...]:
+    return get_args(alias) or (alias,)
+
+
+#: Role → the block classes it allows.  ``ContentBlock`` means every block.
+ALLOWED_BLOCKS: Mapping[MsgRole, tuple[type[ContentBlock], ...]] = {
+    MsgRole.USER: _members(UserBlock),
+    MsgRole.SYSTEM: _members(SystemBlock),
+    MsgRole.ASSISTANT: _members(AssistantBlock),
+    MsgRole.TOOL: _members(ToolBlock),
+}
+
+# Roles that restrict anything, with the wording Java uses: "text/data/image/audio/video".
+_RESTRICTED: dict[MsgRole, tuple[tuple[type[ContentBlock], ...], str]] = {
+    role: (allowed, "/".join(cls.type for cls in allowed))
+    for role, allowed in ALLOWED_BLOCKS.items()
+    if ContentBlock not in allowed
+}
+
+
+def check_role_content(role: MsgRole | None, content: Iterable[ContentBlock]) -> None:
+    """Raise :class:`RoleContentError` for the first block ``role`` may not hold."""
+    restriction = _RESTRICTED.get(role)  # type: ignore[arg-type]  # None: no restriction
+    if restriction is None:
+        return
+    allowed, wording = restriction
+    for index, block in enumerate(content):
+        if not isinstance(block, allowed):
+            raise RoleContentError(
+                f"{role.value} message may only contain {wording} blocks, "  # type: ignore[union-attr]
+                f"got {type(block).__name__} at content[{index}]"
+            )

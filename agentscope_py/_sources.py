@@ -1,0 +1,73 @@
+"""Where the bytes of a media block come from: a URL or inline base64."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from . import _checks
+from ._builder import Builder, FieldSetter
+from ._fields import checked_fields, register_converter
+from .errors import ArgumentTypeError
+
+__all__ = ["Base64Source", "Base64SourceBuilder", "Source", "URLSource", "URLSourceBuilder"]
+
+
+@attrs.frozen
+class Source:
+    """Base class of the media sources; ``type`` is the wire discriminator."""
+
+    type: ClassVar[str]
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class URLSource(Source):
+    """Media fetched from ``url``; ``mime_type`` is optional."""
+
+    type: ClassVar[str] = "url"
+    url: str
+    mime_type: str | None = None
+
+    @staticmethod
+    def builder() -> URLSourceBuilder:
+        return URLSourceBuilder()
+
+
+@attrs.frozen(field_transformer=checked_fields)
+class Base64Source(Source):
+    """Media held inline as base64 ``data`` of type ``media_type``."""
+
+    type: ClassVar[str] = "base64"
+    media_type: str
+    data: str
+
+    @staticmethod
+    def builder() -> Base64SourceBuilder:
+        return Base64SourceBuilder()
+
+
+class URLSourceBuilder(Builder[URLSource], target=URLSource):
+    url = FieldSetter[str]()
+    mime_type = FieldSetter[str | None]()
+
+
+class Base64SourceBuilder(Builder[Base64Source], target=Base64Source):
+    media_type = FieldSetter[str]()
+    data = FieldSetter[str]()
+
+
+def _check_source(value: object, arg: str) -> Source:
+    if isinstance(value, Source) and type(value) is not Source:
+        return value
+    raise ArgumentTypeError(
+        f"{arg} must be a URLSource or Base64Source, got {_checks.describe(value)}"
+    )
+
+
+def _check_optional_source(value: object, arg: str) -> Source | None:
+    return None if value is None else _check_source(value, arg)
+
+
+register_converter("Source", (URLSource, Base64Source), _check_source)
+register_converter("Source | None", (type(None), URLSource, Base64Source), _check_optional_source)

@@ -1,0 +1,66 @@
+"""The exceptions agentscope_py raises.
+
+Every exception derives from :class:`AgentScopeError`, so one ``except`` clause
+catches everything the library raises on purpose.  Each one also derives from
+the built-in exception a Python user would expect (``TypeError`` for a wrong
+type, ``ValueError`` for a bad value, ``LookupError`` for a missing entry), so
+code written against the built-ins keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentScopeError",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "DecodeError",
+    "MissingStructuredDataError",
+    "RoleContentError",
+    "StreamError",
+    "UnsupportedContentError",
+]
+
+
+class AgentScopeError(Exception):
+    """Base class of every error raised by agentscope_py."""
+
+
+class ArgumentTypeError(AgentScopeError, TypeError):
+    """An argument has the wrong type; the message names the argument and what it expects."""
+
+
+class ArgumentValueError(AgentScopeError, ValueError):
+    """An argument has the right type but a value that cannot be used."""
+
+
+class RoleContentError(AgentScopeError, ValueError):
+    """A message holds a content block its role does not allow.
+
+    The message names the role, the block class and its index, e.g.
+    ``SYSTEM message may only contain text blocks, got ToolUseBlock at content[1]``.
+    """
+
+
+class DecodeError(AgentScopeError, ValueError):
+    """A document could not be decoded.
+
+    ``path`` locates the offending value (``content[2].source.media_type``); it is
+    empty when the document as a whole is unusable (malformed JSON, say).
+    """
+
+    def __init__(self, message: str, path: str = "") -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class MissingStructuredDataError(AgentScopeError, LookupError):
+    """``get_structured_data()`` was called on a message that carries none."""
+
+
+class StreamError(AgentScopeError):
+    """A strict :class:`~agentscope_py.event.MessageAssembler` met an event it cannot place."""
+
+
+class UnsupportedContentError(AgentScopeError, ValueError):
+    """A converter's target format cannot hold a block; pass ``on_unsupported`` to choose otherwise."""

@@ -1,0 +1,32 @@
+"""The demo command: the first thing a new user runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from agentscope_py._cli import main
+
+
+def test_demo_prints_every_role_and_the_refusal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    for title in ("SystemMessage", "UserMessage", "AssistantMessage", "ToolResultMessage"):
+        assert title in out
+    assert "RoleContentError: SYSTEM message may only contain text blocks, got ToolUseBlock at content[0]" in out
+
+
+def test_python_dash_m_runs_the_demo() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentscope_py", "demo"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "get_weather" in done.stdout
+
+
+def test_unknown_command_exits_with_usage_error() -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["nonsense"])
+    assert exit_info.value.code == 2
