@@ -1,0 +1,140 @@
+"""What every converter shares: the unsupported-content policy and the record of what it did.
+
+A converter never drops content silently.  When the target format cannot hold
+a block it raises :class:`UnsupportedContentError`, unless the caller chose a
+policy with ``on_unsupported``; then the payload it returns is a
+:class:`Converted` list or :class:`ConvertedDict` whose ``notes`` say, block by
+block, what was dropped or turned into text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+import attrs
+
+from .._blocks import (
+    AudioBlock,
+    ContentBlock,
+    DataBlock,
+    HintBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    VideoBlock,
+)
+from .._sources import Base64Source, Source, URLSource
+from ..errors import ArgumentValueError, UnsupportedContentError
+
+__all__ = [
+    "ConversionNote",
+    "Converted",
+    "ConvertedDict",
+    "OnUnsupported",
+    "block_as_text",
+    "check_policy",
+    "unsupported",
+]
+
+#: ``"raise"`` (the default): refuse; ``"drop"``: leave the block out; ``"text"``: put a text rendering in its place.
+OnUnsupported = Literal["raise", "drop", "text"]
+_POLICIES = ("raise", "drop", "text")
+
+
+@attrs.frozen
+class ConversionNote:
+    """One block a converter could not carry as it was."""
+
+    message_index: int
+    block_index: int
+    block_type: str
+    action: Literal["dropped", "as_text"]
+    target: str
+
+    def __str__(self) -> str:
+        done = "dropped" if self.action == "dropped" else "sent as text"
+        return (
+            f"messages[{self.message_index}].content[{self.block_index}]: {self.block_type} block "
+            f"{done} ({self.target} cannot hold it)"
+        )
+
+
+class Converted(list[Any]):
+    """A converted payload (a list, usable wherever the list is) and the ``notes`` on what changed."""
+
+    __slots__ = ("notes",)
+
+    def __init__(self, items: Iterable[Any] = (), notes: Iterable[ConversionNote] = ()) -> None:
+        super().__init__(items)
+        self.notes: tuple[ConversionNote, ...] = tuple(notes)
+
+
+class ConvertedDict(dict[str, Any]):
+    """A converted payload (a dict, usable wherever the dict is) and the ``notes`` on what changed."""
+
+    __slots__ = ("notes",)
+
+    def __init__(self, items: dict[str, Any] | None = None, notes: Iterable[ConversionNote] = ()) -> None:
+        super().__init__(items or {})
+        self.notes: tuple[ConversionNote, ...] = tuple(notes)
+
+
+def check_policy(on_unsupported: str) -> OnUnsupported:
+    if on_unsupported not in _POLICIES:
+        raise ArgumentValueError(
+            f"on_unsupported must be one of {', '.join(map(repr, _POLICIES))}, got {on_unsupported!r}"
+        )
+    return on_unsupported  # type: ignore[return-value]
+
+
+def unsupported(
+    policy: OnUnsupported,
+    notes: list[ConversionNote],
+    *,
+    target: str,
+    message_index: int,
+    block_index: int,
+    block: ContentBlock,
+) -> str | None:
+    """Apply ``policy`` to a block ``target`` cannot hold.
+
+    Returns the text to send in its place (policy ``"text"``), ``None`` to drop it
+    (``"drop"``), or raises (``"raise"``).  Either way the choice is recorded in ``notes``.
+    """
+    if policy == "raise":
+        raise UnsupportedContentError(
+            f"{target} cannot hold a {type(block).__name__} (messages[{message_index}]"
+            f".content[{block_index}]); pass on_unsupported='drop' or 'text' to convert anyway"
+        )
+    action: Literal["dropped", "as_text"] = "as_text" if policy == "text" else "dropped"
+    notes.append(ConversionNote(message_index, block_index, block.type, action, target))
+    return block_as_text(block) if policy == "text" else None
+
+
+def _source_text(source: Source | None) -> str:
+    if isinstance(source, URLSource):
+        return source.url
+    if isinstance(source, Base64Source):
+        return f"{source.media_type}, {len(source.data)} base64 characters"
+    return "no source"
+
+
+def block_as_text(block: ContentBlock) -> str:
+    """A readable stand-in for a block, for ``on_unsupported="text"``."""
+    if isinstance(block, TextBlock):
+        return block.text
+    if isinstance(block, ThinkingBlock):
+        return f"[thinking] {block.thinking}"
+    if isinstance(block, HintBlock):
+        return f"[hint] {block.hint or ''}"
+    if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)):
+        return f"[{block.type}: {_source_text(block.source)}]"
+    if isinstance(block, ToolUseBlock):
+        return f"[tool call {block.name} {block.id}: {block.content or dict(block.input)}]"
+    if isinstance(block, ToolResultBlock):
+        inner = "\n".join(block_as_text(b) for b in block.output)
+        return f"[tool result {block.name} {block.id} ({block.state.value})]\n{inner}"
+    return f"[{block.type}]"
