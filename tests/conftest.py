@@ -1,0 +1,25 @@
+"""Test-suite settings: hypothesis profiles.
+
+``default`` keeps the suite fast on a laptop; ``ci`` (chosen when the ``CI``
+environment variable is set) runs more examples, derandomized so a run can be
+repeated, and prints the blob that reproduces a failure.  Neither has a
+deadline: timing must never decide whether a test passes.
+``HYPOTHESIS_PROFILE`` picks a profile by name.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("default", deadline=None, max_examples=50)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    max_examples=200,
+    print_blob=True,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "default"))
