@@ -296,7 +296,8 @@ class Msg(Generic[_B]):
 
     def with_content(self, content: Iterable[_B]) -> Self:
         """A copy, of the same class, holding ``content`` (checked against the role again)."""
-        return self._replace(content=normalize_content(tuple(content), f"{type(self).__name__} content"))
+        # Wrapped, not tuple()d: a lone block or string is one item, an iterable is flattened.
+        return self._replace(content=normalize_content((content,), f"{type(self).__name__} content"))
 
     def with_metadata(self, metadata: Mapping[str, Any] | None) -> Self:
         """A copy, of the same class, with ``metadata`` replacing the old (``None`` empties it)."""
