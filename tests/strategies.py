@@ -41,6 +41,7 @@ from agentscope_py import (
 
 __all__ = [
     "BLOCK_CLASSES",
+    "EXAMPLE_BLOCKS",
     "MESSAGE_CLASSES",
     "assistant_messages",
     "audio_blocks",
@@ -79,6 +80,19 @@ BLOCK_CLASSES: tuple[type[ContentBlock], ...] = (
     ToolUseBlock,
     ToolResultBlock,
 )
+
+#: One ordinary instance of every block class, for tests that need a block of a given kind.
+EXAMPLE_BLOCKS: dict[type[ContentBlock], ContentBlock] = {
+    TextBlock: TextBlock("hello"),
+    ThinkingBlock: ThinkingBlock("let me think"),
+    DataBlock: DataBlock(URLSource("https://example.com/cat.png", "image/png")),
+    ImageBlock: ImageBlock(Base64Source("image/png", "iVBORw0KGgo=")),
+    AudioBlock: AudioBlock(URLSource("https://example.com/a.wav")),
+    VideoBlock: VideoBlock(URLSource("https://example.com/v.mp4"), fps=2.0),
+    HintBlock: HintBlock("h1", "keep it short", "supervisor"),
+    ToolUseBlock: ToolUseBlock("call_1", "get_weather", {"city": "Paris"}),
+    ToolResultBlock: ToolResultBlock("call_1", "get_weather", TextBlock("sunny")),
+}
 
 #: Role → the class that pins it; ``None`` builds a plain ``Msg``.
 MESSAGE_CLASSES: dict[MsgRole, type[Msg[Any]]] = {
