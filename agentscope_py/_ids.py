@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections.abc import Callable
 
 __all__ = ["new_event_time", "new_hex_id", "new_msg_id", "new_msg_timestamp"]
 
@@ -55,30 +56,25 @@ def new_hex_id() -> str:
     return f"{_hex_prefix}{next(_hex_counter):016x}"
 
 
-# (whole second, its formatted text); swapped as one tuple so readers never see a torn pair.
-_local_second: tuple[int, str] = (-1, "")
-_utc_second: tuple[int, str] = (-1, "")
+def _clock(second_format: str, to_struct: Callable[[float], time.struct_time], suffix: str) -> Callable[[], str]:
+    """A function giving now as ``<second_format>.mmm<suffix>``, formatting the second only when it changes."""
+    # (whole second, its formatted text); replaced as one tuple so no reader sees a torn pair.
+    cached = (-1, "")
+
+    def now_text() -> str:
+        nonlocal cached
+        now = time.time()
+        second = int(now)
+        cached_second, text = cached
+        if second != cached_second:
+            text = time.strftime(second_format, to_struct(second))
+            cached = (second, text)
+        return f"{text}.{int((now - second) * 1000):03d}{suffix}"
+
+    return now_text
 
 
-def new_msg_timestamp() -> str:
-    """Local wall-clock time as ``yyyy-MM-dd HH:mm:ss.SSS``, the format of ``Msg.timestamp``."""
-    global _local_second
-    now = time.time()
-    second = int(now)
-    cached_second, text = _local_second
-    if second != cached_second:
-        text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(second))
-        _local_second = (second, text)
-    return f"{text}.{int((now - second) * 1000):03d}"
-
-
-def new_event_time() -> str:
-    """UTC time in ISO-8601 with a ``Z`` and milliseconds, the format of ``AgentEvent.created_at``."""
-    global _utc_second
-    now = time.time()
-    second = int(now)
-    cached_second, text = _utc_second
-    if second != cached_second:
-        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-        _utc_second = (second, text)
-    return f"{text}.{int((now - second) * 1000):03d}Z"
+#: Local wall-clock time as ``yyyy-MM-dd HH:mm:ss.SSS``, the format of ``Msg.timestamp``.
+new_msg_timestamp = _clock("%Y-%m-%d %H:%M:%S", time.localtime, "")
+#: UTC time in ISO-8601 with milliseconds and ``Z``, the format of ``AgentEvent.created_at``.
+new_event_time = _clock("%Y-%m-%dT%H:%M:%S", time.gmtime, "Z")
