@@ -60,6 +60,20 @@ def _thinking_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any] | N
     return None if value is None else check_mapping(value, "ThinkingBlock.metadata")
 
 
+# Named converters (not the transformer's) so that mypy's attrs plugin lets ``None`` through
+# to these mappings, which it means empty, as in Java.
+def _tool_use_input(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return check_mapping(value, "ToolUseBlock.input")
+
+
+def _tool_use_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return check_mapping(value, "ToolUseBlock.metadata")
+
+
+def _tool_result_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return check_mapping(value, "ToolResultBlock.metadata")
+
+
 @attrs.frozen(field_transformer=checked_fields)
 class ThinkingBlock(ContentBlock):
     """The model's reasoning.  ``metadata`` may stay ``None``, as in Java."""
@@ -169,9 +183,9 @@ class ToolUseBlock(ContentBlock):
     METADATA_THOUGHT_SIGNATURE: ClassVar[str] = "thoughtSignature"
     id: str | None
     name: str | None
-    input: Mapping[str, Any] = EMPTY
+    input: Mapping[str, Any] = attrs.field(default=EMPTY, converter=_tool_use_input)
     content: str | None = None
-    metadata: Mapping[str, Any] = EMPTY
+    metadata: Mapping[str, Any] = attrs.field(default=EMPTY, converter=_tool_use_metadata)
     state: ToolCallState = ToolCallState.PENDING
 
     def with_state(self, state: ToolCallState) -> ToolUseBlock:
@@ -211,7 +225,7 @@ class ToolResultBlock(ContentBlock):
     id: str | None
     name: str | None
     output: tuple[ContentBlock, ...] = attrs.field(default=(), converter=_output_blocks)
-    metadata: Mapping[str, Any] = EMPTY
+    metadata: Mapping[str, Any] = attrs.field(default=EMPTY, converter=_tool_result_metadata)
     state: ToolResultState = ToolResultState.RUNNING
 
     @property

@@ -1,0 +1,299 @@
+"""The content blocks: fields, defaults, immutability, read-only mappings and the ToolResultBlock factories."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import re
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+from strategies import BLOCK_CLASSES, EXAMPLE_BLOCKS
+
+from agentscope_py import (
+    AudioBlock,
+    Base64Source,
+    ContentBlock,
+    DataBlock,
+    HintBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallState,
+    ToolResultBlock,
+    ToolResultState,
+    ToolUseBlock,
+    URLSource,
+    VideoBlock,
+)
+
+SOURCE = URLSource("https://example.com/x.png")
+
+
+@pytest.mark.parametrize(
+    ("cls", "tag", "fields"),
+    [
+        (TextBlock, "text", ["text"]),
+        (ThinkingBlock, "thinking", ["thinking", "metadata"]),
+        (DataBlock, "data", ["source", "id", "name"]),
+        (ImageBlock, "image", ["source", "min_pixels", "max_pixels"]),
+        (AudioBlock, "audio", ["source"]),
+        (VideoBlock, "video", ["source", "fps", "max_frames", "min_pixels", "max_pixels", "total_pixels"]),
+        (HintBlock, "hint", ["id", "hint", "source"]),
+        (ToolUseBlock, "tool_use", ["id", "name", "input", "content", "metadata", "state"]),
+        (ToolResultBlock, "tool_result", ["id", "name", "output", "metadata", "state"]),
+    ],
+)
+def test_wire_tag_and_positional_field_order(cls: type[ContentBlock], tag: str, fields: list[str]) -> None:
+    assert issubclass(cls, ContentBlock)
+    assert cls.type == tag
+    assert EXAMPLE_BLOCKS[cls].type == tag
+    assert [field.name for field in attrs.fields(cls)] == fields
+
+
+def test_defaults() -> None:
+    assert TextBlock() == TextBlock("")
+    assert ThinkingBlock().thinking == "" and ThinkingBlock().metadata is None
+    image = ImageBlock(SOURCE)
+    assert (image.min_pixels, image.max_pixels) == (None, None)
+    assert VideoBlock() == VideoBlock(None, None, None, None, None, None)
+    assert HintBlock("h", "text").source is None
+    tool_use = ToolUseBlock("call_1", "search")
+    assert (tool_use.input, tool_use.content, tool_use.metadata, tool_use.state) == ({}, None, {}, ToolCallState.PENDING)
+    result = ToolResultBlock("call_1", "search")
+    assert (result.output, result.metadata, result.state) == ((), {}, ToolResultState.RUNNING)
+    data = DataBlock(SOURCE)
+    assert data.name is None
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ToolUseBlock("c", "n", None, None, None),
+        lambda: ToolResultBlock("c", "n", None, None),
+    ],
+    ids=["ToolUseBlock", "ToolResultBlock"],
+)
+def test_none_means_empty_for_tool_mappings_and_output(make: Callable[[], ContentBlock]) -> None:
+    block = make()
+    assert getattr(block, "metadata") == {}
+    if isinstance(block, ToolUseBlock):
+        assert block.input == {}
+    else:
+        assert isinstance(block, ToolResultBlock) and block.output == ()
+
+
+def test_thinking_metadata_stays_none_unless_given() -> None:
+    assert ThinkingBlock("t", None).metadata is None
+    assert ThinkingBlock("t", {}).metadata == {}
+    assert ThinkingBlock("t", {ThinkingBlock.METADATA_REASONING_DETAILS: [1]}).metadata == {"reasoningDetails": [1]}
+
+
+def test_video_fps_given_as_int_is_stored_as_float() -> None:
+    fps = VideoBlock(SOURCE, 24).fps
+    assert fps == 24.0 and type(fps) is float
+
+
+# -- DataBlock ids ---------------------------------------------------------------
+
+HEX_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+@pytest.mark.parametrize("given", [None, ""], ids=["None", "empty"])
+def test_data_block_replaces_a_missing_id(given: str | None) -> None:
+    block = DataBlock(SOURCE, given)
+    assert HEX_ID.match(block.id)
+
+
+def test_data_block_ids_are_generated_fresh_and_kept_when_given() -> None:
+    first, second = DataBlock(SOURCE), DataBlock(SOURCE)
+    assert HEX_ID.match(first.id) and HEX_ID.match(second.id)
+    assert first.id != second.id
+    assert first != second  # the id takes part in equality
+    assert DataBlock(SOURCE, "my-id").id == "my-id"
+    assert DataBlock(SOURCE, "my-id") == DataBlock(SOURCE, "my-id")
+
+
+# -- value semantics ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", BLOCK_CLASSES)
+def test_blocks_are_frozen(cls: type[ContentBlock]) -> None:
+    block = EXAMPLE_BLOCKS[cls]
+    field = attrs.fields(cls)[0].name
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(block, field, None)
+    with pytest.raises(AttributeError):
+        block.unknown = 1  # type: ignore[attr-defined]  # slotted: no new attributes either
+
+
+@pytest.mark.parametrize("cls", BLOCK_CLASSES)
+def test_blocks_compare_by_value(cls: type[ContentBlock]) -> None:
+    block = EXAMPLE_BLOCKS[cls]
+    same = attrs.evolve(block)
+    assert same == block and same is not block
+    assert hash(same) == hash(block)
+    assert block != TextBlock("something else")
+
+
+@pytest.mark.parametrize("cls", BLOCK_CLASSES)
+def test_blocks_survive_pickle_copy_and_deepcopy(cls: type[ContentBlock]) -> None:
+    block = EXAMPLE_BLOCKS[cls]
+    for clone in (pickle.loads(pickle.dumps(block)), copy.copy(block), copy.deepcopy(block)):
+        assert clone == block and type(clone) is cls
+
+
+def test_reprs_are_readable() -> None:
+    assert repr(TextBlock("hi")) == "TextBlock(text='hi')"
+    assert repr(ToolUseBlock("c1", "search", {"q": "x"})) == (
+        "ToolUseBlock(id='c1', name='search', input={'q': 'x'}, content=None, metadata={}, "
+        "state=<ToolCallState.PENDING: 'pending'>)"
+    )
+    assert repr(AudioBlock(Base64Source("audio/wav", "AA=="))) == (
+        "AudioBlock(source=Base64Source(media_type='audio/wav', data='AA=='))"
+    )
+
+
+# -- read-only mappings ----------------------------------------------------------------
+
+MAPPING_HOLDERS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+    ("ToolUseBlock.input", lambda m: ToolUseBlock("c", "n", m).input),
+    ("ToolUseBlock.metadata", lambda m: ToolUseBlock("c", "n", metadata=m).metadata),
+    ("ToolResultBlock.metadata", lambda m: ToolResultBlock("c", "n", metadata=m).metadata),
+    ("ThinkingBlock.metadata", lambda m: ThinkingBlock("t", m).metadata),
+]
+
+MUTATIONS: list[tuple[str, Callable[[Any], object]]] = [
+    ("setitem", lambda m: m.__setitem__("k", 1)),
+    ("delitem", lambda m: m.__delitem__("flat")),
+    ("update", lambda m: m.update(k=1)),
+    ("pop", lambda m: m.pop("flat")),
+    ("popitem", lambda m: m.popitem()),
+    ("setdefault", lambda m: m.setdefault("k", 1)),
+    ("clear", lambda m: m.clear()),
+    ("ior", lambda m: m.__ior__({"k": 1})),
+    ("nested setitem", lambda m: m["nested"].__setitem__("k", 1)),
+]
+
+
+def _original() -> dict[str, Any]:
+    return {"flat": "v", "nested": {"list": [1, {"deep": [2, 3]}]}, "items": [{"a": 1}]}
+
+
+@pytest.mark.parametrize(("_holder", "store"), MAPPING_HOLDERS, ids=[name for name, _ in MAPPING_HOLDERS])
+@pytest.mark.parametrize(("_kind", "mutate"), MUTATIONS, ids=[name for name, _ in MUTATIONS])
+def test_stored_mappings_are_read_only(
+    _holder: str, store: Callable[[dict[str, Any]], Any], _kind: str, mutate: Callable[[Any], object]
+) -> None:
+    stored = store(_original())
+    with pytest.raises(TypeError, match="read-only"):
+        mutate(stored)
+    assert stored == _original()
+
+
+@pytest.mark.parametrize(("_holder", "store"), MAPPING_HOLDERS, ids=[name for name, _ in MAPPING_HOLDERS])
+def test_the_callers_later_mutations_change_nothing(_holder: str, store: Callable[[dict[str, Any]], Any]) -> None:
+    given = _original()
+    stored = store(given)
+    given["flat"] = "changed"
+    given["nested"]["list"].append(99)
+    given["nested"]["list"][1]["deep"].clear()
+    given["items"][0]["a"] = 2
+    del given["items"]
+    assert stored == _original()
+
+
+@pytest.mark.parametrize(("_holder", "store"), MAPPING_HOLDERS, ids=[name for name, _ in MAPPING_HOLDERS])
+def test_stored_mappings_pickle_and_copy(_holder: str, store: Callable[[dict[str, Any]], Any]) -> None:
+    stored = store(_original())
+    for clone in (pickle.loads(pickle.dumps(stored)), copy.copy(stored), copy.deepcopy(stored)):
+        assert clone == _original()
+        with pytest.raises(TypeError, match="read-only"):
+            clone["k"] = 1
+
+
+def test_read_only_mappings_still_read_like_dicts() -> None:
+    stored = ToolUseBlock("c", "n", {"b": 1, "a": [1]}).input
+    assert isinstance(stored, dict)
+    assert list(stored) == ["b", "a"]
+    assert stored | {"c": 2} == {"b": 1, "a": [1], "c": 2}
+    assert {**stored, "b": 5} == {"b": 5, "a": [1]}
+
+
+def test_the_error_says_how_to_change_a_mapping() -> None:
+    with pytest.raises(TypeError, match=r"build a new object with the changed mapping"):
+        ToolUseBlock("c", "n", {"a": 1}).input["a"] = 2  # type: ignore[index]
+
+
+# -- ToolUseBlock and ToolResultBlock ------------------------------------------------
+
+
+def test_tool_use_with_state_returns_a_changed_copy() -> None:
+    call = ToolUseBlock("call_1", "search", {"q": "x"}, '{"q":"x"}', {"thoughtSignature": "s"})
+    allowed = call.with_state(ToolCallState.ALLOWED)
+    assert allowed == attrs.evolve(call, state=ToolCallState.ALLOWED)
+    assert call.state is ToolCallState.PENDING
+    assert ToolUseBlock.METADATA_THOUGHT_SIGNATURE == "thoughtSignature"
+
+
+@pytest.mark.parametrize(
+    "output",
+    [TextBlock("a"), [TextBlock("a")], (TextBlock("a"),), (block for block in [TextBlock("a")])],
+    ids=["one block", "list", "tuple", "generator"],
+)
+def test_tool_result_output_is_stored_as_a_tuple(output: Any) -> None:
+    assert ToolResultBlock("c", "n", output).output == (TextBlock("a"),)
+
+
+def test_tool_result_output_keeps_any_blocks_in_order() -> None:
+    output = [EXAMPLE_BLOCKS[cls] for cls in BLOCK_CLASSES]
+    assert ToolResultBlock("c", "n", output).output == tuple(output)
+
+
+def test_tool_result_text() -> None:
+    assert ToolResultBlock.text("42") == ToolResultBlock(None, None, [TextBlock("42")], {}, ToolResultState.RUNNING)
+
+
+def test_tool_result_error_with_message_only() -> None:
+    assert ToolResultBlock.error("boom") == ToolResultBlock(
+        None, None, [TextBlock("Error: boom")], state=ToolResultState.ERROR
+    )
+
+
+def test_tool_result_error_with_tool_id() -> None:
+    assert ToolResultBlock.error("call_1", "boom") == ToolResultBlock(
+        "call_1", None, [TextBlock("[ERROR] boom")], state=ToolResultState.ERROR
+    )
+
+
+@pytest.mark.parametrize(
+    ("reason", "text"), [(None, "[Awaiting external execution]"), ("needs approval", "needs approval")]
+)
+def test_tool_result_suspended(reason: str | None, text: str) -> None:
+    call = ToolUseBlock("call_1", "deploy", {"env": "prod"})
+    result = ToolResultBlock.suspended(call, reason)
+    assert result == ToolResultBlock("call_1", "deploy", [TextBlock(text)], {"agentscope_suspended": True})
+    assert result.is_suspended
+    assert result.state is ToolResultState.RUNNING
+
+
+@pytest.mark.parametrize(
+    ("metadata", "suspended"),
+    [({}, False), ({"agentscope_suspended": True}, True), ({"agentscope_suspended": "true"}, False),
+     ({"agentscope_suspended": 1}, False), ({"agentscope_suspended": False}, False)],
+)
+def test_is_suspended_needs_exactly_true(metadata: dict[str, Any], suspended: bool) -> None:
+    assert ToolResultBlock("c", "n", metadata=metadata).is_suspended is suspended
+    assert ToolResultBlock.METADATA_SUSPENDED == "agentscope_suspended"
+
+
+def test_tool_result_with_state_and_with_id_and_name_keep_the_rest() -> None:
+    original = ToolResultBlock.suspended(ToolUseBlock("call_1", "deploy"))
+    done = original.with_state(ToolResultState.SUCCESS)
+    assert done == attrs.evolve(original, state=ToolResultState.SUCCESS)
+    renamed = original.with_id_and_name("call_2", "rollback")
+    assert renamed == attrs.evolve(original, id="call_2", name="rollback")
+    assert renamed.is_suspended
+    assert (original.id, original.name, original.state) == ("call_1", "deploy", ToolResultState.RUNNING)
