@@ -1,0 +1,132 @@
+"""Sources, ChatUsage and the message-level enums (api.md §1 and §2)."""
+
+from __future__ import annotations
+
+import enum
+import pickle
+
+import attrs
+import pytest
+
+from agentscope_py import (
+    Base64Source,
+    ChatUsage,
+    GenerateReason,
+    MsgRole,
+    Source,
+    ToolCallState,
+    ToolResultState,
+    URLSource,
+)
+
+# -- enums -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("enum_cls", "members", "lower_case_values"),
+    [
+        (MsgRole, ["USER", "ASSISTANT", "SYSTEM", "TOOL"], False),
+        (
+            GenerateReason,
+            [
+                "MODEL_STOP",
+                "TOOL_CALLS",
+                "STRUCTURED_OUTPUT",
+                "TOOL_SUSPENDED",
+                "REASONING_STOP_REQUESTED",
+                "ACTING_STOP_REQUESTED",
+                "PERMISSION_ASKING",
+                "MIDDLEWARE_STOP_REQUESTED",
+                "ALL_TOOLS_DENIED",
+                "INTERRUPTED",
+                "MAX_ITERATIONS",
+            ],
+            False,
+        ),
+        (ToolCallState, ["PENDING", "ASKING", "ALLOWED", "SUBMITTED", "FINISHED"], True),
+        (ToolResultState, ["SUCCESS", "ERROR", "INTERRUPTED", "DENIED", "RUNNING"], True),
+    ],
+)
+def test_enum_members_order_and_values(
+    enum_cls: type[enum.Enum], members: list[str], lower_case_values: bool
+) -> None:
+    assert issubclass(enum_cls, enum.Enum)
+    assert [member.name for member in enum_cls] == members
+    expected_values = [name.lower() if lower_case_values else name for name in members]
+    assert [member.value for member in enum_cls] == expected_values
+    for member in enum_cls:
+        assert enum_cls(member.value) is member
+
+
+# -- sources -------------------------------------------------------------------------
+
+
+def test_url_source() -> None:
+    source = URLSource("https://example.com/a.png")
+    assert (source.url, source.mime_type) == ("https://example.com/a.png", None)
+    assert URLSource("u", "image/png").mime_type == "image/png"
+    assert URLSource.type == "url"
+    assert isinstance(source, Source)
+
+
+def test_base64_source() -> None:
+    source = Base64Source("image/png", "iVBORw0KGgo=")
+    assert (source.media_type, source.data) == ("image/png", "iVBORw0KGgo=")
+    assert Base64Source.type == "base64"
+    assert isinstance(source, Source)
+
+
+@pytest.mark.parametrize("source", [URLSource("u", "image/png"), Base64Source("image/png", "AA==")])
+def test_sources_are_frozen_values(source: Source) -> None:
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(source, attrs.fields(type(source))[0].name, "other")
+    assert attrs.evolve(source) == source
+    assert hash(attrs.evolve(source)) == hash(source)
+    assert pickle.loads(pickle.dumps(source)) == source
+    assert source != attrs.evolve(source, **{attrs.fields(type(source))[0].name: "other"})
+
+
+def test_source_reprs() -> None:
+    assert repr(URLSource("u")) == "URLSource(url='u', mime_type=None)"
+    assert repr(Base64Source("image/png", "AA==")) == "Base64Source(media_type='image/png', data='AA==')"
+
+
+def test_missing_required_source_fields_are_refused() -> None:
+    with pytest.raises(TypeError):
+        URLSource()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Base64Source("image/png")  # type: ignore[call-arg]
+
+
+# -- ChatUsage -------------------------------------------------------------------------
+
+
+def test_chat_usage_defaults_and_total() -> None:
+    assert ChatUsage() == ChatUsage(0, 0, 0, 0.0)
+    usage = ChatUsage(input_tokens=10, output_tokens=5, cached_tokens=3, time=1.5)
+    assert usage.total_tokens == 15  # cached tokens are part of the input, not added again
+    with pytest.raises(AttributeError):
+        usage.total_tokens = 1  # type: ignore[misc]
+
+
+def test_chat_usage_time_given_as_int_is_a_float() -> None:
+    assert type(ChatUsage(time=2).time) is float
+
+
+def test_chat_usages_add_field_by_field() -> None:
+    total = ChatUsage(10, 5, 2, 1.5) + ChatUsage(1, 2, 3, 0.25)
+    assert total == ChatUsage(11, 7, 5, 1.75)
+    assert sum([ChatUsage(1, 1), ChatUsage(2, 2)], ChatUsage()) == ChatUsage(3, 3)
+
+
+def test_chat_usage_refuses_to_add_other_things() -> None:
+    with pytest.raises(TypeError):
+        ChatUsage() + 1  # type: ignore[operator]
+
+
+def test_chat_usage_is_a_frozen_value() -> None:
+    usage = ChatUsage(1, 2)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        usage.input_tokens = 3  # type: ignore[misc]
+    assert usage == ChatUsage(1, 2) and hash(usage) == hash(ChatUsage(1, 2))
+    assert repr(usage) == "ChatUsage(input_tokens=1, output_tokens=2, cached_tokens=0, time=0.0)"
