@@ -1,0 +1,1 @@
+"""Benchmarks of agentscope_py against its peers; run with ``python -m bench``."""
