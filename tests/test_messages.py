@@ -1,0 +1,333 @@
+"""Msg and its role-pinned subclasses: construction, reading helpers, copies and immutability."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import re
+from typing import Any
+
+import attrs
+import pytest
+from strategies import EXAMPLE_BLOCKS, MESSAGE_CLASSES
+
+from agentscope_py import (
+    AssistantMessage,
+    ChatUsage,
+    ContentBlock,
+    DataBlock,
+    GenerateReason,
+    ImageBlock,
+    MessageMetadataKeys,
+    MissingStructuredDataError,
+    Msg,
+    MsgRole,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolUseBlock,
+    URLSource,
+    UserMessage,
+)
+
+ROLE_CLASSES = list(MESSAGE_CLASSES.items())
+CALL_1 = ToolUseBlock("call_1", "get_weather", {"city": "Paris"})
+CALL_2 = ToolUseBlock("call_2", "get_time", {"tz": "CET"})
+TURN = AssistantMessage(ThinkingBlock("hm"), TextBlock("a"), CALL_1, TextBlock(""), CALL_2, TextBlock("b"))
+
+
+def _pinned(cls: type[Msg[Any]], *content: str | ContentBlock, **fields: Any) -> Msg[Any]:
+    return cls(*content, **fields)
+
+
+# -- construction ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
+def test_each_subclass_pins_its_role(role: MsgRole, cls: type[Msg[Any]]) -> None:
+    msg = _pinned(cls, "hi")
+    assert msg.role is role
+    assert type(msg) is cls and isinstance(msg, Msg)
+
+
+def test_strings_become_text_blocks_and_blocks_stay() -> None:
+    image = ImageBlock(URLSource("https://example.com/x.png"))
+    expected = (TextBlock("a"), image, TextBlock("b"))
+    assert UserMessage("a", image, "b").content == expected
+    assert UserMessage(["a", image, "b"]).content == expected
+    assert UserMessage(("a", image), "b").content == expected
+    assert UserMessage(TextBlock("a")).content == (TextBlock("a"),)
+    assert UserMessage().content == ()
+
+
+def test_every_field_is_taken_from_the_constructor() -> None:
+    usage = ChatUsage(3, 4)
+    msg = AssistantMessage(
+        "x", name="Friday", id="m1", metadata={"k": [1]}, timestamp="2025-01-01 12:00:00.000", usage=usage
+    )
+    assert (msg.id, msg.name, msg.role, msg.content) == ("m1", "Friday", MsgRole.ASSISTANT, (TextBlock("x"),))
+    assert (msg.metadata, msg.timestamp, msg.usage) == ({"k": [1]}, "2025-01-01 12:00:00.000", usage)
+
+
+def test_id_and_timestamp_are_generated_when_not_given() -> None:
+    first, second = UserMessage("a"), UserMessage("a")
+    assert first.id and second.id and first.id != second.id
+    assert first.timestamp and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}", first.timestamp)
+    assert first != second  # different ids
+
+
+def test_plain_msg_defaults_to_user_and_takes_any_role() -> None:
+    assert Msg("hi").role is MsgRole.USER
+    assert Msg("hi", role=MsgRole.TOOL).role is MsgRole.TOOL
+    assert Msg("hi", role=None).role is None
+
+
+def test_generate_reason_goes_into_metadata_by_name() -> None:
+    caller = {"k": 1}
+    msg = AssistantMessage("x", metadata=caller, generate_reason=GenerateReason.TOOL_CALLS)
+    assert msg.metadata == {"k": 1, "agentscope_generate_reason": "TOOL_CALLS"}
+    assert msg.get_generate_reason() is GenerateReason.TOOL_CALLS
+    assert caller == {"k": 1}
+
+
+def test_none_metadata_values_are_dropped() -> None:
+    msg = UserMessage("x", metadata={"gone": None, "kept": 0, "nested": {"inner": None}})
+    assert msg.metadata == {"kept": 0, "nested": {"inner": None}}
+    assert UserMessage("x", metadata=None).metadata == {}
+
+
+def test_tool_result_message_of() -> None:
+    msg = ToolResultMessage.of("call_1", "get_weather", "sunny")
+    assert msg.content == (ToolResultBlock("call_1", "get_weather", [TextBlock("sunny")]),)
+    assert msg.role is MsgRole.TOOL and type(msg) is ToolResultMessage
+
+
+# -- immutability and value semantics -------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["id", "name", "role", "content", "metadata", "timestamp", "usage"])
+def test_messages_are_frozen(field: str) -> None:
+    msg = UserMessage("x", name="a")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(msg, field, None)
+    assert msg.name == "a"
+
+
+def test_message_metadata_is_read_only() -> None:
+    msg = UserMessage("x", metadata={"k": {"inner": [1]}})
+    with pytest.raises(TypeError, match="read-only"):
+        msg.metadata["k"] = 2  # type: ignore[index]
+    with pytest.raises(TypeError, match="read-only"):
+        msg.metadata["k"]["inner"] = 2
+    assert isinstance(msg.content, tuple)
+
+
+def test_the_callers_later_mutations_change_nothing() -> None:
+    metadata: dict[str, Any] = {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1}
+    content: list[str | TextBlock] = ["a", TextBlock("b")]
+    msg = UserMessage(content, metadata=metadata)
+    metadata["flat"] = 2
+    metadata["k"]["inner"][1]["deep"] = "changed"
+    metadata["k"]["inner"].append(2)
+    content.append("c")
+    content.clear()
+    assert msg.metadata == {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1}
+    assert msg.content == (TextBlock("a"), TextBlock("b"))
+
+
+def test_messages_compare_by_value() -> None:
+    fields: dict[str, Any] = {"id": "m1", "timestamp": "2025-01-01 12:00:00.000", "metadata": {"k": 1}}
+    assert UserMessage("x", **fields) == UserMessage("x", **fields)
+    assert hash(UserMessage("x", **fields)) == hash(UserMessage("x", **fields))
+    assert UserMessage("x", **fields) != UserMessage("y", **fields)
+    assert UserMessage("x", **fields) != UserMessage("x", name="n", **fields)
+
+
+@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
+def test_messages_survive_pickle_copy_and_deepcopy(role: MsgRole, cls: type[Msg[Any]]) -> None:
+    msg = _pinned(cls, "x", name="n", metadata={"k": {"v": [1]}}, usage=ChatUsage(1, 2))
+    for clone in (pickle.loads(pickle.dumps(msg)), copy.copy(msg), copy.deepcopy(msg)):
+        assert clone == msg and type(clone) is cls
+        with pytest.raises(TypeError, match="read-only"):
+            clone.metadata["k"]["v"] = 2
+
+
+def test_repr_shows_class_and_fields() -> None:
+    msg = SystemMessage("be brief", id="m1", timestamp="2025-01-01 12:00:00.000")
+    assert repr(msg) == (
+        "SystemMessage(id='m1', name=None, role=<MsgRole.SYSTEM: 'SYSTEM'>, content=(TextBlock(text='be brief'),), "
+        "metadata={}, timestamp='2025-01-01 12:00:00.000', usage=None)"
+    )
+
+
+# -- reading helpers ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "text"),
+    [
+        ([], ""),
+        (["only"], "only"),
+        (["", "Normal text"], "\nNormal text"),
+        (["a", ""], "a\n"),
+        (["", ""], "\n"),
+        ([ThinkingBlock("not text"), CALL_1], ""),
+    ],
+)
+def test_get_text_content_joins_every_text_block(content: list[str | ContentBlock], text: str) -> None:
+    assert AssistantMessage(content).get_text_content() == text
+
+
+def test_get_text_content_skips_other_blocks() -> None:
+    assert TURN.get_text_content() == "a\n\nb"
+
+
+def test_get_content_blocks() -> None:
+    assert TURN.get_content_blocks(ContentBlock) == list(TURN.content)
+    assert TURN.get_content_blocks(ToolUseBlock) == [CALL_1, CALL_2]
+    assert TURN.get_content_blocks(TextBlock) == [TextBlock("a"), TextBlock(""), TextBlock("b")]
+    assert TURN.get_content_blocks(DataBlock) == []
+
+
+def test_get_first_content_block() -> None:
+    assert TURN.get_first_content_block() == ThinkingBlock("hm")
+    assert TURN.get_first_content_block(ToolUseBlock) is CALL_1
+    assert TURN.get_first_content_block(ImageBlock) is None
+    assert AssistantMessage().get_first_content_block() is None
+
+
+def test_has_content_blocks() -> None:
+    assert TURN.has_content_blocks(ToolUseBlock)
+    assert TURN.has_content_blocks(ContentBlock)
+    assert not TURN.has_content_blocks(ToolResultBlock)
+    assert not AssistantMessage().has_content_blocks(ContentBlock)
+
+
+@pytest.mark.parametrize(
+    ("metadata", "reason"),
+    [
+        ({}, GenerateReason.MODEL_STOP),
+        ({"agentscope_generate_reason": "TOOL_CALLS"}, GenerateReason.TOOL_CALLS),
+        ({"agentscope_generate_reason": "MAX_ITERATIONS"}, GenerateReason.MAX_ITERATIONS),
+        ({"agentscope_generate_reason": "tool_calls"}, GenerateReason.MODEL_STOP),  # case-sensitive, as Java
+        ({"agentscope_generate_reason": "NO_SUCH_REASON"}, GenerateReason.MODEL_STOP),
+        ({"agentscope_generate_reason": 3}, GenerateReason.MODEL_STOP),
+    ],
+)
+def test_get_generate_reason(metadata: dict[str, Any], reason: GenerateReason) -> None:
+    assert AssistantMessage("x", metadata=metadata).get_generate_reason() is reason
+
+
+@pytest.mark.parametrize(
+    ("usage", "metadata", "expected"),
+    [
+        (None, {}, None),
+        (ChatUsage(1, 2, 0, 0.5), {}, ChatUsage(1, 2, 0, 0.5)),
+        (ChatUsage(1, 2), {"_chat_usage": ChatUsage(9, 9)}, ChatUsage(1, 2)),  # the field wins
+        (None, {"_chat_usage": ChatUsage(9, 8, 7, 6.0)}, ChatUsage(9, 8, 7, 6.0)),
+        (
+            None,
+            {"_chat_usage": {"inputTokens": 10, "outputTokens": 5, "cachedTokens": 2, "time": 1.5}},
+            ChatUsage(10, 5, 2, 1.5),
+        ),
+        (None, {"_chat_usage": {"inputTokens": 10}}, ChatUsage(10, 0, 0, 0.0)),
+        (None, {"_chat_usage": {"inputTokens": "10", "outputTokens": True, "time": 2}}, ChatUsage(0, 0, 0, 2.0)),
+        (None, {"_chat_usage": "not a usage"}, None),
+    ],
+)
+def test_get_chat_usage(usage: ChatUsage | None, metadata: dict[str, Any], expected: ChatUsage | None) -> None:
+    msg = AssistantMessage("x", usage=usage, metadata=metadata)
+    assert msg.get_chat_usage() == expected
+    assert msg.metadata == metadata  # reading caches nothing, unlike Java
+
+
+def test_structured_data_is_a_deep_copy() -> None:
+    msg = AssistantMessage("x", metadata={MessageMetadataKeys.STRUCTURED_OUTPUT: {"city": "Paris", "days": [1, 2]}})
+    assert msg.has_structured_data()
+    data = msg.get_structured_data()
+    assert data == {"city": "Paris", "days": [1, 2]}
+    data["days"].append(3)
+    assert msg.get_structured_data() == {"city": "Paris", "days": [1, 2]}
+
+
+def test_missing_structured_data_is_a_lookup_error_that_says_what_to_do() -> None:
+    msg = AssistantMessage("x", metadata={"other": 1})
+    assert not msg.has_structured_data()
+    with pytest.raises(MissingStructuredDataError, match=r"'_structured_output'.*has_structured_data\(\)"):
+        msg.get_structured_data()
+    assert issubclass(MissingStructuredDataError, LookupError)
+
+
+# -- copies ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
+def test_with_generate_reason_returns_a_changed_copy_of_the_same_class(role: MsgRole, cls: type[Msg[Any]]) -> None:
+    original = _pinned(cls, "x", name="n", metadata={"k": 1}, usage=ChatUsage(1, 1))
+    copied = original.with_generate_reason(GenerateReason.INTERRUPTED)
+    assert type(copied) is cls
+    assert copied.metadata == {"k": 1, "agentscope_generate_reason": "INTERRUPTED"}
+    assert copied.get_generate_reason() is GenerateReason.INTERRUPTED
+    assert (copied.id, copied.name, copied.content, copied.timestamp, copied.usage) == (
+        original.id, original.name, original.content, original.timestamp, original.usage,
+    )
+    assert original.metadata == {"k": 1}
+    assert original.get_generate_reason() is GenerateReason.MODEL_STOP
+
+
+@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
+def test_with_content_returns_a_changed_copy_of_the_same_class(role: MsgRole, cls: type[Msg[Any]]) -> None:
+    original = _pinned(cls, "x", name="n", metadata={"k": 1})
+    copied = original.with_content([TextBlock("y"), TextBlock("z")])
+    assert type(copied) is cls
+    assert copied.content == (TextBlock("y"), TextBlock("z"))
+    assert (copied.id, copied.name, copied.metadata, copied.timestamp) == (
+        original.id, original.name, original.metadata, original.timestamp,
+    )
+    assert original.content == (TextBlock("x"),)
+
+
+@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
+def test_with_metadata_replaces_the_metadata(role: MsgRole, cls: type[Msg[Any]]) -> None:
+    original = _pinned(cls, "x", metadata={"k": 1}, generate_reason=GenerateReason.TOOL_CALLS)
+    copied = original.with_metadata({"new": 2, "dropped": None})
+    assert type(copied) is cls
+    assert copied.metadata == {"new": 2}
+    assert (copied.id, copied.content, copied.timestamp) == (original.id, original.content, original.timestamp)
+    assert original.metadata == {"k": 1, "agentscope_generate_reason": "TOOL_CALLS"}
+    assert original.with_metadata(None).metadata == {}
+
+
+def test_with_content_takes_strings_and_copies_the_callers_list() -> None:
+    content: list[str | TextBlock] = ["a", TextBlock("b")]
+    copied = SystemMessage("x").with_content(content)  # type: ignore[arg-type]  # str is accepted at run time
+    content.clear()
+    assert copied.content == (TextBlock("a"), TextBlock("b"))
+
+
+def test_with_metadata_copies_the_callers_dict() -> None:
+    metadata: dict[str, Any] = {"k": [1]}
+    copied = UserMessage("x").with_metadata(metadata)
+    metadata["k"].append(2)
+    assert copied.metadata == {"k": [1]}
+
+
+# -- constants --------------------------------------------------------------------------------
+
+
+def test_metadata_key_constants() -> None:
+    assert Msg.METADATA_GENERATE_REASON == "agentscope_generate_reason"
+    assert Msg.METADATA_CONFIRM_RESULTS == "agentscope_confirm_results"
+    assert Msg.METADATA_CONFIRM_REQUEST_REPLY_ID == "agentscope_confirm_request_reply_id"
+    assert Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID == "agentscope_external_execution_request_reply_id"
+    assert Msg.METADATA_SYNTHETIC == "agentscope_synthetic"
+    assert Msg.METADATA_REMINDER_KIND == "agentscope_reminder_kind"
+    assert MessageMetadataKeys.BYPASS_MULTIAGENT_HISTORY_MERGE == "_bypass_multiagent_history_merge"
+    assert MessageMetadataKeys.STRUCTURED_OUTPUT_REMINDER == "_structured_output_reminder"
+    assert MessageMetadataKeys.STRUCTURED_OUTPUT_REMINDER_TYPE == "_structured_output_reminder_type"
+    assert MessageMetadataKeys.CHAT_USAGE == "_chat_usage"
+    assert MessageMetadataKeys.STRUCTURED_OUTPUT == "_structured_output"
+    assert MessageMetadataKeys.CACHE_CONTROL == "_cache_control"
+
