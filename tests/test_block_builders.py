@@ -1,0 +1,165 @@
+"""The builders of blocks, sources and ChatUsage: one setter per field, same name as the field."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+
+from agentscope_py import (
+    ArgumentTypeError,
+    AudioBlock,
+    Base64Source,
+    ChatUsage,
+    DataBlock,
+    HintBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallState,
+    ToolResultBlock,
+    ToolResultState,
+    ToolUseBlock,
+    URLSource,
+    VideoBlock,
+)
+from agentscope_py._builder import Builder
+
+SOURCE = URLSource("https://example.com/a.png", "image/png")
+
+# Every class with a builder, and a value for each of its fields (all differ from the defaults).
+FULL_FIELDS: list[tuple[type[Any], dict[str, Any]]] = [
+    (URLSource, {"url": "https://example.com/a.png", "mime_type": "image/png"}),
+    (Base64Source, {"media_type": "image/png", "data": "AA=="}),
+    (ChatUsage, {"input_tokens": 10, "output_tokens": 5, "cached_tokens": 2, "time": 1.5}),
+    (TextBlock, {"text": "hi"}),
+    (ThinkingBlock, {"thinking": "hm", "metadata": {"reasoningDetails": [1]}}),
+    (DataBlock, {"source": SOURCE, "id": "d1", "name": "cat.png"}),
+    (ImageBlock, {"source": SOURCE, "min_pixels": 1, "max_pixels": 2}),
+    (AudioBlock, {"source": SOURCE}),
+    (
+        VideoBlock,
+        {"source": SOURCE, "fps": 2.0, "max_frames": 3, "min_pixels": 4, "max_pixels": 5, "total_pixels": 6},
+    ),
+    (HintBlock, {"id": "h1", "hint": "be brief", "source": "supervisor"}),
+    (
+        ToolUseBlock,
+        {
+            "id": "call_1",
+            "name": "search",
+            "input": {"q": "x"},
+            "content": '{"q":"x"}',
+            "metadata": {"thoughtSignature": "s"},
+            "state": ToolCallState.FINISHED,
+        },
+    ),
+    (
+        ToolResultBlock,
+        {
+            "id": "call_1",
+            "name": "search",
+            "output": (TextBlock("found"),),
+            "metadata": {"agentscope_suspended": True},
+            "state": ToolResultState.SUCCESS,
+        },
+    ),
+]
+IDS = [cls.__name__ for cls, _ in FULL_FIELDS]
+
+
+def _build(cls: type[Any], fields: dict[str, Any]) -> Any:
+    builder = cls.builder()
+    for name, value in fields.items():
+        assert getattr(builder, name)(value) is builder  # every setter returns the builder
+    return builder.build()
+
+
+@pytest.mark.parametrize(("cls", "fields"), FULL_FIELDS, ids=IDS)
+def test_there_is_one_setter_per_field(cls: type[Any], fields: dict[str, Any]) -> None:
+    assert set(fields) == {field.name for field in attrs.fields(cls)}
+    assert isinstance(cls.builder(), Builder)
+
+
+@pytest.mark.parametrize(("cls", "fields"), FULL_FIELDS, ids=IDS)
+def test_a_builder_builds_what_the_constructor_does(cls: type[Any], fields: dict[str, Any]) -> None:
+    built = _build(cls, fields)
+    assert type(built) is cls
+    assert built == cls(**fields)
+
+
+@pytest.mark.parametrize(("cls", "fields"), FULL_FIELDS, ids=IDS)
+def test_a_builder_can_be_reused(cls: type[Any], fields: dict[str, Any]) -> None:
+    builder = cls.builder()
+    for name, value in fields.items():
+        getattr(builder, name)(value)
+    first, second = builder.build(), builder.build()
+    assert first == second == cls(**fields)
+
+
+@pytest.mark.parametrize(
+    ("builder", "expected"),
+    [
+        (TextBlock.builder(), TextBlock()),
+        (ThinkingBlock.builder(), ThinkingBlock()),
+        (VideoBlock.builder(), VideoBlock()),
+        (ChatUsage.builder(), ChatUsage()),
+        (HintBlock.builder(), HintBlock(None, None)),
+        (ToolUseBlock.builder(), ToolUseBlock(None, None)),
+        (ToolResultBlock.builder(), ToolResultBlock(None, None)),
+    ],
+    ids=lambda value: type(value).__name__,
+)
+def test_unset_fields_take_their_defaults(builder: Builder[Any], expected: object) -> None:
+    assert builder.build() == expected
+
+
+def test_ids_and_names_may_be_left_unset_on_tool_builders() -> None:
+    assert ToolUseBlock.builder().name("search").build() == ToolUseBlock(None, "search")
+    assert ToolResultBlock.builder().id("call_1").build() == ToolResultBlock("call_1", None)
+
+
+def test_data_block_builder_generates_a_fresh_id_per_build() -> None:
+    builder = DataBlock.builder().source(SOURCE)
+    first, second = builder.build(), builder.build()
+    assert re.fullmatch("[0-9a-f]{32}", first.id)
+    assert first.id != second.id
+
+
+def test_tool_result_builder_takes_one_block_as_output() -> None:
+    assert ToolResultBlock.builder().output(TextBlock("x")).build().output == (TextBlock("x"),)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: TextBlock.builder().text(3).build(), "TextBlock.text must be a str, got 3 (int)"),  # type: ignore[arg-type]
+        (
+            lambda: ToolUseBlock.builder().state("finished").build(),  # type: ignore[arg-type]
+            "ToolUseBlock.state must be a ToolCallState member, got 'finished' (str)",
+        ),
+        (
+            lambda: ChatUsage.builder().input_tokens(1.5).build(),  # type: ignore[arg-type]
+            "ChatUsage.input_tokens must be an int, got 1.5 (float)",
+        ),
+    ],
+)
+def test_build_checks_the_values_as_the_constructor_does(make: Callable[[], object], message: str) -> None:
+    with pytest.raises(ArgumentTypeError, match=f"^{re.escape(message)}"):
+        make()
+
+
+@pytest.mark.parametrize(
+    "builder", [DataBlock.builder(), ImageBlock.builder(), AudioBlock.builder(), URLSource.builder()],
+    ids=lambda value: type(value).__name__,
+)
+def test_a_missing_required_field_is_refused_at_build(builder: Builder[Any]) -> None:
+    with pytest.raises(TypeError, match="missing"):
+        builder.build()
+
+
+def test_builder_repr_lists_the_values_set() -> None:
+    assert repr(ToolUseBlock.builder().name("search")) == "ToolUseBlockBuilder(id=None, name='search')"
+    assert repr(TextBlock.builder().text("hi")) == "TextBlockBuilder(text='hi')"
