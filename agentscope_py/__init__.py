@@ -34,6 +34,8 @@ from ._messages import (
 from ._roles import ALLOWED_BLOCKS, AssistantBlock, SystemBlock, ToolBlock, UserBlock
 from ._sources import Base64Source, Source, URLSource
 from ._usage import ChatUsage
+from ._serializable import DecodeLimits
+from . import _codec  # noqa: F401  # installs the JSON codec behind to_dict/from_dict
 from .event import (
     AgentEndEvent,
     AgentEvent,
@@ -76,6 +78,7 @@ from .errors import (
     AgentScopeError,
     ArgumentTypeError,
     ArgumentValueError,
+    ConversationError,
     DecodeError,
     MissingStructuredDataError,
     RoleContentError,
@@ -131,8 +134,10 @@ __all__ = [
     "Base64Source",
     "ChatUsage",
     "ContentBlock",
+    "ConversationError",
     "DataBlock",
     "DecodeError",
+    "DecodeLimits",
     "GenerateReason",
     "HintBlock",
     "ImageBlock",

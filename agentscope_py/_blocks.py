@@ -18,6 +18,7 @@ from ._enums import ToolCallState, ToolResultState
 from ._fields import checked_fields
 from ._frozen import EMPTY
 from ._ids import new_hex_id
+from ._serializable import JsonSerializable
 from ._sources import Source
 from .errors import ArgumentTypeError
 
@@ -36,7 +37,7 @@ __all__ = [
 
 
 @attrs.frozen
-class ContentBlock:
+class ContentBlock(JsonSerializable):
     """Base class of every block.  ``get_content_blocks(ContentBlock)`` matches them all."""
 
     type: ClassVar[str]

@@ -21,6 +21,7 @@ from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY
 from ._ids import new_msg_id, new_msg_timestamp
+from ._serializable import JsonSerializable
 from ._roles import SystemBlock, UserBlock, check_role_content
 from ._usage import ChatUsage
 from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
@@ -54,7 +55,7 @@ class MessageMetadataKeys:
 
 
 @attrs.frozen(init=False)
-class Msg(Generic[_B]):
+class Msg(JsonSerializable, Generic[_B]):
     """One turn of a conversation: who said it (``role``, ``name``) and what (``content``).
 
     Build one with a role-pinned subclass (``UserMessage("hi")``) or a builder

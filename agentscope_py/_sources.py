@@ -9,13 +9,14 @@ import attrs
 from . import _checks
 from ._builder import Builder, FieldSetter
 from ._fields import checked_fields, register_converter
+from ._serializable import JsonSerializable
 from .errors import ArgumentTypeError
 
 __all__ = ["Base64Source", "Base64SourceBuilder", "Source", "URLSource", "URLSourceBuilder"]
 
 
 @attrs.frozen
-class Source:
+class Source(JsonSerializable):
     """Base class of the media sources; ``type`` is the wire discriminator."""
 
     type: ClassVar[str]

@@ -6,12 +6,13 @@ import attrs
 
 from ._builder import Builder, FieldSetter
 from ._fields import checked_fields
+from ._serializable import JsonSerializable
 
 __all__ = ["ChatUsage", "ChatUsageBuilder"]
 
 
 @attrs.frozen(field_transformer=checked_fields)
-class ChatUsage:
+class ChatUsage(JsonSerializable):
     """Tokens and seconds one or more model calls used.
 
     ``cached_tokens`` is the part of ``input_tokens`` served from a cache.

@@ -1,0 +1,135 @@
+"""The JSON codec: AgentScope Java's wire format for every class that declares it.
+
+How a class is written and read is *declared*, once, as a :class:`WireClass`
+(its fields as :class:`WireField`\\ s, each with a kind from ``_kinds``); a
+base class whose documents name their concrete class is a :class:`WireUnion`.
+From the declarations come the encoder and decoder generated for each class
+(``_compile``) and the JSON Schema (``agentscope_py.schema``), so the three
+cannot disagree.  ``_model`` declares usage, sources, blocks and messages.
+
+Adding classes (the events do this in ``agentscope_py.event``)
+----------------------------------------------------------------
+
+1. Inherit :class:`~agentscope_py._serializable.JsonSerializable` in the base
+   class: that gives ``to_dict``/``to_json``/``from_dict``/``from_json``.
+2. Declare and register each concrete class, then the union::
+
+       from agentscope_py._codec import Enum, Float, Int, JsonObject, ListOf, Nested, Str
+       from agentscope_py._codec import WireClass, WireField, WireUnion, register, register_union
+
+       register(WireClass(
+           TextBlockDeltaEvent,
+           (
+               WireField("id", "id", Str(), nullable=True, omit="null"),
+               WireField("created_at", "createdAt", Str(), nullable=True, omit="null"),
+               WireField("reply_id", "replyId", Str(), nullable=True, omit="null"),
+               WireField("metadata", "metadata", JsonObject(), nullable=True, omit="empty"),
+               ...
+           ),
+           tag="TEXT_BLOCK_DELTA",           # written first as "type"
+       ))
+       register_union(WireUnion(AgentEvent, "type", {"TEXT_BLOCK_DELTA": TextBlockDeltaEvent, ...}))
+
+   ``Nested(ChatUsage)``, ``Nested(Msg)``, ``Nested(ContentBlock)`` and
+   ``ListOf(ToolUseBlock)`` reuse the registered formats; a nested class that is
+   a union member (``ToolUseBlock``) is checked to be of that member.  A class
+   that is not in a union (``ConfirmResult``) is registered with no ``tag``.
+   ``build`` (default: the class) receives the decoded fields as keywords named
+   after ``WireField.attr``.
+3. Nothing else: the decoder's limits, error paths, both JSON backends and the
+   schema apply to the new classes as they are.  Duplicate keys in a document
+   resolve as in Python and Jackson (the last one wins), so Java's repeated
+   ``"type"`` reads as it is.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from .. import _json
+from .._reader import json_kind
+from .._serializable import DecodeLimits, install_codec
+from ..errors import DecodeError
+from . import _model  # noqa: F401  # registers the message model
+from ._compile import DECODERS, ENCODERS, register, register_union
+from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
+from ._spec import WireClass, WireField, WireUnion
+from ._values import Context
+
+__all__ = [
+    "Bool",
+    "Enum",
+    "Float",
+    "Int",
+    "JsonObject",
+    "JsonValue",
+    "ListOf",
+    "Nested",
+    "Str",
+    "WireClass",
+    "WireField",
+    "WireUnion",
+    "from_dict",
+    "from_json",
+    "register",
+    "register_union",
+    "to_dict",
+    "to_json",
+]
+
+_T = TypeVar("_T")
+
+
+def to_dict(obj: object) -> dict[str, Any]:
+    return ENCODERS[type(obj)](obj)
+
+
+def to_json(obj: object) -> str:
+    return _json.dumps(ENCODERS[type(obj)](obj))
+
+
+def _decoder(cls: type[_T]) -> Any:
+    try:
+        return DECODERS[cls]
+    except KeyError:
+        raise TypeError(f"{cls.__name__} has no wire format; decode with its base class") from None
+
+
+def _decode(cls: type[_T], data: object, ctx: Context) -> _T:
+    decode = _decoder(cls)
+    if type(data) is not dict:
+        if not isinstance(data, Mapping):
+            raise DecodeError(f"expected a JSON object for {cls.__name__}, got {json_kind(data)}")
+        data = dict(data)
+    try:
+        return decode(data, ctx, ctx.max_depth - 1)  # type: ignore[no-any-return]
+    except RecursionError:  # max_depth bounds the recursion; this guards a caller already deep in the stack
+        raise DecodeError("the document is nested too deeply for the remaining Python stack") from None
+
+
+def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
+    return _decode(cls, data, Context(limits.max_depth, parsed_by_orjson=False))
+
+
+def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
+    if isinstance(text, (bytearray, memoryview)):
+        text = bytes(text)
+    if not isinstance(text, (str, bytes)):
+        raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")
+    if len(text) > limits.max_bytes:
+        unit = "characters" if isinstance(text, str) else "bytes"
+        raise DecodeError(
+            f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
+            "pass limits=DecodeLimits(max_bytes=...) to accept it"
+        )
+    _decoder(cls)  # an unregistered class is a programming error: say so before parsing
+    by_orjson = _json.backend_name() == "orjson"
+    try:
+        return _decode(cls, _json.loads(text), Context(limits.max_depth, by_orjson))
+    except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
+        return _decode(cls, _json.loads(text, exact=True), Context(limits.max_depth, parsed_by_orjson=False))
+
+
+install_codec(sys.modules[__name__])  # this module implements the Codec protocol

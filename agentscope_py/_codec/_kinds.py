@@ -1,0 +1,261 @@
+"""What a field's value is on the wire: the encoder, the decoder and the schema of each kind.
+
+A kind contributes three things from one definition: an expression that
+encodes a stored value, statements that check and convert a parsed value, and
+its JSON Schema.  The code generator (``_compile``) splices the first two into
+one function per class; ``agentscope_py.schema`` calls the third.  A kind never
+sees ``None``: null handling belongs to the field (``WireField``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import Any
+
+from .._reader import item, json_kind, req_bool, req_number, req_str
+from ..errors import ArgumentValueError, DecodeError
+from ._values import Context, freeze, thaw, within
+
+__all__ = ["Bool", "Enum", "Float", "Int", "JsonObject", "JsonValue", "Kind", "ListOf", "Nested", "Str"]
+
+
+class CodeGen:
+    """Names the objects generated code refers to; ``ref`` returns a name valid in that code."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = {}
+
+    def ref(self, obj: object, hint: str) -> str:
+        for name, known in self.namespace.items():
+            if known is obj:
+                return name
+        name = f"_{hint}_{len(self.namespace)}"
+        self.namespace[name] = obj
+        return name
+
+
+class Schemas:
+    """What a kind needs to write its schema: a ``$ref`` to the definition of a class or union."""
+
+    def __init__(self, ref: Callable[[type], dict[str, Any]]) -> None:
+        self.ref = ref
+
+
+class Kind:
+    #: How the JSON Schema names the type, and how errors describe a value of it.
+    json_type: str = ""
+    expected: str = ""
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        """An expression writing the stored value ``expr``; ``where`` names the field in errors."""
+        return expr
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        """Statements that check the parsed, non-null value in ``var`` and replace it with the stored value."""
+        raise NotImplementedError
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        return {"type": self.json_type}
+
+
+class Str(Kind):
+    json_type = "string"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return [f"if type({var}) is not str: {gen.ref(req_str, 'req_str')}({var}, {path!r})"]
+
+
+def _read_int(value: object, path: str, ctx: Context) -> int:
+    # Java writes a whole number held in a double as 1.0: accept that for an int.
+    if type(value) is float and value.is_integer():
+        ctx.check_float(value, path)
+        return int(value)
+    raise DecodeError(f"expected an integer, got {json_kind(value)}", path)
+
+
+class Int(Kind):
+    json_type = "integer"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return [f"if type({var}) is not int: {var} = {gen.ref(_read_int, 'read_int')}({var}, {path!r}, ctx)"]
+
+
+def _finite(value: float, where: str) -> float:
+    if value - value == 0.0:  # false for NaN and the infinities
+        return value
+    raise ArgumentValueError(f"{where} is {value}, which JSON cannot represent")
+
+
+class Float(Kind):
+    json_type = "number"
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(_finite, 'finite')}({expr}, {where!r})"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return [
+            f"if type({var}) is not float: {var} = {gen.ref(req_number, 'req_number')}({var}, {path!r})",
+            f"if {var} - {var} != 0.0: ctx.check_float({var}, {path!r})",
+        ]
+
+
+class Bool(Kind):
+    json_type = "boolean"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return [f"if type({var}) is not bool: {gen.ref(req_bool, 'req_bool')}({var}, {path!r})"]
+
+
+def _bad_enum(values: dict[str, enum.Enum], value: object, path: str) -> DecodeError:
+    choices = ", ".join(repr(name) for name in values)
+    if type(value) is not str:
+        return DecodeError(f"expected one of {choices}, got {json_kind(value)}", path)
+    hint = next((f"; values are case-sensitive: did you mean {name!r}?" for name in values if name.lower() == value.lower()), "")
+    return DecodeError(f"expected one of {choices}, got {value!r}{hint}", path)
+
+
+class Enum(Kind):
+    """An enum written as its ``value`` (``"USER"``, ``"pending"``)."""
+
+    json_type = "string"
+
+    def __init__(self, enum_cls: type[enum.Enum]) -> None:
+        self.enum_cls = enum_cls
+        self.by_value: dict[str, enum.Enum] = {member.value: member for member in enum_cls}
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{expr}.value"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        table = gen.ref(self.by_value, self.enum_cls.__name__)
+        return [
+            f"member = {table}.get({var}) if type({var}) is str else None",
+            f"if member is None: raise {gen.ref(_bad_enum, 'bad_enum')}({table}, {var}, {path!r})",
+            f"{var} = member",
+        ]
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        return {"enum": list(self.by_value)}
+
+
+class JsonObject(Kind):
+    """A free-form object (metadata, tool input): any JSON inside, stored read-only."""
+
+    json_type = "object"
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        from ._compile import ENCODERS
+
+        return f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return [
+            f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
+            *_guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen),
+        ]
+
+
+class JsonValue(JsonObject):
+    """Any JSON value, stored as :func:`freeze` leaves it."""
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return _guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen)
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        return {}
+
+
+def _wrong(expected: str, value: object, path: str) -> DecodeError:
+    return DecodeError(f"expected {expected}, got {json_kind(value)}", path)
+
+
+def _guarded(statement: str, path: str, gen: CodeGen) -> list[str]:
+    # Errors raised inside a nested value get this field's path in front.
+    return [
+        "try:",
+        f"    {statement}",
+        f"except {gen.ref(DecodeError, 'DecodeError')} as error:",
+        f"    raise {gen.ref(within, 'within')}(error, {path!r}) from None",
+    ]
+
+
+class Nested(Kind):
+    """An object of a registered class or union (``source``, ``usage``, an event's ``result``)."""
+
+    json_type = "object"
+
+    def __init__(self, target: type) -> None:
+        self.target = target
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        from ._compile import ENCODERS
+
+        return f"{gen.ref(ENCODERS, 'encoders')}[type({expr})]({expr})"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        from ._compile import DECODERS
+
+        return [
+            f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
+            "if depth <= 0: raise ctx.too_deep()",
+            *_guarded(f"{var} = {gen.ref(DECODERS, 'decoders')}[{gen.ref(self.target, self.target.__name__)}]({var}, ctx, depth - 1)", path, gen),
+        ]
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        return schemas.ref(self.target)
+
+
+class ListOf(Kind):
+    """An array of objects of a registered class or union (``content``, ``output``).
+
+    ``drop_nulls``: null entries are skipped, as Java does for message content;
+    otherwise they are an error.  ``schema_members`` narrows the items in the
+    schema only (the role rules are checked in ``_roles``; the schema repeats them).
+    """
+
+    json_type = "array"
+
+    def __init__(self, target: type, *, drop_nulls: bool = False, schema_members: tuple[type, ...] = ()) -> None:
+        self.target = target
+        self.drop_nulls = drop_nulls
+        self.schema_members = schema_members
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        from ._compile import ENCODERS
+
+        encoders = gen.ref(ENCODERS, "encoders")
+        return f"[{encoders}[type(x)](x) for x in {expr}]"
+
+    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
+        return [f"{var} = {gen.ref(self._decode_items, 'decode_items')}({var}, ctx, depth, {path!r})"]
+
+    def _decode_items(self, value: Any, ctx: Context, depth: int, path: str) -> list[Any]:
+        from ._compile import DECODERS
+
+        if type(value) is not list:
+            raise _wrong("an array", value, path)
+        if depth <= 0 or (depth == 1 and value):  # the array, then the objects in it
+            raise within(ctx.too_deep(), path)
+        decode = DECODERS[self.target]
+        items = []
+        for index, raw in enumerate(value):
+            if type(raw) is dict:
+                try:
+                    items.append(decode(raw, ctx, depth - 2))
+                except DecodeError as error:
+                    raise within(error, item(path, index)) from None
+            elif raw is None and self.drop_nulls:
+                continue
+            else:
+                raise _wrong("an object", raw, item(path, index))
+        return items
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        if self.schema_members:
+            items: dict[str, Any] = {"oneOf": [schemas.ref(member) for member in self.schema_members]}
+        else:
+            items = schemas.ref(self.target)
+        if self.drop_nulls:
+            items = {"anyOf": [items, {"type": "null"}]}
+        return {"type": "array", "items": items}

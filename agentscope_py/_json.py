@@ -1,0 +1,136 @@
+"""JSON text in and out: orjson when it is installed, the standard library otherwise.
+
+Both backends produce the same documents (compared as parsed values) and read
+the same documents the same way.  Where orjson cannot do what the wire format
+needs, the standard library takes over for that one call:
+
+- writing: orjson refuses lone surrogates and integers beyond 64 bits;
+- reading: orjson refuses escaped lone surrogates (``"\\ud800"``), and reads
+  integers beyond 64 bits as floats, which the decoder detects and asks for a
+  re-read (:class:`InexactNumber`).
+
+Lone surrogates are written as ``\\uXXXX`` escapes, so the output is always
+valid UTF-8.  NaN and infinities have no JSON form and are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .errors import DecodeError
+
+__all__ = ["HAVE_ORJSON", "InexactNumber", "backend_name", "dumps", "loads", "use_backend"]
+
+try:
+    import orjson
+except ImportError:  # the standard library serves alone
+    HAVE_ORJSON = False
+else:
+    HAVE_ORJSON = True
+
+
+class InexactNumber(Exception):
+    """Raised by the decoder when orjson may have read a big integer as a float: read again exactly."""
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_STDLIB_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _stdlib_dumps(value: Any) -> str:
+    # ensure_ascii=False writes lone surrogates raw, which no UTF-8 encoder accepts:
+    # escape them.  A raw surrogate can only occur inside a JSON string here.
+    text = _STDLIB_ENCODER.encode(value)
+    return _LONE_SURROGATE.sub(_escape_surrogate, text) if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    # str.isascii is O(n) in C and true for most documents: skip the regex then.
+    return not text.isascii() and _LONE_SURROGATE.search(text) is not None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_STDLIB_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _stdlib_loads(text: str | bytes) -> Any:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")  # JSON on the wire is UTF-8; json.loads would guess
+    return _STDLIB_DECODER.decode(text)
+
+
+def _orjson_dumps(value: Any) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:
+        return _stdlib_dumps(value)  # lone surrogates, big ints; raises on what neither can write
+
+
+def _orjson_loads(text: str | bytes) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return _stdlib_loads(text)  # escaped lone surrogates; raises the error for real faults
+
+
+_BACKENDS: dict[str, tuple[Callable[[Any], str], Callable[[str | bytes], Any]]] = {
+    "json": (_stdlib_dumps, _stdlib_loads),
+}
+if HAVE_ORJSON:
+    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads)
+
+_current = "orjson" if HAVE_ORJSON else "json"
+_dumps, _loads = _BACKENDS[_current]
+
+
+def backend_name() -> str:
+    """``"orjson"`` or ``"json"``: the backend in use."""
+    return _current
+
+
+@contextmanager
+def use_backend(name: str) -> Iterator[None]:
+    """Use backend ``name`` inside the ``with`` block (tests and benchmarks compare the two)."""
+    global _current, _dumps, _loads
+    if name not in _BACKENDS:
+        raise ValueError(f"unknown or unavailable JSON backend {name!r}; available: {sorted(_BACKENDS)}")
+    saved = _current
+    _current = name
+    _dumps, _loads = _BACKENDS[name]
+    try:
+        yield
+    finally:
+        _current = saved
+        _dumps, _loads = _BACKENDS[saved]
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of a tree of plain dicts, lists and scalars (values the encoder made)."""
+    return _dumps(value)
+
+
+def loads(text: str | bytes, *, exact: bool = False) -> Any:
+    """The parsed value of ``text``; malformed text raises :class:`DecodeError`.
+
+    ``exact=True`` uses the standard library, which reads every integer exactly;
+    the decoder asks for it after an :class:`InexactNumber`.
+    """
+    try:
+        return _stdlib_loads(text) if exact else _loads(text)
+    except UnicodeDecodeError as error:
+        raise DecodeError(f"the document is not valid UTF-8 ({error.reason} at byte {error.start})") from None
+    except RecursionError:
+        raise DecodeError("the document is nested too deeply to parse") from None
+    except ValueError as error:  # JSONDecodeError, the int digit limit, NaN/Infinity
+        raise DecodeError(f"malformed JSON: {error}") from None

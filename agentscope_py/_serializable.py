@@ -1,0 +1,103 @@
+"""The JSON methods of the model classes, and the limits that guard decoding.
+
+Messages, blocks, sources, usage and events inherit :class:`JsonSerializable`,
+so mypy and readers see ``to_dict``/``to_json``/``from_dict``/``from_json`` on
+every class.  The methods delegate to the codec (``agentscope_py._codec``),
+which installs itself here when the package is imported.  The model therefore
+never imports the codec: data flows blocks → messages → codec, and a method
+call costs one attribute lookup rather than a function-local import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeVar
+
+import attrs
+from typing_extensions import Self
+
+from .errors import ArgumentValueError
+
+__all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "install_codec"]
+
+_T = TypeVar("_T")
+
+# Each nesting level costs the decoder at most one Python stack frame; this keeps
+# the deepest allowed document well inside Python's default recursion limit (1000).
+_DEPTH_CEILING = 500
+
+
+def _check_depth(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or not 1 <= value <= _DEPTH_CEILING:
+        raise ArgumentValueError(f"DecodeLimits.max_depth must be an int from 1 to {_DEPTH_CEILING}, got {value!r}")
+
+
+def _check_bytes(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or value < 1:
+        raise ArgumentValueError(f"DecodeLimits.max_bytes must be a positive int, got {value!r}")
+
+
+@attrs.frozen
+class DecodeLimits:
+    """How much a decoder accepts before it refuses a document with a :class:`DecodeError`.
+
+    ``max_depth``: the deepest nesting of JSON objects and arrays (the top-level
+    object counts 1; each tool result nested in another adds 2).  At most 500.
+    ``max_bytes``: the largest JSON text ``from_json`` reads, in bytes for
+    ``bytes`` input and in characters for ``str``.  ``from_dict`` applies only
+    ``max_depth``: a dict already in memory has cost what it costs.
+    """
+
+    max_depth: int = attrs.field(default=100, validator=_check_depth)
+    max_bytes: int = attrs.field(default=64 * 1024 * 1024, validator=_check_bytes)
+
+
+DEFAULT_LIMITS = DecodeLimits()
+
+
+class Codec(Protocol):
+    """What the codec provides to the model classes (the ``_codec`` package implements it)."""
+
+    def to_dict(self, obj: object) -> dict[str, Any]: ...
+    def to_json(self, obj: object) -> str: ...
+    def from_dict(self, cls: type[_T], data: object, limits: DecodeLimits) -> _T: ...
+    def from_json(self, cls: type[_T], text: str | bytes, limits: DecodeLimits) -> _T: ...
+
+
+class _NotInstalled:
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError("the JSON codec is not installed; import agentscope_py, not one of its modules alone")
+
+
+_codec: Codec = _NotInstalled()  # replaced by install_codec at package import
+
+
+def install_codec(codec: Codec) -> None:
+    """Called once by ``agentscope_py._codec``."""
+    global _codec
+    _codec = codec
+
+
+class JsonSerializable:
+    """``to_dict``/``to_json`` and the ``from_dict``/``from_json`` class methods, in AgentScope Java's format."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document as fresh, plain dicts and lists (mutating it cannot affect this object)."""
+        return _codec.to_dict(self)
+
+    def to_json(self) -> str:
+        """The JSON text, compact, non-ASCII characters written as they are."""
+        return _codec.to_json(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
+        """Decode a parsed JSON document into an instance of this class (or its subclass named by the
+        document's ``"type"``/``"role"``); raises :class:`~agentscope_py.DecodeError` when it is not one."""
+        return _codec.from_dict(cls, data, limits)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
+        """Like :meth:`from_dict`, from JSON text (``bytes`` must be UTF-8)."""
+        return _codec.from_json(cls, text, limits)
