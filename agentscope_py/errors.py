@@ -9,13 +9,17 @@ code written against the built-ins keeps working.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "AgentScopeError",
     "ArgumentTypeError",
     "ArgumentValueError",
+    "ConversationError",
     "DecodeError",
     "MissingStructuredDataError",
     "RoleContentError",
+    "StreamConnectionError",
     "StreamError",
     "UnsupportedContentError",
 ]
@@ -41,6 +45,18 @@ class RoleContentError(AgentScopeError, ValueError):
     """
 
 
+class ConversationError(AgentScopeError, ValueError):
+    """A conversation breaks a rule the target API enforces (a tool call with no result, say).
+
+    ``problems`` lists them (:class:`~agentscope_py.interop.ConversationProblem` records);
+    :func:`~agentscope_py.interop.repair_conversation` fixes what can be fixed.
+    """
+
+    def __init__(self, message: str, problems: Iterable[object] = ()) -> None:
+        self.problems = tuple(problems)
+        super().__init__(message)
+
+
 class DecodeError(AgentScopeError, ValueError):
     """A document could not be decoded.
 
@@ -60,6 +76,11 @@ class MissingStructuredDataError(AgentScopeError, LookupError):
 
 class StreamError(AgentScopeError):
     """A strict :class:`~agentscope_py.event.MessageAssembler` met an event it cannot place."""
+
+
+class StreamConnectionError(AgentScopeError, ConnectionError):
+    """An event stream could not be read to its end: the server kept dropping the connection, or
+    answered with something that is not an event stream."""
 
 
 class UnsupportedContentError(AgentScopeError, ValueError):

@@ -54,6 +54,7 @@ from ._tool_events import (
     ToolResultTextDeltaEvent,
 )
 from ._types import AgentEventType
+from . import _wire  # noqa: F401  (registers the events with the JSON codec)
 
 __all__ = [
     "AgentEndEvent",

@@ -17,6 +17,7 @@ from typing_extensions import Self
 from .._checks import check_mapping, describe, is_iterable_of_items
 from .._fields import checked_fields, register_converter
 from .._ids import new_event_time, new_hex_id
+from .._serializable import JsonSerializable
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError
 from ._types import AgentEventType
@@ -51,7 +52,7 @@ def _event_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None
 
 
 @attrs.frozen(field_transformer=event_fields)
-class AgentEvent:
+class AgentEvent(JsonSerializable):
     """One step of an agent's streamed reply; the base of the 31 event classes.
 
     ``id`` (32 hex characters) and ``created_at`` (ISO-8601 UTC) are generated

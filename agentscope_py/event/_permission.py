@@ -12,6 +12,7 @@ import attrs
 from .._blocks import ToolUseBlock
 from .._checks import check_enum
 from .._fields import checked_fields, register_converter
+from .._serializable import JsonSerializable
 from ._base import optional_instance, to_tuple
 
 __all__ = ["ConfirmResult", "PermissionBehavior", "PermissionRule"]
@@ -44,7 +45,7 @@ register_converter("PermissionBehavior", (PermissionBehavior,), _check_behavior)
 
 
 @attrs.frozen(field_transformer=checked_fields)
-class PermissionRule:
+class PermissionRule(JsonSerializable):
     """A standing decision for a tool: ``PermissionRule("bash", "ls *", PermissionBehavior.ALLOW, "user")``.
 
     ``rule_content`` narrows the rule to matching arguments (``None``: every call);
@@ -64,7 +65,7 @@ def _rules(value: Iterable[PermissionRule] | None) -> tuple[PermissionRule, ...]
 
 
 @attrs.frozen(field_transformer=checked_fields)
-class ConfirmResult:
+class ConfirmResult(JsonSerializable):
     """The user's answer about one tool call: confirmed or not, and optionally rules to remember."""
 
     confirmed: bool

@@ -1,0 +1,31 @@
+"""The conventions by which a stream carries what AgentScope's events have no field for.
+
+``events_from_message`` writes these and ``MessageAssembler`` reads them, so a
+message survives the trip through events exactly (docs/events.md has the
+table).  Java ignores them: it reads event metadata as an opaque map and skips
+custom events whose name it does not know.
+"""
+
+from __future__ import annotations
+
+__all__ = ["BLOCK_KEY", "CONTENT_BLOCK_EVENT", "DEFAULT_MEDIA_TYPE", "MEDIA_TYPE_KEY", "MESSAGE_KEY"]
+
+#: ``AgentStartEvent.metadata[MESSAGE_KEY]``: the message's ``timestamp`` and ``metadata``, and its
+#: ``id`` when that is not the reply id (a message without an id still needs a unique reply id).
+MESSAGE_KEY = "agentscope_message"
+
+#: ``metadata[BLOCK_KEY]`` of a block's start or end event: the block fields its deltas cannot
+#: express, in their JSON form (a thinking block's ``metadata``; a data block's ``media_type`` and
+#: ``name``; a tool call's ``state``, ``metadata``, and ``input``/``content`` when they are not
+#: the streamed arguments).  Entries on the end event override those on the start event.
+BLOCK_KEY = "agentscope_block"
+
+#: The name of the ``CustomEvent`` that carries a whole block no event streams (an image, audio or
+#: video block, a data block with a URL): ``value = {"replyId": ..., "block": <the block's JSON>}``.
+CONTENT_BLOCK_EVENT = "agentscope_content_block"
+
+#: The key AgentScope's documentation gives a data block's media type under, on its start event.
+MEDIA_TYPE_KEY = "mediaType"
+
+#: The media type of a streamed data block whose events do not name one.
+DEFAULT_MEDIA_TYPE = "application/octet-stream"
