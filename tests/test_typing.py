@@ -1,0 +1,117 @@
+"""The static guarantees: mypy accepts tests/typing/pass, rejects every marked line of
+tests/typing/fail, and finds nothing wrong in the package and its tests.
+
+mypy runs once per session (it is slow) over all of them, with the repository's
+mypy.ini and ``--strict``, exactly as CI checks the package.  A line of a fail
+file that must be rejected ends with ``# E: <error-code>`` (several codes are
+separated by commas); every other line must pass.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+from collections import defaultdict
+from pathlib import Path
+
+import attrs
+import pytest
+from mypy import api as mypy_api
+
+ROOT = Path(__file__).resolve().parent.parent
+TYPING = ROOT / "tests" / "typing"
+PASS_FILES = sorted((TYPING / "pass").glob("*.py"))
+FAIL_FILES = sorted((TYPING / "fail").glob("*.py"))
+
+_MARKER = re.compile(r"#\s*E:\s*(?P<codes>[a-z-]+(?:\s*,\s*[a-z-]+)*)\s*$")
+_REPORT_LINE = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[a-z-]+)\])?$"
+)
+
+
+@attrs.frozen
+class MypyError:
+    path: str  # relative to the repository root, with forward slashes
+    line: int
+    message: str
+    code: str | None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}  [{self.code}]"
+
+
+@attrs.frozen
+class MypyRun:
+    # Not in the repr: pytest prints fixtures' reprs on failure, and the assertions say enough.
+    errors: tuple[MypyError, ...] = attrs.field(repr=False)
+    output: str = attrs.field(repr=False)
+
+    def errors_in(self, path: Path) -> list[MypyError]:
+        name = path.relative_to(ROOT).as_posix()
+        return [error for error in self.errors if error.path == name]
+
+
+@pytest.fixture(scope="session")
+def mypy_run() -> MypyRun:
+    # Explicit file arguments are checked even though mypy.ini excludes tests/typing/fail.
+    args = ["--config-file", "mypy.ini", "--strict", "--show-error-codes", "--no-pretty", "--no-color-output",
+            "--no-error-summary", "agentscope_py", "tests", *(str(p.relative_to(ROOT)) for p in FAIL_FILES)]
+    previous = os.getcwd()
+    os.chdir(ROOT)  # mypy reads mypy.ini and reports paths relative to the working directory
+    try:
+        stdout, stderr, _status = mypy_api.run(args)
+    finally:
+        os.chdir(previous)
+    assert not stderr, stderr
+    errors = []
+    for line in stdout.splitlines():
+        match = _REPORT_LINE.match(line)
+        assert match, f"unexpected mypy output: {line!r}"
+        if match["severity"] == "error":
+            path = Path(match["path"]).as_posix()
+            errors.append(MypyError(path, int(match["line"]), match["message"], match["code"]))
+    return MypyRun(tuple(errors), stdout)
+
+
+def _markers(path: Path) -> dict[int, set[str]]:
+    expected: dict[int, set[str]] = {}
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = _MARKER.search(text)
+        if match:
+            expected[number] = {code.strip() for code in match["codes"].split(",")}
+    return expected
+
+
+def test_the_package_and_its_tests_are_clean_under_strict_mypy(mypy_run: MypyRun) -> None:
+    fail_dir = (TYPING / "fail").relative_to(ROOT).as_posix() + "/"
+    unexpected = [str(error) for error in mypy_run.errors if not error.path.startswith(fail_dir)]
+    assert unexpected == []
+
+
+@pytest.mark.parametrize("path", PASS_FILES, ids=lambda p: p.name)
+def test_pass_file_type_checks(path: Path, mypy_run: MypyRun) -> None:
+    assert "assert_type(" in path.read_text(encoding="utf-8")
+    assert [str(error) for error in mypy_run.errors_in(path)] == []
+
+
+@pytest.mark.parametrize("path", PASS_FILES, ids=lambda p: p.name)
+def test_pass_file_runs(path: Path) -> None:
+    # What mypy accepts must also work: the pass files double as runnable examples.
+    runpy.run_path(str(path), run_name="typing_example")
+
+
+@pytest.mark.parametrize("path", FAIL_FILES, ids=lambda p: p.name)
+def test_fail_file_errors_exactly_on_the_marked_lines(path: Path, mypy_run: MypyRun) -> None:
+    expected = _markers(path)
+    assert expected, f"{path.name} marks no line with '# E: <code>'"
+    found: defaultdict[int, set[str]] = defaultdict(set)
+    for error in mypy_run.errors_in(path):
+        found[error.line].add(error.code or "<no code>")
+    missing = {line: codes - found[line] for line, codes in expected.items() if codes - found[line]}
+    unmarked = {line: codes - expected.get(line, set()) for line, codes in found.items()
+                if codes - expected.get(line, set())}
+    assert missing == {}, f"{path.name}: these lines should fail with these codes but do not"
+    assert unmarked == {}, f"{path.name}: unexpected errors:\n" + "\n".join(
+        str(error) for error in mypy_run.errors_in(path) if error.line in unmarked
+    )

@@ -1,0 +1,52 @@
+"""Role rules mypy enforces where the code is written.  Each marked line must fail with that code."""
+
+from __future__ import annotations
+
+from agentscope_py import (
+    AudioBlock,
+    DataBlock,
+    HintBlock,
+    ImageBlock,
+    Msg,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    URLSource,
+    UserMessage,
+)
+
+source = URLSource("https://example.com/cat.png")
+call = ToolUseBlock("call_1", "zoom")
+
+# constructors
+SystemMessage(ToolUseBlock("call_1", "zoom"))  # E: arg-type
+SystemMessage("ok", DataBlock(source))  # E: arg-type
+SystemMessage([TextBlock("ok"), AudioBlock(source)])  # E: list-item
+UserMessage(ThinkingBlock("hm"))  # E: arg-type
+UserMessage(call)  # E: arg-type
+UserMessage(HintBlock("h1", "hint"))  # E: arg-type
+UserMessage(ToolResultBlock.text("x"))  # E: arg-type
+
+# builders
+SystemMessage.builder().content(DataBlock(source))  # E: arg-type
+SystemMessage.builder().content([TextBlock("ok"), ImageBlock(source)])  # E: list-item
+UserMessage.builder().content(ToolResultBlock("call_1", "zoom"))  # E: arg-type
+UserMessage.builder().content(ThinkingBlock("hm"))  # E: arg-type
+
+# copies
+SystemMessage("ok").with_content([ImageBlock(source)])  # E: list-item
+UserMessage("ok").with_content([call])  # E: list-item
+UserMessage("ok").with_content((call,))  # E: arg-type
+
+
+# what a message holds is typed by its role
+def tool_calls_of(msg: Msg) -> list[ToolUseBlock]:
+    calls: list[ToolUseBlock] = msg.get_content_blocks(TextBlock)  # E: arg-type
+    return calls
+
+
+texts: tuple[TextBlock, ...] = UserMessage("x").content  # E: assignment
+system: SystemMessage = UserMessage("x")  # E: assignment
+system_again: SystemMessage = Msg.builder().build()  # E: assignment

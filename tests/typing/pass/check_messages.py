@@ -1,0 +1,84 @@
+"""What mypy infers for messages: the role's block type flows into content, helpers and copies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typing_extensions import assert_type
+
+from agentscope_py import (
+    AssistantMessage,
+    AudioBlock,
+    ChatUsage,
+    ContentBlock,
+    DataBlock,
+    GenerateReason,
+    ImageBlock,
+    Msg,
+    MsgRole,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolUseBlock,
+    URLSource,
+    UserMessage,
+    VideoBlock,
+)
+
+UserContent = TextBlock | DataBlock | ImageBlock | AudioBlock | VideoBlock
+
+system = SystemMessage("Be brief.")
+user = UserMessage("What's in this image?", DataBlock(URLSource("https://example.com/cat.png")), name="alice")
+assistant = AssistantMessage(
+    ThinkingBlock("hm"), "It is a cat.", ToolUseBlock("call_1", "zoom", {"x": 1}), metadata={"_structured_output": {}}
+)
+tool = ToolResultMessage.of("call_1", "zoom", "done")
+plain = Msg("hi", role=MsgRole.ASSISTANT)
+
+# content is typed by the role
+assert_type(system.content, tuple[TextBlock, ...])
+assert_type(user.content, tuple[UserContent, ...])
+assert_type(assistant.content, tuple[ContentBlock, ...])
+assert_type(tool.content, tuple[ContentBlock, ...])
+assert_type(plain.content, tuple[ContentBlock, ...])
+
+# reading helpers
+assert_type(assistant.get_content_blocks(ToolUseBlock), list[ToolUseBlock])
+assert_type(user.get_content_blocks(DataBlock), list[DataBlock])
+assert_type(assistant.get_first_content_block(TextBlock), TextBlock | None)
+assert_type(system.get_first_content_block(), TextBlock | None)
+assert_type(user.get_first_content_block(), UserContent | None)
+assert_type(assistant.has_content_blocks(ToolUseBlock), bool)
+assert_type(assistant.get_text_content(), str)
+assert_type(assistant.get_generate_reason(), GenerateReason)
+assert_type(assistant.get_chat_usage(), ChatUsage | None)
+assert_type(assistant.get_structured_data(), Any)
+
+# fields
+assert_type(user.id, str | None)
+assert_type(user.role, MsgRole | None)
+assert_type(user.usage, ChatUsage | None)
+
+# copies keep the class
+assert_type(system.with_generate_reason(GenerateReason.MODEL_STOP), SystemMessage)
+assert_type(system.with_content([TextBlock("Be briefer.")]), SystemMessage)
+assert_type(user.with_content([ImageBlock(URLSource("https://example.com/dog.png"))]), UserMessage)
+assert_type(assistant.with_metadata({"k": 1}), AssistantMessage)
+assert_type(tool.with_metadata(None), ToolResultMessage)
+assert_type(plain.with_content([ToolResultBlock.text("x")]), Msg[ContentBlock])
+assert_type(ToolResultMessage.of("call_1", "zoom", "done"), ToolResultMessage)
+
+
+# every role-pinned message is a Msg
+def count_words(msg: Msg) -> int:
+    return len(msg.get_text_content().split())
+
+
+def history(messages: list[Msg]) -> int:
+    return sum(count_words(msg) for msg in messages)
+
+
+assert_type(count_words(system), int)
+assert_type(history([system, user, assistant, tool, plain]), int)
