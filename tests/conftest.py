@@ -13,13 +13,10 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("default", deadline=None, max_examples=50)
+# The too_slow health check times data generation, so it is off everywhere.
+_TIMED_CHECKS = [HealthCheck.too_slow]
+settings.register_profile("default", deadline=None, suppress_health_check=_TIMED_CHECKS, max_examples=50)
 settings.register_profile(
-    "ci",
-    deadline=None,
-    max_examples=200,
-    print_blob=True,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
+    "ci", deadline=None, suppress_health_check=_TIMED_CHECKS, max_examples=200, derandomize=True, print_blob=True
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "default"))
