@@ -86,13 +86,14 @@ def _markers(path: Path) -> dict[int, set[str]]:
 def test_the_package_and_its_tests_are_clean_under_strict_mypy(mypy_run: MypyRun) -> None:
     fail_dir = (TYPING / "fail").relative_to(ROOT).as_posix() + "/"
     unexpected = [str(error) for error in mypy_run.errors if not error.path.startswith(fail_dir)]
-    assert unexpected == []
+    assert not unexpected, "mypy --strict found:\n" + "\n".join(unexpected)
 
 
 @pytest.mark.parametrize("path", PASS_FILES, ids=lambda p: p.name)
 def test_pass_file_type_checks(path: Path, mypy_run: MypyRun) -> None:
     assert "assert_type(" in path.read_text(encoding="utf-8")
-    assert [str(error) for error in mypy_run.errors_in(path)] == []
+    errors = [str(error) for error in mypy_run.errors_in(path)]
+    assert not errors, "\n".join(errors)
 
 
 @pytest.mark.parametrize("path", PASS_FILES, ids=lambda p: p.name)
