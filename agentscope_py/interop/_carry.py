@@ -1,0 +1,142 @@
+"""What the OpenAI and Anthropic converters share: carrying a format's own fields through our model.
+
+A message or block keeps the fields of its format that we have no field for
+under one metadata key named after the format (``metadata["openai"]``,
+``metadata["anthropic"]``), verbatim, so that writing it back gives them again.
+Two bookkeeping entries sit beside them:
+
+* ``"parts"``: ``{"<content index>": {...}}``, the extra fields of parts that
+  became blocks without metadata of their own (a text block's ``cache_control``);
+* ``"content_form"``: how a ``content`` field was written when that is not the
+  form we would choose (a list holding one plain text part, an explicit ``null``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from .._blocks import ToolUseBlock
+from .._sources import Base64Source, Source, URLSource
+
+__all__ = [
+    "ContentForm",
+    "Carried",
+    "arguments_text",
+    "carried",
+    "content_form",
+    "data_url",
+    "is_plain_text",
+    "parse_arguments",
+    "pick",
+    "source_from_url",
+    "write_content",
+]
+
+ContentForm = Literal["absent", "null", "string", "list"]
+_FORMS = ("absent", "null", "string", "list")
+
+
+def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """The entries of ``obj`` under ``keys`` that are present."""
+    return {key: obj[key] for key in keys if key in obj}
+
+
+class Carried:
+    """A holder's carried fields, read back from its metadata (anything malformed reads as absent)."""
+
+    __slots__ = ("fields", "form", "parts")
+
+    def __init__(self, metadata: Mapping[str, Any] | None, fmt: str) -> None:
+        own = metadata.get(fmt) if metadata else None
+        own = own if isinstance(own, Mapping) else {}
+        parts = own.get("parts")
+        form = own.get("content_form")
+        self.fields: dict[str, Any] = {k: v for k, v in own.items() if k not in ("parts", "content_form")}
+        self.parts: Mapping[str, Any] = parts if isinstance(parts, Mapping) else {}
+        self.form: ContentForm | None = form if form in _FORMS else None
+
+    def part(self, index: int) -> dict[str, Any]:
+        """The extra fields of the part written for content block ``index``."""
+        extras = self.parts.get(str(index))
+        return dict(extras) if isinstance(extras, Mapping) else {}
+
+
+def carried(
+    fields: Mapping[str, Any], parts: Mapping[int, Mapping[str, Any]] = {}, form: ContentForm | None = None
+) -> dict[str, Any]:
+    """The value to store under ``metadata[<format>]``; empty when there is nothing to carry."""
+    out = dict(fields)
+    if parts:
+        out["parts"] = {str(index): dict(extras) for index, extras in parts.items()}
+    if form is not None:
+        out["content_form"] = form
+    return out
+
+
+def is_plain_text(part: Mapping[str, Any]) -> bool:
+    """Whether a part is a text part with nothing else in it (so it may be written as a string)."""
+    return part.keys() == {"type", "text"} and part["type"] == "text"
+
+
+def _canonical(single_plain_text: bool, empty: bool, optional: bool) -> ContentForm:
+    if single_plain_text:
+        return "string"
+    return "absent" if empty and optional else "list"
+
+
+def content_form(value: object, present: bool, blocks: int, plain: bool, optional: bool) -> ContentForm | None:
+    """The form a content ``value`` was read in, when writing its ``blocks`` back would not choose it.
+
+    ``plain``: the single block read is text with no extra fields.
+    """
+    actual: ContentForm = (
+        "absent" if not present else "null" if value is None else "string" if isinstance(value, str) else "list"
+    )
+    return None if actual == _canonical(blocks == 1 and plain, blocks == 0, optional) else actual
+
+
+def write_content(
+    out: dict[str, Any], parts: list[dict[str, Any]], form: ContentForm | None, *, optional: bool
+) -> None:
+    """Set ``out["content"]`` from ``parts``: a string for one plain text part, else the list,
+    unless ``form`` (still possible for these parts) says how it was given."""
+    single_plain = len(parts) == 1 and is_plain_text(parts[0])
+    fits = {"string": single_plain, "null": not parts and optional, "absent": not parts and optional, "list": True}
+    chosen = form if form is not None and fits[form] else _canonical(single_plain, not parts, optional)
+    if chosen == "string":
+        out["content"] = parts[0]["text"]
+    elif chosen == "null":
+        out["content"] = None
+    elif chosen == "list":
+        out["content"] = parts
+
+
+def parse_arguments(raw: str) -> dict[str, Any]:
+    """The arguments object in ``raw``; ``{}`` when it is not a JSON object (``content`` keeps ``raw``)."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def arguments_text(block: ToolUseBlock) -> str:
+    """The raw argument text of a call: as it came, or its input written compactly."""
+    if block.content is not None:
+        return block.content
+    return json.dumps(dict(block.input), separators=(",", ":"), ensure_ascii=False)
+
+
+def source_from_url(url: str) -> Source:
+    """A ``data:<type>;base64,<data>`` URL as a :class:`Base64Source`, any other as a :class:`URLSource`."""
+    if url.startswith("data:"):
+        media_type, sep, data = url[5:].partition(";base64,")
+        if sep:
+            return Base64Source(media_type, data)
+    return URLSource(url)
+
+
+def data_url(source: Base64Source) -> str:
+    return f"data:{source.media_type};base64,{source.data}"

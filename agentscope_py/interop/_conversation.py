@@ -1,0 +1,270 @@
+"""Whole-conversation checks: what a provider API would reject, and the repairs that need no guessing.
+
+Both functions read the conversation through :func:`~._turns.split_turns`, the
+same cut the converters use: a tool call is answered only by results that come
+right after the turn holding it (OpenAI wants the ``tool`` messages right after
+the assistant message; Anthropic the ``tool_result`` blocks in the next user turn).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._enums import MsgRole, ToolResultState
+from .._messages import Msg, ToolResultMessage
+from ..errors import ConversationError
+from ._turns import split_turns
+
+__all__ = [
+    "ConversationProblem",
+    "ProblemKind",
+    "RepairAction",
+    "RepairChange",
+    "RepairedConversation",
+    "repair_conversation",
+    "validate_conversation",
+]
+
+
+class ProblemKind(enum.Enum):
+    """What is wrong with a conversation."""
+
+    #: A tool call that no result answers right after it.
+    UNANSWERED_TOOL_CALL = "unanswered_tool_call"
+    #: A tool result that answers no call of the turn right before it.
+    ORPHAN_TOOL_RESULT = "orphan_tool_result"
+    #: A second result for a call that already has one.
+    DUPLICATE_TOOL_RESULT = "duplicate_tool_result"
+    #: A system message after the first user, assistant or tool message.
+    LATE_SYSTEM_MESSAGE = "late_system_message"
+    #: An assistant message with nothing in it but (possibly) blank text.
+    EMPTY_ASSISTANT_MESSAGE = "empty_assistant_message"
+
+
+_DESCRIPTIONS = {
+    ProblemKind.UNANSWERED_TOOL_CALL: "tool call {id} has no result right after it",
+    ProblemKind.ORPHAN_TOOL_RESULT: "tool result {id} answers no tool call right before it",
+    ProblemKind.DUPLICATE_TOOL_RESULT: "tool result {id} repeats a result already given for that call",
+    ProblemKind.LATE_SYSTEM_MESSAGE: "system message after the conversation has started",
+    ProblemKind.EMPTY_ASSISTANT_MESSAGE: "assistant message with no content",
+}
+
+
+@attrs.frozen
+class ConversationProblem:
+    """One problem: its kind, where it is, and the tool call id it concerns (if any)."""
+
+    kind: ProblemKind
+    message_index: int
+    block_index: int | None = None
+    tool_call_id: str | None = None
+
+    def __str__(self) -> str:
+        where = f"messages[{self.message_index}]"
+        if self.block_index is not None:
+            where += f".content[{self.block_index}]"
+        return f"{where}: " + _DESCRIPTIONS[self.kind].format(id=repr(self.tool_call_id))
+
+
+class RepairAction(enum.Enum):
+    """What :func:`repair_conversation` did about a problem."""
+
+    ADDED_ERROR_RESULT = "added_error_result"
+    DROPPED_ORPHAN_RESULT = "dropped_orphan_result"
+    DROPPED_DUPLICATE_RESULT = "dropped_duplicate_result"
+    DROPPED_EMPTY_ASSISTANT_MESSAGE = "dropped_empty_assistant_message"
+
+
+@attrs.frozen
+class RepairChange:
+    """One change; ``problem`` locates what it fixed in the conversation as it was given."""
+
+    action: RepairAction
+    problem: ConversationProblem
+
+    def __str__(self) -> str:
+        return f"{self.action.value.replace('_', ' ')}: {self.problem}"
+
+
+@attrs.frozen
+class RepairedConversation:
+    """The repaired messages, each change made, and the problems left (indices into ``messages``)."""
+
+    messages: tuple[Msg, ...]
+    changes: tuple[RepairChange, ...]
+    remaining: tuple[ConversationProblem, ...]
+
+
+#: The text of the result :func:`repair_conversation` gives a call that never got one.
+SYNTHETIC_RESULT_TEXT = "No result was recorded for this tool call."
+
+# Where a synthetic result goes: (message index, content index).  Index 0 means
+# "a new TOOL message before that message"; past the last message, at the end.
+_Position = tuple[int, int]
+
+
+@attrs.frozen
+class _Call:
+    message_index: int
+    block_index: int
+    block: ToolUseBlock
+
+
+def _is_empty_assistant(message: Msg) -> bool:
+    return message.role is MsgRole.ASSISTANT and all(
+        isinstance(block, TextBlock) and not block.text.strip() for block in message.content
+    )
+
+
+def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[ConversationProblem, _Call], dict[ConversationProblem, _Position]]:
+    problems: list[ConversationProblem] = []
+    calls: dict[ConversationProblem, _Call] = {}
+    positions: dict[ConversationProblem, _Position] = {}
+    started = False
+    for index, message in enumerate(messages):
+        if message.role is MsgRole.SYSTEM:
+            if started:
+                problems.append(ConversationProblem(ProblemKind.LATE_SYSTEM_MESSAGE, index))
+        else:
+            started = True
+        if _is_empty_assistant(message):
+            problems.append(ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, index))
+
+    open_calls: dict[str | None, _Call] = {}
+    unanswerable: list[_Call] = []  # calls without an id: no result can ever name them
+    answered: set[str] = set()
+
+    def close(position: _Position) -> None:
+        for call in [*unanswerable, *open_calls.values()]:
+            problem = ConversationProblem(
+                ProblemKind.UNANSWERED_TOOL_CALL, call.message_index, call.block_index, call.block.id
+            )
+            problems.append(problem)
+            calls[problem] = call
+            positions[problem] = position
+        open_calls.clear()
+        unanswerable.clear()
+
+    for turn in split_turns(messages):
+        if turn.kind == "tool":
+            for block_index, block in turn.blocks:
+                assert isinstance(block, ToolResultBlock)
+                if block.id is not None and open_calls.pop(block.id, None) is not None:
+                    answered.add(block.id)
+                    continue
+                kind = ProblemKind.DUPLICATE_TOOL_RESULT if block.id in answered else ProblemKind.ORPHAN_TOOL_RESULT
+                problems.append(ConversationProblem(kind, turn.message_index, block_index, block.id))
+            continue
+        close((turn.message_index, turn.blocks[0][0] if turn.blocks else 0))
+        for block_index, block in turn.blocks:
+            if isinstance(block, ToolUseBlock):
+                call = _Call(turn.message_index, block_index, block)
+                if block.id is None:
+                    unanswerable.append(call)
+                else:
+                    open_calls.setdefault(block.id, call)
+    close((len(messages), 0))
+    problems.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))
+    return problems, calls, positions
+
+
+def validate_conversation(messages: Iterable[Msg]) -> list[ConversationProblem]:
+    """Every problem of the conversation, in order of where it is.
+
+    A tool call counts as answered only by results that follow the turn holding
+    it without anything else in between, which is what the provider APIs require.
+    """
+    return _scan(list(messages))[0]
+
+
+def _synthetic_result(call: ToolUseBlock) -> ToolResultBlock:
+    return ToolResultBlock(
+        call.id,
+        call.name,
+        TextBlock(f"[ERROR] {SYNTHETIC_RESULT_TEXT}"),
+        {Msg.METADATA_SYNTHETIC: True},
+        ToolResultState.ERROR,
+    )
+
+
+def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
+    """Fix what can be fixed without inventing content, and say what was done.
+
+    * an empty assistant message is dropped;
+    * a tool call with no result gets an error result right after it (a
+      ``ToolResultBlock`` in state ERROR, marked ``metadata["agentscope_synthetic"]``);
+    * a result that answers no call, or repeats one, is dropped (and a TOOL
+      message left empty by that goes too).
+
+    A late system message, or a call without an id, cannot be fixed that way;
+    those stay in ``remaining``.
+    """
+    given = list(messages)
+    changes: list[RepairChange] = []
+    kept: list[Msg] = []
+    origin: list[int] = []  # kept index -> index in ``given``
+    for index, message in enumerate(given):
+        if _is_empty_assistant(message):
+            problem = ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, index)
+            changes.append(RepairChange(RepairAction.DROPPED_EMPTY_ASSISTANT_MESSAGE, problem))
+        else:
+            kept.append(message)
+            origin.append(index)
+
+    problems, calls, positions = _scan(kept)
+    dropped: set[tuple[int, int | None]] = set()
+    inserts: defaultdict[_Position, list[ContentBlock]] = defaultdict(list)
+    for problem in problems:
+        as_given = attrs.evolve(problem, message_index=origin[problem.message_index])
+        if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
+            inserts[positions[problem]].append(_synthetic_result(calls[problem].block))
+            changes.append(RepairChange(RepairAction.ADDED_ERROR_RESULT, as_given))
+        elif problem.kind in (ProblemKind.ORPHAN_TOOL_RESULT, ProblemKind.DUPLICATE_TOOL_RESULT):
+            dropped.add((problem.message_index, problem.block_index))
+            action = (
+                RepairAction.DROPPED_ORPHAN_RESULT
+                if problem.kind is ProblemKind.ORPHAN_TOOL_RESULT
+                else RepairAction.DROPPED_DUPLICATE_RESULT
+            )
+            changes.append(RepairChange(action, as_given))
+
+    repaired: list[Msg] = []
+    for message_index, message in enumerate(kept):
+        if (message_index, 0) in inserts:
+            repaired.append(_synthetic_message(inserts[message_index, 0]))
+        content: list[ContentBlock] = []
+        for block_index, block in enumerate(message.content):
+            if block_index and (message_index, block_index) in inserts:
+                content.extend(inserts[message_index, block_index])
+            if (message_index, block_index) not in dropped:
+                content.append(block)
+        if len(content) == len(message.content):
+            repaired.append(message)
+        elif content:
+            repaired.append(message.with_content(content))
+    if (len(kept), 0) in inserts:
+        repaired.append(_synthetic_message(inserts[len(kept), 0]))
+    changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
+    return RepairedConversation(tuple(repaired), tuple(changes), tuple(validate_conversation(repaired)))
+
+
+def _synthetic_message(results: list[ContentBlock]) -> ToolResultMessage:
+    return ToolResultMessage(results, metadata={Msg.METADATA_SYNTHETIC: True})
+
+
+def check_conversation(messages: Sequence[Msg], target: str) -> None:
+    """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages``."""
+    fatal = [p for p in validate_conversation(messages) if p.kind is not ProblemKind.LATE_SYSTEM_MESSAGE]
+    if fatal:
+        listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
+        raise ConversationError(
+            f"{target} would reject this conversation: {listed}. Call "
+            "agentscope_py.interop.repair_conversation(messages) to fix what can be fixed, "
+            "or pass validate=False to convert it as it is",
+            fatal,
+        )

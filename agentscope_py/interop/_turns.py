@@ -1,0 +1,104 @@
+"""A conversation seen as the provider APIs see it: a sequence of turns.
+
+AgentScope lets a tool result sit inside an assistant message (after the call)
+or in a TOOL message next to other blocks.  Provider APIs want calls and
+results in separate turns: OpenAI a ``tool`` message per result, Anthropic
+``tool_result`` blocks in the next user turn.  :func:`split_turns` cuts every
+message into runs of blocks that belong to one kind of turn; the converters,
+:func:`~agentscope_py.interop.validate_conversation` and
+:func:`~agentscope_py.interop.repair_conversation` all read the same cut, so
+they agree on what pairs with what.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import attrs
+
+from .._blocks import ContentBlock, ToolResultBlock
+from .._enums import MsgRole
+from .._messages import Msg
+from ..errors import ArgumentValueError
+
+__all__ = ["Turn", "TurnKind", "split_turns"]
+
+TurnKind = Literal["system", "user", "assistant", "tool"]
+
+# The kind of turn a message's non-result blocks form.  A TOOL message's other
+# blocks (text beside the results, say) are read as user content, which is where
+# Anthropic puts them and what OpenAI can hold.
+_KIND_OF_ROLE: dict[MsgRole, TurnKind] = {
+    MsgRole.SYSTEM: "system",
+    MsgRole.USER: "user",
+    MsgRole.ASSISTANT: "assistant",
+    MsgRole.TOOL: "user",
+}
+
+
+@attrs.frozen
+class Turn:
+    """A run of consecutive blocks of one message that belong to one kind of turn."""
+
+    kind: TurnKind
+    message_index: int
+    message: Msg
+    #: ``(index in message.content, block)`` pairs, in order.
+    blocks: tuple[tuple[int, ContentBlock], ...]
+    #: Whether the run is of the message's own kind (not results split out of it), so that
+    #: the message-level fields a converter keeps in metadata belong to it.
+    own: bool
+
+    @property
+    def end(self) -> int:
+        """The content index just past this run."""
+        return self.blocks[-1][0] + 1 if self.blocks else 0
+
+
+def _kind(role: MsgRole, block: ContentBlock) -> TurnKind:
+    if isinstance(block, ToolResultBlock) and role in (MsgRole.ASSISTANT, MsgRole.TOOL):
+        return "tool"
+    return _KIND_OF_ROLE[role]
+
+
+def split_turns(messages: Iterable[Msg]) -> list[Turn]:
+    """Cut ``messages`` into turns, in order."""
+    turns: list[Turn] = []
+    for message_index, message in enumerate(messages):
+        if not isinstance(message, Msg):
+            raise ArgumentValueError(
+                f"messages[{message_index}] must be a Msg, got {type(message).__name__}"
+            )
+        role = message.role
+        if role is None:
+            raise ArgumentValueError(
+                f"messages[{message_index}] has no role; give it one (UserMessage, AssistantMessage, …) "
+                "so it can be converted"
+            )
+        own_kind = _KIND_OF_ROLE[role]
+        run: list[tuple[int, ContentBlock]] = []
+        run_kind = own_kind
+        for index, block in enumerate(message.content):
+            kind = _kind(role, block)
+            if run and kind != run_kind:
+                turns.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
+                run = []
+            run_kind = kind
+            run.append((index, block))
+        if run or not message.content:
+            # An empty message still is a turn: it converts to an empty message, not to nothing.
+            turns.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
+    return turns
+
+
+def merge_same_kind(turns: Sequence[Turn], merged: dict[TurnKind, TurnKind]) -> list[list[Turn]]:
+    """Group consecutive turns whose kinds map (through ``merged``) to the same target kind."""
+    groups: list[list[Turn]] = []
+    for turn in turns:
+        kind = merged.get(turn.kind, turn.kind)
+        if groups and merged.get(groups[-1][0].kind, groups[-1][0].kind) == kind:
+            groups[-1].append(turn)
+        else:
+            groups.append([turn])
+    return groups

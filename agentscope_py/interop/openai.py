@@ -1,0 +1,415 @@
+"""OpenAI Chat Completions: the ``messages`` list of ``client.chat.completions.create``.
+
+``to_openai(messages)`` gives that list; ``from_openai(payload)`` reads one back.
+The mapping, what travels in ``metadata["openai"]`` and what raises are in
+``docs/interop/openai.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
+
+from .._blocks import (
+    AudioBlock,
+    ContentBlock,
+    DataBlock,
+    ImageBlock,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from .._enums import ToolResultState
+from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._roles import UserBlock
+from .._reader import at, item, json_kind, opt_dict, opt_str, req, req_dict, req_list, req_str
+from .._sources import Base64Source, Source, URLSource
+from ..errors import DecodeError, UnsupportedContentError
+from ._carry import (
+    Carried,
+    ContentForm,
+    arguments_text,
+    carried,
+    content_form,
+    data_url,
+    parse_arguments,
+    pick,
+    source_from_url,
+    write_content,
+)
+from ._common import ConversionNote, Converted, OnUnsupported, check_policy, unsupported
+from ._conversation import check_conversation
+from ._turns import Turn, split_turns
+
+__all__ = ["from_openai", "to_openai"]
+
+_TARGET = "OpenAI Chat Completions"
+_FMT = "openai"
+# Message fields we have no place for; kept verbatim in metadata["openai"].
+_ASSISTANT_FIELDS = ("refusal", "audio", "function_call")
+# Part fields we have no place for; kept in the holder's metadata["openai"]["parts"].
+_PART_FIELDS = ("prompt_cache_breakpoint",)
+_AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+_AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+
+
+# -- writing --------------------------------------------------------------------
+
+
+def to_openai(
+    messages: Iterable[Msg], *, on_unsupported: OnUnsupported = "raise", validate: bool = True
+) -> Converted:
+    """The Chat Completions ``messages`` list for ``messages``.
+
+    A block OpenAI cannot hold (a ThinkingBlock, a HintBlock, media in an assistant
+    turn, video) raises :class:`UnsupportedContentError` unless ``on_unsupported``
+    says ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.
+    With ``validate`` (the default) a conversation the API would reject with a 400
+    (a tool call without its result, an orphan result, an empty assistant message)
+    raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
+    """
+    policy = check_policy(on_unsupported)
+    messages = list(messages)
+    turns = split_turns(messages)
+    if validate:
+        check_conversation(messages, _TARGET)
+    writer = _Writer(policy)
+    out: list[dict[str, Any]] = []
+    for turn in turns:
+        out.extend(writer.turn(turn))
+    return Converted(out, writer.notes)
+
+
+class _Writer:
+    def __init__(self, policy: OnUnsupported) -> None:
+        self.policy = policy
+        self.notes: list[ConversionNote] = []
+
+    def _fallback(self, turn: Turn, index: int, block: ContentBlock) -> dict[str, Any] | None:
+        text = unsupported(
+            self.policy, self.notes, target=_TARGET, message_index=turn.message_index, block_index=index, block=block
+        )
+        return None if text is None else {"type": "text", "text": text}
+
+    def turn(self, turn: Turn) -> list[dict[str, Any]]:
+        if turn.kind == "tool":
+            return [
+                self._tool_message(turn, index, block)
+                for index, block in turn.blocks
+                if isinstance(block, ToolResultBlock)
+            ]
+        own = Carried(turn.message.metadata if turn.own else None, _FMT)
+        out: dict[str, Any] = {"role": turn.kind}
+        parts: list[dict[str, Any]] = []
+        calls: list[dict[str, Any]] = []
+        for index, block in turn.blocks:
+            extras = own.part(index)
+            if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
+                calls.append(_tool_call(block))
+                continue
+            part = _part(turn.kind, block, extras)
+            if part is None:
+                part = self._fallback(turn, index, block)
+            if part is not None:
+                parts.append(part)
+        if turn.kind == "system" and own.fields.get("role") == "developer":
+            out["role"] = "developer"
+        if turn.kind == "assistant":
+            out.update(pick(own.fields, _ASSISTANT_FIELDS))
+        write_content(out, parts, own.form, optional=turn.kind == "assistant")
+        if calls:
+            out["tool_calls"] = calls
+        if turn.message.name is not None:
+            out["name"] = turn.message.name
+        return [out]
+
+    def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
+        own = Carried(result.metadata, _FMT)
+        parts: list[dict[str, Any]] = []
+        for inner_index, block in enumerate(result.output):
+            part = _text_part(block, own.part(inner_index))
+            if part is None:
+                part = self._fallback(turn, index, block)
+            if part is not None:
+                parts.append(part)
+        out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
+        write_content(out, parts, own.form, optional=False)
+        return out
+
+
+def _merged(part: dict[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:
+    # Extras may hold fields of a nested object (image_url.detail): merge those one level down.
+    for key, value in extras.items():
+        if isinstance(value, Mapping) and isinstance(part.get(key), dict):
+            part[key] = {**part[key], **value}
+        else:
+            part[key] = value
+    return part
+
+
+def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
+    if not isinstance(block, TextBlock):
+        return None
+    if extras.pop("type", None) == "refusal":
+        return _merged({"type": "refusal", "refusal": block.text}, extras)
+    return _merged({"type": "text", "text": block.text}, extras)
+
+
+def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
+    if isinstance(block, TextBlock):
+        return _text_part(block, extras)
+    if kind != "user":
+        return None  # system and assistant content is text only
+    if isinstance(block, DataBlock):
+        return _media_part(block.source, block.name, extras)
+    if isinstance(block, (ImageBlock, AudioBlock)):
+        extras.setdefault("type", "image_url" if isinstance(block, ImageBlock) else "input_audio")
+        return _media_part(block.source, None, extras)
+    return None
+
+
+def _inferred_part_type(source: Source) -> str:
+    """The part a media source becomes unless its extras say otherwise: by media type."""
+    media_type = source.media_type if isinstance(source, Base64Source) else _url(source).mime_type
+    if media_type is None or media_type.startswith("image/"):
+        return "image_url"
+    return "input_audio" if media_type.startswith("audio/") else "file"
+
+
+def _url(source: Source) -> URLSource:
+    assert isinstance(source, URLSource)  # a Source is one of the two
+    return source
+
+
+def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
+    declared = extras.pop("type", None)
+    part_type = declared or _inferred_part_type(source)
+    if part_type == "image_url":
+        url = data_url(source) if isinstance(source, Base64Source) else _url(source).url
+        return _merged({"type": "image_url", "image_url": {"url": url}}, extras)
+    if part_type == "input_audio" and isinstance(source, Base64Source):
+        fmt = _AUDIO_FORMATS.get(source.media_type, source.media_type.partition("/")[2])
+        return _merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
+    if part_type != "file":
+        return None
+    if isinstance(source, Base64Source):
+        # A file_data that came without a data: prefix reads back with an empty media type.
+        file = {"file_data": data_url(source) if source.media_type else source.data}
+    elif declared == "file":
+        # Only a part read as a file by id has a URL source, standing for the file id.
+        file = {"file_id": _url(source).url}
+    else:
+        return None  # OpenAI takes files inline or by id, never by URL
+    if name is not None:
+        file["filename"] = name
+    return _merged({"type": "file", "file": file}, extras)
+
+
+def _tool_call(block: ToolUseBlock) -> dict[str, Any]:
+    if Carried(block.metadata, _FMT).fields.get("type") == "custom":
+        return {"id": block.id or "", "type": "custom", "custom": {"name": block.name or "", "input": block.content or ""}}
+    return {
+        "id": block.id or "",
+        "type": "function",
+        "function": {"name": block.name or "", "arguments": arguments_text(block)},
+    }
+
+
+# -- reading --------------------------------------------------------------------
+
+_Part = tuple[ContentBlock, dict[str, Any]]
+_PartReader = Callable[[Mapping[str, Any], str], _Part]
+
+
+def from_openai(payload: object) -> list[Msg]:
+    """The messages of a Chat Completions ``messages`` list (parsed JSON, or the SDK's dicts).
+
+    Consecutive ``tool`` messages become one :class:`ToolResultMessage`, each result
+    named after the call it answers.  Message ids and timestamps are generated (the
+    format has none).  Malformed input raises :class:`~agentscope_py.DecodeError`
+    naming the path, e.g. ``messages[3].tool_calls[0].function.arguments``.
+    """
+    names: dict[str, str] = {}
+    out: list[Msg] = []
+    results: list[ToolResultBlock] = []
+    for index, raw in enumerate(req_list(payload, "messages")):
+        path = item("messages", index)
+        obj = req_dict(raw, path)
+        role = req_str(req(obj, "role", path), at(path, "role"))
+        if role == "tool":
+            results.append(_read_tool_result(obj, path, names))
+            continue
+        if results:
+            out.append(ToolResultMessage(results))
+            results = []
+        if role in ("system", "developer"):
+            out.append(_read_system(obj, path, role))
+        elif role == "user":
+            blocks, metadata = _read_content(obj, path, _read_user_part, optional=False)
+            # _read_user_part only makes text and data blocks.
+            out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
+        elif role == "assistant":
+            out.append(_read_assistant(obj, path, names))
+        elif role == "function":
+            raise UnsupportedContentError(
+                f"{at(path, 'role')}: the deprecated 'function' role is not supported; "
+                "send tool calls and 'tool' messages instead"
+            )
+        else:
+            raise DecodeError(
+                f"unknown role {role!r}; expected system, developer, user, assistant or tool", at(path, "role")
+            )
+    if results:
+        out.append(ToolResultMessage(results))
+    return out
+
+
+def _name(obj: Mapping[str, Any], path: str) -> str | None:
+    return opt_str(obj.get("name"), at(path, "name"))
+
+
+def _metadata(
+    fields: Mapping[str, Any], parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None
+) -> dict[str, Any]:
+    own = carried(fields, parts, form)
+    return {_FMT: own} if own else {}
+
+
+def _read_parts(
+    obj: Mapping[str, Any], path: str, read_part: _PartReader, *, optional: bool
+) -> tuple[list[ContentBlock], dict[int, dict[str, Any]], ContentForm | None]:
+    """The blocks of ``obj["content"]``, the extra fields of each part, and the form it came in."""
+    present = "content" in obj
+    if not present and not optional:
+        raise DecodeError("missing required key 'content'", path)
+    value = obj.get("content")
+    content_path = at(path, "content")
+    blocks: list[ContentBlock] = []
+    parts: dict[int, dict[str, Any]] = {}
+    if isinstance(value, str):
+        blocks.append(TextBlock(value))
+    elif type(value) is list:
+        for index, raw in enumerate(value):
+            part_path = item(content_path, index)
+            block, extras = read_part(req_dict(raw, part_path), part_path)
+            blocks.append(block)
+            if extras:
+                parts[index] = extras
+    elif value is not None or not optional:
+        raise DecodeError(f"expected a string or an array of parts, got {json_kind(value)}", content_path)
+    plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
+    return blocks, parts, content_form(value, present, len(blocks), plain, optional)
+
+
+def _read_content(
+    obj: Mapping[str, Any], path: str, read_part: _PartReader, *, optional: bool
+) -> tuple[list[ContentBlock], dict[str, Any]]:
+    blocks, parts, form = _read_parts(obj, path, read_part, optional=optional)
+    return blocks, _metadata({}, parts, form)
+
+
+def _part_type(obj: Mapping[str, Any], path: str) -> str:
+    return req_str(req(obj, "type", path), at(path, "type"))
+
+
+def _read_text_part(obj: Mapping[str, Any], path: str) -> _Part:
+    part_type = _part_type(obj, path)
+    if part_type != "text":
+        raise DecodeError(f"expected a part of type 'text', got {part_type!r}", at(path, "type"))
+    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), pick(obj, _PART_FIELDS)
+
+
+def _read_assistant_part(obj: Mapping[str, Any], path: str) -> _Part:
+    if _part_type(obj, path) == "refusal":
+        refusal = req_str(req(obj, "refusal", path), at(path, "refusal"))
+        return TextBlock(refusal), {"type": "refusal", **pick(obj, _PART_FIELDS)}
+    return _read_text_part(obj, path)
+
+
+def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
+    part_type = _part_type(obj, path)
+    extras = pick(obj, _PART_FIELDS)
+    if part_type == "text":
+        return _read_text_part(obj, path)
+    if part_type == "image_url":
+        image_path = at(path, "image_url")
+        image = req_dict(req(obj, "image_url", path), image_path)
+        source = source_from_url(req_str(req(image, "url", image_path), at(image_path, "url")))
+        if "detail" in image:
+            extras["image_url"] = {"detail": req_str(image["detail"], at(image_path, "detail"))}
+        name = None
+    elif part_type == "input_audio":
+        audio_path = at(path, "input_audio")
+        audio = req_dict(req(obj, "input_audio", path), audio_path)
+        data = req_str(req(audio, "data", audio_path), at(audio_path, "data"))
+        fmt = req_str(req(audio, "format", audio_path), at(audio_path, "format"))
+        source, name = Base64Source(_AUDIO_TYPES.get(fmt, f"audio/{fmt}"), data), None
+    elif part_type == "file":
+        source, name = _read_file(obj, path, extras)
+    else:
+        raise DecodeError(
+            f"unknown part type {part_type!r}; expected text, image_url, input_audio or file", at(path, "type")
+        )
+    if _inferred_part_type(source) != part_type:
+        extras["type"] = part_type
+    return DataBlock(source, name=name), extras
+
+
+def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tuple[Source, str | None]:
+    file_path = at(path, "file")
+    file = req_dict(req(obj, "file", path), file_path)
+    file_data = opt_str(file.get("file_data"), at(file_path, "file_data"))
+    file_id = opt_str(file.get("file_id"), at(file_path, "file_id"))
+    name = opt_str(file.get("filename"), at(file_path, "filename"))
+    if file_data is None:
+        if file_id is None:
+            raise DecodeError("a file part needs file_data or file_id", file_path)
+        return URLSource(file_id), name
+    if file_id is not None:
+        extras["file"] = {"file_id": file_id}
+    media_type, sep, data = file_data[5:].partition(";base64,") if file_data.startswith("data:") else ("", "", "")
+    if sep and media_type:
+        return Base64Source(media_type, data), name
+    return Base64Source("", file_data), name
+
+
+def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
+    blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
+    fields = {"role": "developer"} if role == "developer" else {}
+    texts = [block for block in blocks if isinstance(block, TextBlock)]
+    return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form))
+
+
+def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
+    blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
+    fields = pick(obj, _ASSISTANT_FIELDS)
+    opt_str(fields.get("refusal"), at(path, "refusal"))
+    opt_dict(fields.get("audio"), at(path, "audio"))
+    opt_dict(fields.get("function_call"), at(path, "function_call"))
+    calls_path = at(path, "tool_calls")
+    for index, raw in enumerate(req_list(obj.get("tool_calls", []), calls_path)):
+        call = _read_tool_call(req_dict(raw, item(calls_path, index)), item(calls_path, index))
+        names[call.id or ""] = call.name or ""
+        blocks.append(call)
+    return AssistantMessage(blocks, name=_name(obj, path), metadata=_metadata(fields, parts, form))
+
+
+def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
+    call_id = req_str(req(obj, "id", path), at(path, "id"))
+    call_type = req_str(req(obj, "type", path), at(path, "type"))
+    if call_type not in ("function", "custom"):
+        raise DecodeError(f"unknown tool call type {call_type!r}; expected function or custom", at(path, "type"))
+    body_path = at(path, call_type)
+    body = req_dict(req(obj, call_type, path), body_path)
+    name = req_str(req(body, "name", body_path), at(body_path, "name"))
+    if call_type == "custom":
+        text = req_str(req(body, "input", body_path), at(body_path, "input"))
+        return ToolUseBlock(call_id, name, {}, text, {_FMT: {"type": "custom"}})
+    arguments = req_str(req(body, "arguments", body_path), at(body_path, "arguments"))
+    return ToolUseBlock(call_id, name, parse_arguments(arguments), arguments)
+
+
+def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
+    call_id = req_str(req(obj, "tool_call_id", path), at(path, "tool_call_id"))
+    blocks, metadata = _read_content(obj, path, _read_text_part, optional=False)
+    return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
