@@ -307,6 +307,12 @@ def test_with_content_takes_strings_and_copies_the_callers_list() -> None:
     assert copied.content == (TextBlock("a"), TextBlock("b"))
 
 
+@pytest.mark.parametrize("lone", ["hey", TextBlock("hey")], ids=["str", "block"])
+def test_with_content_takes_a_lone_item_as_one_block(lone: Any) -> None:
+    # Not as an iterable of characters: untyped callers do pass a bare string.
+    assert UserMessage("x").with_content(lone).content == (TextBlock("hey"),)
+
+
 def test_with_metadata_copies_the_callers_dict() -> None:
     metadata: dict[str, Any] = {"k": [1]}
     copied = UserMessage("x").with_metadata(metadata)
