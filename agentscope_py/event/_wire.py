@@ -85,7 +85,7 @@ def _event_field(cls: type, attribute: attrs.Attribute) -> WireField:  # type: i
         raise TypeError(f"no wire kind for {cls.__name__}.{attribute.name}: {attribute.type}; add it to _KINDS")
     if isinstance(attribute.default, attrs.Factory):  # type: ignore[arg-type]
         default = None  # a generated value (id, created_at) is not invented when decoding, as in Java
-    elif annotation == "int" and attribute.default is NO_DEFAULT:
+    elif annotation == "int" and attribute.default is attrs.NOTHING:
         default = 0  # a Java int
     else:
         default = NO_DEFAULT  # the attrs default, else None, which the field's converter maps
