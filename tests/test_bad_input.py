@@ -14,6 +14,7 @@ from agentscope_py import (
     ArgumentTypeError,
     ArgumentValueError,
     AudioBlock,
+    Base64Source,
     ChatUsage,
     DataBlock,
     DecodeError,
@@ -38,96 +39,6 @@ from agentscope_py import (
 from agentscope_py import errors
 
 SOURCE = URLSource("https://example.com/a.png")
-SOURCE_EXPECTED = "must be a URLSource or Base64Source"
-
-# (what is wrong, how it is written, the whole error message).  Mypy refuses each of these
-# calls too, so ``_of`` hides the bad values' types: these tests are about untyped callers.
-def _cases() -> list[tuple[str, Callable[[], object], str]]:
-    return [
-        # text and other str fields
-        ("non-str text", lambda: TextBlock(_of(3)), "TextBlock.text must be a str, got 3 (int)"),
-        ("None text", lambda: TextBlock(_of(None)), "TextBlock.text must be a str, got None (NoneType)"),
-        ("bytes thinking", lambda: ThinkingBlock(_of(b"t")), "ThinkingBlock.thinking must be a str, got b't' (bytes)"),
-        ("int hint", lambda: HintBlock(_of(1), "h"), "HintBlock.id must be a str or None, got 1 (int)"),
-        ("int data id", lambda: DataBlock(SOURCE, _of(5)), "DataBlock.id must be a str or None, got 5 (int)"),
-        ("int url", lambda: URLSource(_of(7)), "URLSource.url must be a str, got 7 (int)"),
-        ("None url", lambda: URLSource(_of(None)), "URLSource.url must be a str, got None (NoneType)"),
-        # sources
-        ("str source", lambda: DataBlock(_of("https://x")), f"DataBlock.source {SOURCE_EXPECTED}, got 'https://x' (str)"),
-        ("dict source", lambda: ImageBlock(_of({"url": "u"})), f"ImageBlock.source {SOURCE_EXPECTED}, got {{'url': 'u'}} (dict)"),
-        ("base Source", lambda: AudioBlock(Source()), f"AudioBlock.source {SOURCE_EXPECTED}, got Source() (Source)"),
-        ("str video source", lambda: VideoBlock(_of("v.mp4")), f"VideoBlock.source {SOURCE_EXPECTED}, got 'v.mp4' (str)"),
-        # numbers
-        ("bool for int", lambda: ImageBlock(SOURCE, _of(True)), "ImageBlock.min_pixels must be an int, got True (bool)"),
-        ("float for int", lambda: VideoBlock(max_frames=_of(1.5)), "VideoBlock.max_frames must be an int, got 1.5 (float)"),
-        ("str for float", lambda: VideoBlock(fps=_of("2")), "VideoBlock.fps must be a number, got '2' (str)"),
-        ("bool tokens", lambda: ChatUsage(_of(True)), "ChatUsage.input_tokens must be an int, got True (bool)"),
-        ("bool time", lambda: ChatUsage(time=_of(False)), "ChatUsage.time must be a number, got False (bool)"),
-        # enums
-        (
-            "str state",
-            lambda: ToolUseBlock("c", "n", state=_of("pending")),
-            "ToolUseBlock.state must be a ToolCallState member, got 'pending' (str); "
-            "to convert a string use ToolCallState('pending') or ToolCallState[...]",
-        ),
-        (
-            "other enum state",
-            lambda: ToolResultBlock("c", "n", state=_of(ToolCallState.FINISHED)),
-            "ToolResultBlock.state must be a ToolResultState member, got <ToolCallState.FINISHED: 'finished'> (ToolCallState)",
-        ),
-        ("int role", lambda: Msg("x", role=_of(3)), "Msg.role must be a MsgRole member, got 3 (int)"),
-        # mappings
-        ("list input", lambda: ToolUseBlock("c", "n", _of([("a", 1)])), "ToolUseBlock.input must be a mapping with str keys, got [('a', 1)] (list)"),
-        ("int input key", lambda: ToolUseBlock("c", "n", _of({1: "x"})), "ToolUseBlock.input keys must be str, got key 1 (int)"),
-        ("tuple metadata key", lambda: ToolUseBlock("c", "n", metadata=_of({("a",): 1})), "ToolUseBlock.metadata keys must be str, got key ('a',) (tuple)"),
-        ("list thinking metadata", lambda: ThinkingBlock("t", _of([1])), "ThinkingBlock.metadata must be a mapping with str keys, got [1] (list)"),
-        ("str message metadata", lambda: UserMessage("x", metadata=_of("k")), "UserMessage.metadata must be a mapping with str keys, got 'k' (str)"),
-        ("int message metadata key", lambda: UserMessage("x", metadata=_of({"a": 1, 2: 3})), "UserMessage.metadata keys must be str, got key 2 (int)"),
-        # content items
-        (
-            "class for a block",
-            lambda: UserMessage(TextBlock("a"), _of(ImageBlock)),
-            "UserMessage content[1] must be a str or a content block instance, "
-            "got the class ImageBlock (pass an instance, e.g. ImageBlock(...))",
-        ),
-        ("int among content", lambda: UserMessage("a", _of(3)), "UserMessage content[1] must be a str or a content block instance, got 3 (int)"),
-        ("None among content", lambda: UserMessage(["a", _of(None)]), "UserMessage content[1] must be a str or a content block instance, got None (NoneType)"),
-        ("None content", lambda: UserMessage(_of(None)), "UserMessage content[0] must be a str or a content block instance, got None (NoneType)"),
-        ("dict among content", lambda: UserMessage(["a", _of({"type": "text"})]), "UserMessage content[1] must be a str or a content block instance, got {'type': 'text'} (dict)"),
-        ("int in output", lambda: ToolResultBlock("c", "n", [_of(3)]), "ToolResultBlock.output[0] must be a content block, got 3 (int)"),
-        (
-            "class as output",
-            lambda: ToolResultBlock("c", "n", _of(TextBlock)),
-            "ToolResultBlock.output must be a content block or an iterable of them, "
-            "got the class TextBlock (pass an instance, e.g. TextBlock(...))",
-        ),
-        ("str as output", lambda: ToolResultBlock("c", "n", _of("text")), "ToolResultBlock.output must be a content block or an iterable of them, got 'text' (str)"),
-        # message fields
-        ("int name", lambda: UserMessage("x", name=_of(3)), "UserMessage.name must be a str or None, got 3 (int)"),
-        ("int id", lambda: UserMessage("x", id=_of(3)), "UserMessage.id must be a str or None, got 3 (int)"),
-        (
-            "datetime timestamp",
-            lambda: UserMessage("x", timestamp=_of(datetime.datetime(2020, 1, 1))),
-            "UserMessage.timestamp must be a str or None, got datetime.datetime(2020, 1, 1, 0, 0) (datetime)",
-        ),
-        ("dict usage", lambda: UserMessage("x", usage=_of({})), "UserMessage.usage must be a ChatUsage or None, got {} (dict)"),
-        (
-            "str generate reason",
-            lambda: UserMessage("x", generate_reason=_of("MODEL_STOP")),
-            "UserMessage generate_reason must be a GenerateReason member, got 'MODEL_STOP' (str); "
-            "to convert a string use GenerateReason('MODEL_STOP') or GenerateReason[...]",
-        ),
-        # builders and copies
-        ("builder content None", lambda: UserMessage.builder().content(_of(None)), "UserMessage content[0] must be a str or a content block instance, got None (NoneType)"),
-        ("builder metadata list", lambda: UserMessage.builder().metadata(_of([1])), "UserMessage.metadata must be a mapping with str keys, got [1] (list)"),
-        ("builder id int", lambda: UserMessage.builder().id(_of(3)).build(), "UserMessage.id must be a str or None, got 3 (int)"),
-        ("builder usage str", lambda: UserMessage.builder().usage(_of("x")).build(), "UserMessage.usage must be a ChatUsage or None, got 'x' (str)"),
-        ("builder text None", lambda: UserMessage.builder().text_content(_of(None)), "UserMessage text_content must be a str, got None (NoneType)"),
-        ("builder result text", lambda: ToolResultMessage.builder().result("c", "n", _of(3)), "result_text must be a str, got 3 (int)"),
-        ("with_content int", lambda: UserMessage("x").with_content([_of(3)]), "UserMessage content[0] must be a str or a content block instance, got 3 (int)"),
-        ("with_metadata list", lambda: UserMessage("x").with_metadata(_of([1])), "UserMessage.metadata must be a mapping with str keys, got [1] (list)"),
-        ("with_generate_reason str", lambda: UserMessage("x").with_generate_reason(_of("X")), "UserMessage generate_reason must be a GenerateReason member, got 'X' (str); to convert a string use GenerateReason('X') or GenerateReason[...]"),
-    ]
 
 
 def _of(value: object) -> Any:
@@ -135,16 +46,122 @@ def _of(value: object) -> Any:
     return value
 
 
-CASES = _cases()
+# What each kind of argument must be, as the errors word it.
+STR = "must be a str"
+OPTIONAL_STR = "must be a str or None"
+INT = "must be an int"
+NUMBER = "must be a number"
+MAPPING = "must be a mapping with str keys"
+KEYS = "keys must be str"
+MEDIA_SOURCE = "must be a URLSource or Base64Source"
+CONTENT_ITEM = "must be a str or a content block instance"
+OUTPUT = "must be a content block or an iterable of them"
 
 
-@pytest.mark.parametrize(("_what", "make", "message"), CASES, ids=[what for what, _, _ in CASES])
+def _enum_hint(enum_name: str, value: str) -> str:
+    return f"; to convert a string use {enum_name}({value!r}) or {enum_name}[...]"
+
+
+# (argument, what it must be, the bad value as the message shows it, the call, anything after).
+# Mypy refuses each call too, so ``_of`` hides the bad values: these tests are about untyped callers.
+CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
+    # str fields
+    ("TextBlock.text", STR, "3 (int)", lambda: TextBlock(_of(3)), ""),
+    ("TextBlock.text", STR, "None (NoneType)", lambda: TextBlock(_of(None)), ""),
+    ("ThinkingBlock.thinking", STR, "b't' (bytes)", lambda: ThinkingBlock(_of(b"t")), ""),
+    ("HintBlock.id", OPTIONAL_STR, "1 (int)", lambda: HintBlock(_of(1), "h"), ""),
+    ("DataBlock.id", OPTIONAL_STR, "5 (int)", lambda: DataBlock(SOURCE, _of(5)), ""),
+    ("URLSource.url", STR, "None (NoneType)", lambda: URLSource(_of(None)), ""),
+    ("Base64Source.data", STR, "b'AA==' (bytes)", lambda: Base64Source("image/png", _of(b"AA==")), ""),
+    # sources
+    ("DataBlock.source", MEDIA_SOURCE, "'https://x' (str)", lambda: DataBlock(_of("https://x")), ""),
+    ("ImageBlock.source", MEDIA_SOURCE, "{'url': 'u'} (dict)", lambda: ImageBlock(_of({"url": "u"})), ""),
+    ("AudioBlock.source", MEDIA_SOURCE, "Source() (Source)", lambda: AudioBlock(Source()), ""),
+    ("VideoBlock.source", MEDIA_SOURCE, "'v.mp4' (str)", lambda: VideoBlock(_of("v.mp4")), ""),
+    # numbers: a bool is not an int here
+    ("ImageBlock.min_pixels", INT, "True (bool)", lambda: ImageBlock(SOURCE, _of(True)), ""),
+    ("VideoBlock.max_frames", INT, "1.5 (float)", lambda: VideoBlock(max_frames=_of(1.5)), ""),
+    ("VideoBlock.fps", NUMBER, "'2' (str)", lambda: VideoBlock(fps=_of("2")), ""),
+    ("ChatUsage.input_tokens", INT, "True (bool)", lambda: ChatUsage(_of(True)), ""),
+    ("ChatUsage.time", NUMBER, "False (bool)", lambda: ChatUsage(time=_of(False)), ""),
+    # enums
+    (
+        "ToolUseBlock.state", "must be a ToolCallState member", "'pending' (str)",
+        lambda: ToolUseBlock("c", "n", state=_of("pending")), _enum_hint("ToolCallState", "pending"),
+    ),
+    (
+        "ToolResultBlock.state", "must be a ToolResultState member",
+        "<ToolCallState.FINISHED: 'finished'> (ToolCallState)",
+        lambda: ToolResultBlock("c", "n", state=_of(ToolCallState.FINISHED)), "",
+    ),
+    ("Msg.role", "must be a MsgRole member", "3 (int)", lambda: Msg("x", role=_of(3)), ""),
+    (
+        "UserMessage generate_reason", "must be a GenerateReason member", "'MODEL_STOP' (str)",
+        lambda: UserMessage("x", generate_reason=_of("MODEL_STOP")), _enum_hint("GenerateReason", "MODEL_STOP"),
+    ),
+    # mappings
+    ("ToolUseBlock.input", MAPPING, "[('a', 1)] (list)", lambda: ToolUseBlock("c", "n", _of([("a", 1)])), ""),
+    ("ToolUseBlock.input", KEYS, "key 1 (int)", lambda: ToolUseBlock("c", "n", _of({1: "x"})), ""),
+    (
+        "ToolUseBlock.metadata", KEYS, "key ('a',) (tuple)",
+        lambda: ToolUseBlock("c", "n", metadata=_of({("a",): 1})), "",
+    ),
+    ("ToolResultBlock.metadata", MAPPING, "'k' (str)", lambda: ToolResultBlock("c", "n", metadata=_of("k")), ""),
+    ("ThinkingBlock.metadata", MAPPING, "[1] (list)", lambda: ThinkingBlock("t", _of([1])), ""),
+    ("UserMessage.metadata", MAPPING, "'k' (str)", lambda: UserMessage("x", metadata=_of("k")), ""),
+    ("UserMessage.metadata", KEYS, "key 2 (int)", lambda: UserMessage("x", metadata=_of({"a": 1, 2: 3})), ""),
+    # content items
+    (
+        "UserMessage content[1]", CONTENT_ITEM, "the class ImageBlock (pass an instance, e.g. ImageBlock(...))",
+        lambda: UserMessage(TextBlock("a"), _of(ImageBlock)), "",
+    ),
+    ("UserMessage content[1]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("a", _of(3)), ""),
+    ("UserMessage content[1]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(["a", _of(None)]), ""),
+    ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(_of(None)), ""),
+    (
+        "UserMessage content[1]", CONTENT_ITEM, "{'type': 'text'} (dict)",
+        lambda: UserMessage(["a", _of({"type": "text"})]), "",
+    ),
+    (
+        "ToolResultBlock.output[0]", "must be a content block", "3 (int)",
+        lambda: ToolResultBlock("c", "n", [_of(3)]), "",
+    ),
+    (
+        "ToolResultBlock.output", OUTPUT, "the class TextBlock (pass an instance, e.g. TextBlock(...))",
+        lambda: ToolResultBlock("c", "n", _of(TextBlock)), "",
+    ),
+    ("ToolResultBlock.output", OUTPUT, "'text' (str)", lambda: ToolResultBlock("c", "n", _of("text")), ""),
+    # message fields
+    ("UserMessage.name", OPTIONAL_STR, "3 (int)", lambda: UserMessage("x", name=_of(3)), ""),
+    ("UserMessage.id", OPTIONAL_STR, "3 (int)", lambda: UserMessage("x", id=_of(3)), ""),
+    (
+        "UserMessage.timestamp", OPTIONAL_STR, "datetime.datetime(2020, 1, 1, 0, 0) (datetime)",
+        lambda: UserMessage("x", timestamp=_of(datetime.datetime(2020, 1, 1))), "",
+    ),
+    ("UserMessage.usage", "must be a ChatUsage or None", "{} (dict)", lambda: UserMessage("x", usage=_of({})), ""),
+    # builders and copies
+    ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage.builder().content(_of(None)), ""),
+    ("UserMessage.metadata", MAPPING, "[1] (list)", lambda: UserMessage.builder().metadata(_of([1])), ""),
+    ("UserMessage.id", OPTIONAL_STR, "3 (int)", lambda: UserMessage.builder().id(_of(3)).build(), ""),
+    ("UserMessage text_content", STR, "None (NoneType)", lambda: UserMessage.builder().text_content(_of(None)), ""),
+    ("result_text", STR, "3 (int)", lambda: ToolResultMessage.builder().result("c", "n", _of(3)), ""),
+    ("TextBlock.text", STR, "3 (int)", lambda: TextBlock.builder().text(_of(3)).build(), ""),
+    ("UserMessage content[0]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("x").with_content([_of(3)]), ""),
+    ("UserMessage.metadata", MAPPING, "[1] (list)", lambda: UserMessage("x").with_metadata(_of([1])), ""),
+    (
+        "UserMessage generate_reason", "must be a GenerateReason member", "'X' (str)",
+        lambda: UserMessage("x").with_generate_reason(_of("X")), _enum_hint("GenerateReason", "X"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("arg", "must", "got", "make", "hint"), CASES, ids=[case[0] for case in CASES])
 def test_wrong_types_name_the_argument_and_what_it_expects(
-    _what: str, make: Callable[[], object], message: str
+    arg: str, must: str, got: str, make: Callable[[], object], hint: str
 ) -> None:
     with pytest.raises(ArgumentTypeError) as info:
         make()
-    assert str(info.value) == message
+    assert str(info.value) == f"{arg} {must}, got {got}{hint}"
 
 
 def test_long_bad_values_are_shortened_in_the_message() -> None:

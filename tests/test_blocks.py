@@ -68,21 +68,11 @@ def test_defaults() -> None:
     assert data.name is None
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: ToolUseBlock("c", "n", None, None, None),
-        lambda: ToolResultBlock("c", "n", None, None),
-    ],
-    ids=["ToolUseBlock", "ToolResultBlock"],
-)
-def test_none_means_empty_for_tool_mappings_and_output(make: Callable[[], ContentBlock]) -> None:
-    block = make()
-    assert getattr(block, "metadata") == {}
-    if isinstance(block, ToolUseBlock):
-        assert block.input == {}
-    else:
-        assert isinstance(block, ToolResultBlock) and block.output == ()
+def test_none_means_empty_for_tool_mappings_and_output() -> None:
+    call = ToolUseBlock("c", "n", None, None, None)
+    assert (call.input, call.metadata) == ({}, {})
+    result = ToolResultBlock("c", "n", None, None)
+    assert (result.output, result.metadata) == ((), {})
 
 
 def test_thinking_metadata_stays_none_unless_given() -> None:
