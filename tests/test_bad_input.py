@@ -146,6 +146,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ("UserMessage text_content", STR, "None (NoneType)", lambda: UserMessage.builder().text_content(_of(None)), ""),
     ("result_text", STR, "3 (int)", lambda: ToolResultMessage.builder().result("c", "n", _of(3)), ""),
     ("TextBlock.text", STR, "3 (int)", lambda: TextBlock.builder().text(_of(3)).build(), ""),
+    ("ChatUsage.input_tokens", INT, "1.5 (float)", lambda: ChatUsage.builder().input_tokens(_of(1.5)).build(), ""),
     ("UserMessage content[0]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("x").with_content([_of(3)]), ""),
     ("UserMessage.metadata", MAPPING, "[1] (list)", lambda: UserMessage("x").with_metadata(_of([1])), ""),
     (

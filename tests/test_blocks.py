@@ -61,7 +61,8 @@ def test_defaults() -> None:
     assert VideoBlock() == VideoBlock(None, None, None, None, None, None)
     assert HintBlock("h", "text").source is None
     tool_use = ToolUseBlock("call_1", "search")
-    assert (tool_use.input, tool_use.content, tool_use.metadata, tool_use.state) == ({}, None, {}, ToolCallState.PENDING)
+    assert (tool_use.input, tool_use.content, tool_use.metadata) == ({}, None, {})
+    assert tool_use.state is ToolCallState.PENDING
     result = ToolResultBlock("call_1", "search")
     assert (result.output, result.metadata, result.state) == ((), {}, ToolResultState.RUNNING)
     data = DataBlock(SOURCE)

@@ -177,7 +177,8 @@ def test_builder_for_no_role_gives_the_plain_builder() -> None:
 
 
 def test_builder_for_role_refuses_a_string() -> None:
-    with pytest.raises(ArgumentTypeError, match=r"role must be a MsgRole member, got 'USER' \(str\).*MsgRole\('USER'\)"):
+    expected = r"role must be a MsgRole member, got 'USER' \(str\).*MsgRole\('USER'\)"
+    with pytest.raises(ArgumentTypeError, match=expected):
         Msg.builder_for_role("USER")  # type: ignore[call-overload]
 
 
@@ -238,7 +239,8 @@ def test_tool_result_builder_appends_after_content() -> None:
 )
 def test_tool_result_builder_result_refuses_other_arguments(args: tuple[Any, ...], got: str) -> None:
     builder: Any = ToolResultMessage.builder()
-    with pytest.raises(ArgumentTypeError, match=r"result\(\) takes a ToolResultBlock or \(tool_call_id, tool_name, result_text\)"):
+    usage = re.escape("result() takes a ToolResultBlock or (tool_call_id, tool_name, result_text)")
+    with pytest.raises(ArgumentTypeError, match=usage):
         builder.result(*args)
     with pytest.raises(ArgumentTypeError, match=rf"got {re.escape(got)}$"):
         builder.result(*args)
