@@ -23,6 +23,7 @@ from .._sources import Base64Source, Source, URLSource
 __all__ = [
     "ContentForm",
     "Carried",
+    "arguments_object",
     "arguments_text",
     "carried",
     "content_form",
@@ -113,13 +114,18 @@ def write_content(
         out["content"] = parts
 
 
-def parse_arguments(raw: str) -> dict[str, Any]:
-    """The arguments object in ``raw``; ``{}`` when it is not a JSON object (``content`` keeps ``raw``)."""
+def arguments_object(raw: str) -> dict[str, Any] | None:
+    """The JSON object in ``raw``, or ``None`` when ``raw`` is not one."""
     try:
         value = json.loads(raw)
-    except (ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def parse_arguments(raw: str) -> dict[str, Any]:
+    """The arguments object in ``raw``; ``{}`` when it is not a JSON object (``content`` keeps ``raw``)."""
+    return arguments_object(raw) or {}
 
 
 def arguments_text(block: ToolUseBlock) -> str:

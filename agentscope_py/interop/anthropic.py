@@ -1,0 +1,409 @@
+"""Anthropic Messages: the ``system`` and ``messages`` arguments of ``client.messages.create``.
+
+``to_anthropic(messages)`` gives ``{"system": ..., "messages": [...]}`` (``system``
+only when there is one); ``from_anthropic(payload)`` reads one back.  The mapping,
+what travels in ``metadata["anthropic"]`` and what raises are in
+``docs/interop/anthropic.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+from .._blocks import (
+    ContentBlock,
+    DataBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from .._enums import ToolResultState
+from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._roles import UserBlock
+from .._reader import at, item, json_kind, opt_bool, opt_str, req, req_dict, req_list, req_str
+from .._sources import Base64Source, Source, URLSource
+from ..errors import DecodeError, UnsupportedContentError
+from ._carry import Carried, ContentForm, arguments_object, carried, content_form, pick, write_content
+from ._common import ConversionNote, ConvertedDict, OnUnsupported, check_policy, unsupported
+from ._conversation import check_conversation
+from ._turns import Turn, split_turns
+
+__all__ = ["from_anthropic", "to_anthropic"]
+
+_TARGET = "Anthropic Messages"
+_LATE_SYSTEM = "Anthropic Messages (system instructions only before the first turn)"
+_FMT = "anthropic"
+# Block fields we have no place for, kept verbatim (in block metadata, or the holder's "parts").
+_TEXT_FIELDS = ("cache_control", "citations")
+_IMAGE_FIELDS = ("cache_control",)
+_DOCUMENT_FIELDS = ("cache_control", "citations", "context")
+_TOOL_USE_FIELDS = ("cache_control", "caller", "toolset_name")
+_TOOL_RESULT_FIELDS = ("cache_control", "toolset_name")
+# Results in these states are sent with is_error: true.
+_ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
+
+
+# -- writing --------------------------------------------------------------------
+
+
+def to_anthropic(
+    messages: Iterable[Msg], *, on_unsupported: OnUnsupported = "raise", validate: bool = True
+) -> ConvertedDict:
+    """``{"system": ..., "messages": [...]}`` for ``messages``.
+
+    Leading system messages become ``system``; tool results become ``tool_result``
+    blocks of the next user turn; consecutive turns of one role are merged, as the
+    API requires.  A block Anthropic cannot hold (audio, video, a HintBlock, a
+    ThinkingBlock without a signature, a system message after the first turn)
+    raises :class:`UnsupportedContentError` unless ``on_unsupported`` says
+    ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.  With
+    ``validate`` a conversation the API would reject with a 400 raises
+    :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
+    """
+    policy = check_policy(on_unsupported)
+    messages = list(messages)
+    turns = split_turns(messages)
+    if validate:
+        check_conversation(messages, _TARGET)
+    writer = _Writer(policy)
+    system: list[Turn] = []
+    groups: list[tuple[str, list[Turn]]] = []
+    for turn in turns:
+        if turn.kind == "system" and not groups:
+            system.append(turn)
+            continue
+        role = "assistant" if turn.kind == "assistant" else "user"
+        if groups and groups[-1][0] == role:
+            groups[-1][1].append(turn)
+        else:
+            groups.append((role, [turn]))
+    out: dict[str, Any] = {}
+    if system:
+        writer.content(out, system, system=True)
+        out["system"] = out.pop("content")
+    out["messages"] = []
+    for role, group in groups:
+        message: dict[str, Any] = {"role": role}
+        writer.content(message, group)
+        out["messages"].append(message)
+    return ConvertedDict(out, writer.notes)
+
+
+class _Writer:
+    def __init__(self, policy: OnUnsupported) -> None:
+        self.policy = policy
+        self.notes: list[ConversionNote] = []
+
+    def content(self, out: dict[str, Any], turns: list[Turn], *, system: bool = False) -> None:
+        """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``."""
+        parts: list[dict[str, Any]] = []
+        for turn in turns:
+            own = Carried(turn.message.metadata if turn.own else None, _FMT)
+            late_system = turn.kind == "system" and not system
+            for index, block in turn.blocks:
+                part = None if late_system else self._part(turn, index, block, own)
+                target = _LATE_SYSTEM if late_system else _TARGET
+                parts.extend(self._or_fallback(part, turn, index, block, target))
+        only = turns[0] if len(turns) == 1 else None
+        whole = only is not None and only.own and len(only.blocks) == len(only.message.content)
+        form = Carried(only.message.metadata, _FMT).form if whole and only is not None else None
+        write_content(out, parts, form, optional=False)
+
+    def _or_fallback(
+        self, part: dict[str, Any] | None, turn: Turn, index: int, block: ContentBlock, target: str = _TARGET
+    ) -> list[dict[str, Any]]:
+        """``[part]``, or what the policy makes of a block the target cannot hold."""
+        if part is not None:
+            return [part]
+        text = unsupported(
+            self.policy, self.notes, target=target, message_index=turn.message_index, block_index=index, block=block
+        )
+        return [] if text is None else [{"type": "text", "text": text}]
+
+    def _part(self, turn: Turn, index: int, block: ContentBlock, own: Carried) -> dict[str, Any] | None:
+        if isinstance(block, ToolResultBlock) and turn.kind == "tool":
+            return self._tool_result(turn, index, block)
+        if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
+            return _tool_use(block)
+        if isinstance(block, ThinkingBlock) and turn.kind == "assistant":
+            return _thinking(block)
+        return _content_part(block, own.part(index))
+
+    def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
+        own = Carried(result.metadata, _FMT)
+        parts: list[dict[str, Any]] = []
+        for inner_index, block in enumerate(result.output):
+            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
+        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id or "", **own.fields}
+        if result.state in _ERROR_STATES:
+            out["is_error"] = True
+        write_content(out, parts, own.form, optional=True)
+        return out
+
+
+def _tool_use(block: ToolUseBlock) -> dict[str, Any] | None:
+    if block.content is not None and block.content.strip() and arguments_object(block.content) is None:
+        return None  # raw arguments that are not a JSON object: Anthropic takes an object only
+    fields = pick(Carried(block.metadata, _FMT).fields, _TOOL_USE_FIELDS)
+    return {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": dict(block.input), **fields}
+
+
+def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
+    fields = Carried(block.metadata, _FMT).fields
+    if fields.get("type") == "redacted_thinking" and isinstance(fields.get("data"), str):
+        return {"type": "redacted_thinking", "data": fields["data"]}
+    if isinstance(fields.get("signature"), str):
+        return {"type": "thinking", "thinking": block.thinking, "signature": fields["signature"]}
+    return None  # without Anthropic's signature the API refuses the block
+
+
+def _content_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
+    if isinstance(block, TextBlock):
+        return {"type": "text", "text": block.text, **extras}
+    if isinstance(block, (DataBlock, ImageBlock)):
+        return _media_part(block.source, block.name if isinstance(block, DataBlock) else None, extras)
+    return None
+
+
+def _inferred_part_type(source: Source) -> str | None:
+    media_type = source.media_type if isinstance(source, Base64Source) else _url(source).mime_type
+    if media_type is None and isinstance(source, URLSource) or (media_type or "").startswith("image/"):
+        return "image"
+    if media_type == "application/pdf" or (media_type == "text/plain" and isinstance(source, Base64Source)):
+        return "document"
+    return None
+
+
+def _url(source: Source) -> URLSource:
+    assert isinstance(source, URLSource)  # a Source is one of the two
+    return source
+
+
+def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
+    part_type = extras.pop("type", None) or _inferred_part_type(source)
+    if part_type not in ("image", "document"):
+        return None
+    wire_source = _wire_source(source, part_type)
+    if wire_source is None:
+        return None
+    out = {"type": part_type, "source": wire_source}
+    if part_type == "document" and name is not None:
+        out["title"] = name
+    out.update(extras)
+    return out
+
+
+def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
+    if isinstance(source, URLSource):
+        return {"type": "url", "url": source.url}
+    assert isinstance(source, Base64Source)  # a Source is one of the two
+    if part_type == "document" and source.media_type == "text/plain":
+        # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).
+        try:
+            text = base64.b64decode(source.data, validate=True).decode("utf-8", "surrogatepass")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        return {"type": "text", "media_type": "text/plain", "data": text}
+    return {"type": "base64", "media_type": source.media_type, "data": source.data}
+
+
+# -- reading --------------------------------------------------------------------
+
+
+def from_anthropic(payload: object) -> list[Msg]:
+    """The messages of ``{"system": ..., "messages": [...]}`` (or of a bare ``messages`` list).
+
+    A user turn's ``tool_result`` blocks become a :class:`ToolResultMessage` (each
+    result named after the call it answers), the rest of the turn a
+    :class:`UserMessage`.  Message ids and timestamps are generated.  Malformed
+    input raises :class:`~agentscope_py.DecodeError` naming the path.
+    """
+    if type(payload) is list:
+        payload = {"messages": payload}
+    request = req_dict(payload, "")
+    out: list[Msg] = []
+    if "system" in request:
+        out.append(_read_system(request["system"]))
+    names: dict[str, str] = {}
+    for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
+        path = item("messages", index)
+        obj = req_dict(raw, path)
+        role = req_str(req(obj, "role", path), at(path, "role"))
+        if role not in ("user", "assistant"):
+            raise DecodeError(f"unknown role {role!r}; expected user or assistant", at(path, "role"))
+        out.extend(_read_turn(obj, path, role, names))
+    return out
+
+
+def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> list[Any]:
+    value = req(obj, key, path)
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}]
+    if type(value) is list:
+        return value
+    raise DecodeError(f"expected a string or an array of blocks, got {json_kind(value)}", at(path, key))
+
+
+def _metadata(parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None) -> dict[str, Any]:
+    own = carried({}, parts, form)
+    return {_FMT: own} if own else {}
+
+
+def _read_system(value: object) -> SystemMessage:
+    blocks: list[TextBlock] = []
+    parts: dict[int, dict[str, Any]] = {}
+    for index, raw in enumerate(_content_list({"system": value}, "", "system")):
+        path = item("system", index)
+        block, extras = _read_text(req_dict(raw, path), path)
+        blocks.append(block)
+        if extras:
+            parts[index] = extras
+    form = content_form(value, True, len(blocks), 0 not in parts, False)
+    return SystemMessage(blocks, metadata=_metadata(parts, form))
+
+
+def _read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> list[Msg]:
+    """One turn; a user turn splits into runs of tool results and of other blocks."""
+    content_path = at(path, "content")
+    runs: list[tuple[bool, list[ContentBlock], dict[int, dict[str, Any]]]] = []
+    for index, raw in enumerate(_content_list(obj, path)):
+        block_path = item(content_path, index)
+        block_obj = req_dict(raw, block_path)
+        block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
+        is_result = block_type == "tool_result" and role == "user"
+        if not runs or runs[-1][0] != is_result:
+            runs.append((is_result, [], {}))
+        _, blocks, parts = runs[-1]
+        block, extras = _read_block(block_obj, block_path, block_type, role, names)
+        if extras:
+            parts[len(blocks)] = extras
+        blocks.append(block)
+    if not runs:
+        runs.append((False, [], {}))
+    value = obj["content"]
+    out: list[Msg] = []
+    for is_result, blocks, parts in runs:
+        if is_result:
+            out.append(ToolResultMessage(blocks))
+            continue
+        plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
+        form = content_form(value, True, len(blocks), plain, False) if len(runs) == 1 else None
+        if role == "assistant":
+            out.append(AssistantMessage(blocks, metadata=_metadata(parts, form)))
+        else:
+            # A user turn's blocks other than results are text, images and documents.
+            out.append(UserMessage(cast("list[UserBlock]", blocks), metadata=_metadata(parts, form)))
+    return out
+
+
+def _read_text(obj: Mapping[str, Any], path: str) -> tuple[TextBlock, dict[str, Any]]:
+    block_type = req_str(req(obj, "type", path), at(path, "type"))
+    if block_type != "text":
+        raise DecodeError(f"expected a block of type 'text', got {block_type!r}", at(path, "type"))
+    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), pick(obj, _TEXT_FIELDS)
+
+
+_USER_BLOCKS = ("text", "image", "document", "tool_result")
+_ASSISTANT_BLOCKS = ("text", "thinking", "redacted_thinking", "tool_use")
+
+
+def _read_block(
+    obj: Mapping[str, Any], path: str, block_type: str, role: str, names: dict[str, str]
+) -> tuple[ContentBlock, dict[str, Any]]:
+    """A block and the extra fields to keep in its holder's ``parts`` (for blocks without metadata)."""
+    allowed = _USER_BLOCKS if role == "user" else _ASSISTANT_BLOCKS
+    if block_type not in allowed:
+        raise UnsupportedContentError(
+            f"{at(path, 'type')}: a {block_type!r} block in a {role} turn cannot be represented; "
+            f"supported: {', '.join(allowed)}"
+        )
+    if block_type == "text":
+        return _read_text(obj, path)
+    if block_type in ("image", "document"):
+        return _read_media(obj, path, block_type)
+    if block_type == "tool_result":
+        return _read_tool_result(obj, path, names), {}
+    if block_type == "tool_use":
+        call_id = req_str(req(obj, "id", path), at(path, "id"))
+        name = req_str(req(obj, "name", path), at(path, "name"))
+        arguments = req_dict(req(obj, "input", path), at(path, "input"))
+        names[call_id] = name
+        extras = pick(obj, _TOOL_USE_FIELDS)
+        return ToolUseBlock(call_id, name, arguments, metadata={_FMT: extras} if extras else None), {}
+    if block_type == "thinking":
+        thinking = req_str(req(obj, "thinking", path), at(path, "thinking"))
+        signature = req_str(req(obj, "signature", path), at(path, "signature"))
+        return ThinkingBlock(thinking, {_FMT: {"signature": signature}}), {}
+    data = req_str(req(obj, "data", path), at(path, "data"))
+    return ThinkingBlock("", {_FMT: {"type": "redacted_thinking", "data": data}}), {}
+
+
+def _read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[DataBlock, dict[str, Any]]:
+    source_path = at(path, "source")
+    wire = req_dict(req(obj, "source", path), source_path)
+    source_type = req_str(req(wire, "type", source_path), at(source_path, "type"))
+    source: Source
+    if source_type == "base64":
+        media_type = req_str(req(wire, "media_type", source_path), at(source_path, "media_type"))
+        source = Base64Source(media_type, req_str(req(wire, "data", source_path), at(source_path, "data")))
+    elif source_type == "url":
+        url = req_str(req(wire, "url", source_path), at(source_path, "url"))
+        # A document by URL is a PDF (the only kind the API fetches), an image's type is unknown.
+        source = URLSource(url, "application/pdf" if block_type == "document" else None)
+    elif source_type == "text" and block_type == "document":
+        text = req_str(req(wire, "data", source_path), at(source_path, "data"))
+        source = Base64Source("text/plain", base64.b64encode(text.encode("utf-8", "surrogatepass")).decode())
+    else:
+        raise UnsupportedContentError(
+            f"{at(source_path, 'type')}: a {block_type} with a {source_type!r} source cannot be represented; "
+            "supported: base64, url" + (", text" if block_type == "document" else "")
+        )
+    extras = pick(obj, _DOCUMENT_FIELDS if block_type == "document" else _IMAGE_FIELDS)
+    name = None
+    if block_type == "document":
+        title = obj.get("title")
+        name = opt_str(title, at(path, "title"))
+        if "title" in obj and title is None:
+            extras["title"] = None
+    if _inferred_part_type(source) != block_type:
+        extras["type"] = block_type
+    return DataBlock(source, name=name), extras
+
+
+def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
+    call_id = req_str(req(obj, "tool_use_id", path), at(path, "tool_use_id"))
+    is_error = opt_bool(obj.get("is_error"), at(path, "is_error"))
+    fields = pick(obj, _TOOL_RESULT_FIELDS)
+    if is_error is False:
+        fields["is_error"] = False
+    blocks: list[ContentBlock] = []
+    parts: dict[int, dict[str, Any]] = {}
+    block: ContentBlock
+    if "content" in obj:
+        content_path = at(path, "content")
+        for index, raw in enumerate(_content_list(obj, path)):
+            block_path = item(content_path, index)
+            block_obj = req_dict(raw, block_path)
+            block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
+            if block_type == "text":
+                block, extras = _read_text(block_obj, block_path)
+            elif block_type in ("image", "document"):
+                block, extras = _read_media(block_obj, block_path, block_type)
+            else:
+                raise UnsupportedContentError(
+                    f"{at(block_path, 'type')}: a {block_type!r} block in a tool result cannot be represented; "
+                    "supported: text, image, document"
+                )
+            blocks.append(block)
+            if extras:
+                parts[index] = extras
+    plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
+    form = content_form(obj.get("content"), "content" in obj, len(blocks), plain, True)
+    own = carried(fields, parts, form)
+    state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
+    return ToolResultBlock(call_id, names.get(call_id), blocks, {_FMT: own} if own else None, state)
