@@ -46,7 +46,8 @@ def copy_json_value(value: Any) -> Any:
     """Copy the lists and dicts inside ``value`` so the caller's later mutations cannot reach us.
 
     Dicts become read-only :class:`FrozenDict`; lists stay lists (a tuple would no
-    longer compare equal to the list the caller gave).  Anything else is shared.
+    longer compare equal to the list the caller gave) and tuples stay tuples, with
+    their items copied.  Anything else is shared.
     """
     if isinstance(value, _SCALARS):
         return value
@@ -56,4 +57,6 @@ def copy_json_value(value: Any) -> Any:
         return FrozenDict({k: copy_json_value(v) for k, v in value.items()})
     if isinstance(value, list):
         return [copy_json_value(v) for v in value]
+    if type(value) is tuple:  # immutable itself, but it may hold the caller's dicts and lists
+        return tuple(copy_json_value(v) for v in value)
     return value

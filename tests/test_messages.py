@@ -125,15 +125,17 @@ def test_message_metadata_is_read_only() -> None:
 
 
 def test_the_callers_later_mutations_change_nothing() -> None:
-    metadata: dict[str, Any] = {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1}
+    metadata: dict[str, Any] = {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1, "pair": ({"x": 1}, [2])}
     content: list[str | TextBlock] = ["a", TextBlock("b")]
     msg = UserMessage(content, metadata=metadata)
     metadata["flat"] = 2
     metadata["k"]["inner"][1]["deep"] = "changed"
     metadata["k"]["inner"].append(2)
+    metadata["pair"][0]["x"] = 2  # a tuple is immutable, the dict inside it is not
+    metadata["pair"][1].append(3)
     content.append("c")
     content.clear()
-    assert msg.metadata == {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1}
+    assert msg.metadata == {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1, "pair": ({"x": 1}, [2])}
     assert msg.content == (TextBlock("a"), TextBlock("b"))
 
 
