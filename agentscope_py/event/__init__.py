@@ -12,6 +12,8 @@ frozen and compared by value, and has a generated ``id`` and ``created_at``::
 
 from __future__ import annotations
 
+from ._anomalies import AnomalyKind, StreamAnomaly
+from ._assembler import AssembledMessages, MessageAssembler, assemble
 from ._base import AgentEvent
 from ._block_events import (
     DataBlockDeltaEvent,
@@ -53,10 +55,19 @@ from ._tool_events import (
     ToolResultStartEvent,
     ToolResultTextDeltaEvent,
 )
+from ._emitter import events_from_message
 from ._types import AgentEventType
 from . import _wire  # noqa: F401  (registers the events with the JSON codec)
 
 __all__ = [
+    # assembling and emitting streams
+    "AnomalyKind",
+    "AssembledMessages",
+    "MessageAssembler",
+    "StreamAnomaly",
+    "assemble",
+    "events_from_message",
+    # the events
     "AgentEndEvent",
     "AgentEvent",
     "AgentEventType",

@@ -1,0 +1,586 @@
+"""``MessageAssembler`` and ``assemble``: events back into the assistant messages they stream.
+
+A reply is ``AgentStartEvent(R) … AgentEndEvent(R)`` of one ``source``; inside
+it AgentScope gives every model call and every acting phase a reply id of its
+own, so the assembler routes an event by ``(source, reply id)`` to the open
+reply that owns it, and keys a block by ``(kind, reply id, block id)``.
+A model call outside any ``AgentStartEvent`` is a reply of its own, ended by
+its ``ModelCallEndEvent``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .._blocks import ContentBlock, HintBlock
+from .._enums import GenerateReason
+from .._messages import AssistantMessage
+from ..errors import DecodeError, StreamError
+from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
+from ._base import AgentEvent
+from ._block_events import (
+    DataBlockDeltaEvent,
+    DataBlockEndEvent,
+    DataBlockStartEvent,
+    HintBlockEvent,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    ThinkingBlockDeltaEvent,
+    ThinkingBlockEndEvent,
+    ThinkingBlockStartEvent,
+)
+from ._hitl_events import (
+    AllToolsDeniedEvent,
+    ExternalExecutionResultEvent,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
+    UserConfirmResultEvent,
+)
+from ._lifecycle import (
+    AgentEndEvent,
+    AgentResultEvent,
+    AgentStartEvent,
+    CustomEvent,
+    ExceedMaxItersEvent,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    RequestStopEvent,
+    SubagentExposedEvent,
+)
+from ._reply_state import (
+    BlockAccumulator,
+    CompletedReplies,
+    DataAccumulator,
+    Reply,
+    TextAccumulator,
+    ThinkingAccumulator,
+    ToolCallAccumulator,
+    ToolResultAccumulator,
+    WholeBlock,
+)
+from ._stream_keys import CONTENT_BLOCK_EVENT, MESSAGE_KEY
+from ._tool_events import (
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolResultDataDeltaEvent,
+    ToolResultEndEvent,
+    ToolResultStartEvent,
+    ToolResultTextDeltaEvent,
+)
+
+__all__ = ["AssembledMessages", "MessageAssembler", "assemble"]
+
+#: How many completed replies an assembler remembers, to recognise their late events.
+REMEMBERED_REPLIES = 1024
+
+_STRICT_HINT = "; MessageAssembler(strict=False) keeps what it can and records the problem in .anomalies"
+
+
+class AssembledMessages(list[AssistantMessage]):
+    """The messages :func:`assemble` rebuilt, in the order they completed, plus the
+    :class:`StreamAnomaly` records of what it noticed on the way (``anomalies``).
+
+    It is a ``list``, so it compares equal to a plain list of the same messages.
+    """
+
+    __slots__ = ("anomalies",)
+
+    def __init__(self, messages: Iterable[AssistantMessage], anomalies: Iterable[StreamAnomaly]) -> None:
+        super().__init__(messages)
+        self.anomalies = tuple(anomalies)
+
+
+class MessageAssembler:
+    """Feeds on streamed events and gives back the assistant messages they make up.
+
+    ``feed(event)`` returns the messages that event completed (usually none);
+    ``snapshot()`` is the reply in progress, for live rendering; ``close()`` ends
+    the stream and returns the replies that never ended.  An event seen before
+    (same ``id``) in an open reply changes nothing, so a stream can be replayed
+    from any checkpoint inside the reply in progress.
+
+    Lenient by default: an event out of place is kept if it carries content and
+    recorded in ``anomalies``.  With ``strict=True`` it raises
+    :class:`~agentscope_py.StreamError` instead, and that event is skipped.
+    Not thread-safe: feed one assembler from one thread at a time.
+    """
+
+    def __init__(self, strict: bool = False) -> None:
+        self._strict = strict
+        self._anomalies: list[StreamAnomaly] = []
+        self._routes: dict[tuple[str | None, str | None], Reply] = {}  # (source, reply id) -> open reply
+        self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
+        self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
+        self._completed = CompletedReplies(REMEMBERED_REPLIES)
+        self._handlers = dict(_HANDLERS)  # also caches the handlers found for subclasses
+
+    @property
+    def strict(self) -> bool:
+        """Whether an anomaly raises :class:`~agentscope_py.StreamError` instead of being recorded."""
+        return self._strict
+
+    @property
+    def anomalies(self) -> tuple[StreamAnomaly, ...]:
+        """What this assembler noticed so far, oldest first."""
+        return tuple(self._anomalies)
+
+    def feed(self, event: AgentEvent) -> list[AssistantMessage]:
+        """Apply ``event``; returns the messages it completed (usually none, one at a reply's end)."""
+        entry = self._handlers.get(type(event))
+        if entry is None:
+            entry = self._handlers[type(event)] = _handler_for(type(event))
+        handler, argument = entry
+        return handler(self, event, argument)
+
+    def snapshot(self, source: str | None = None) -> AssistantMessage | None:
+        """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
+        ``None`` when it has none open.  Cached: calling it after every event costs only the
+        blocks that changed since the previous call."""
+        reply = self._agent_replies.get(source) or self._latest_bare_reply(source)
+        return None if reply is None else reply.message()
+
+    def close(self) -> list[AssistantMessage]:
+        """End of stream: complete the replies that never ended (an ``UNFINISHED_REPLY`` anomaly
+        each) and return their messages.  The assembler can go on being fed afterwards."""
+        done = []
+        for reply in list(self._open):
+            self._report(
+                AnomalyKind.UNFINISHED_REPLY,
+                f"reply {reply.reply_id!r} of source {reply.source!r} never ended "
+                f"({'ModelCallEndEvent' if reply.bare else 'AgentEndEvent'} missing)",
+                None,
+                reply,
+            )
+            done.append(self._complete(reply))
+        return done
+
+    # -- bookkeeping ----------------------------------------------------------------
+
+    def _report(self, kind: AnomalyKind, message: str, event: Any, reply: Reply | None = None) -> None:
+        if self._strict and kind is not AnomalyKind.INVALID_TOOL_ARGUMENTS:
+            raise StreamError(message + _STRICT_HINT)
+        source = reply.source if reply is not None else getattr(event, "source", None)
+        reply_id = reply.reply_id if reply is not None else getattr(event, "reply_id", None)
+        self._anomalies.append(StreamAnomaly(kind, message, event, source, reply_id))
+
+    def _route(self, event: Any, reply_id: str | None) -> Reply | None:
+        """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late)."""
+        reply = self._routes.get((event.source, reply_id))
+        if reply is None:
+            reply = self._route_new(event, reply_id)
+            if reply is None:
+                return None
+        return reply if self._first_sight(reply, event) else None
+
+    def _route_new(self, event: Any, reply_id: str | None) -> Reply | None:
+        source = event.source
+        key = (source, reply_id)
+        if key in self._completed:
+            self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
+            return None
+        reply = self._agent_replies.get(source)
+        if reply is not None:  # a new model call or acting phase of the agent's reply
+            reply.route_keys.append(key)
+            self._routes[key] = reply
+            return reply
+        if not isinstance(event, ModelCallStartEvent):
+            self._report(
+                AnomalyKind.OUTSIDE_REPLY,
+                f"{describe_event(event)} arrived outside any reply (no AgentStartEvent of its source, "
+                "no ModelCallStartEvent of its reply id)",
+                event,
+            )
+        return self._open_reply(source, reply_id, None, True, event.created_at)
+
+    def _route_by_source(self, event: Any) -> Reply | None:
+        """The reply of an event that names no model call: the open reply of its source."""
+        reply = self._agent_replies.get(event.source) or self._latest_bare_reply(event.source)
+        if reply is None:
+            self._report(
+                AnomalyKind.OUTSIDE_REPLY, f"{describe_event(event)} arrived while its source had no open reply", event
+            )
+            return None
+        return reply if self._first_sight(reply, event) else None
+
+    @staticmethod
+    def _first_sight(reply: Reply, event: Any) -> bool:
+        event_id = event.id
+        if event_id is None:  # a document without an id: nothing to recognise it by
+            return True
+        seen = reply.seen
+        if event_id in seen:
+            return False
+        seen.add(event_id)
+        return True
+
+    def _latest_bare_reply(self, source: str | None) -> Reply | None:
+        for reply in reversed(self._open):
+            if reply.source == source:
+                return reply
+        return None
+
+    def _open_reply(
+        self, source: str | None, reply_id: str | None, name: str | None, bare: bool, created_at: str | None
+    ) -> Reply:
+        reply = Reply(source, reply_id, name, bare, created_at)
+        self._routes[(source, reply_id)] = reply
+        self._open[reply] = None
+        if not bare:
+            self._agent_replies[source] = reply
+        return reply
+
+    def _complete(self, reply: Reply) -> AssistantMessage:
+        message = reply.message()
+        for block in reply.blocks:
+            if isinstance(block, ToolCallAccumulator):
+                problem = block.arguments_problem()
+                if problem is not None:
+                    self._report(
+                        AnomalyKind.INVALID_TOOL_ARGUMENTS,
+                        f"the arguments of tool call {block.block_id!r} ({block.name!r}) are {problem}; "
+                        "the block's content keeps the text and its input is empty",
+                        None,
+                        reply,
+                    )
+        for key in reply.route_keys:
+            del self._routes[key]
+        self._completed.add(reply.route_keys)
+        del self._open[reply]
+        if self._agent_replies.get(reply.source) is reply:
+            del self._agent_replies[reply.source]
+        return message
+
+    def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
+        for problem in block.take_metadata(event.metadata):
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
+
+    # -- blocks ---------------------------------------------------------------------
+
+    def _start(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return None
+        key = (cls.kind, event.reply_id, block_id)
+        block = reply.known.get(key)
+        if block is None:
+            block = cls(block_id, name)
+            reply.add_block(key, block)
+        elif block.open:
+            self._report(
+                AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the {cls.kind} block is already open", event
+            )
+            return None
+        else:  # Java restarts its "text" block after a tool call: the model call's text goes on
+            block.open = True
+        self._take_metadata(reply, block, event)
+        reply.cached = None
+        return block
+
+    def _delta(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return None
+        block = reply.known.get((cls.kind, event.reply_id, block_id))
+        if block is None or not block.open:
+            block = self._reopen(reply, event, cls, block_id, name, block)
+        block.built = None
+        reply.cached = None
+        return block
+
+    def _reopen(
+        self,
+        reply: Reply,
+        event: Any,
+        cls: type[BlockAccumulator],
+        block_id: str | None,
+        name: str | None,
+        block: BlockAccumulator | None,
+    ) -> BlockAccumulator:
+        if block is not None:
+            self._report(
+                AnomalyKind.DELTA_WITHOUT_START,
+                f"{describe_event(event)}: the {cls.kind} block had ended; it is reopened",
+                event,
+            )
+            block.open = True
+            return block
+        self._report(
+            AnomalyKind.DELTA_WITHOUT_START,
+            f"{describe_event(event)}: the {cls.kind} block was never started; it is created",
+            event,
+        )
+        block = cls(block_id, name)
+        reply.add_block((cls.kind, event.reply_id, block_id), block)
+        return block
+
+    def _end(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return None
+        key = (cls.kind, event.reply_id, block_id)
+        block = reply.known.get(key)
+        if block is None:
+            kept = cls.end_creates
+            self._report(
+                AnomalyKind.END_WITHOUT_START,
+                f"{describe_event(event)}: the {cls.kind} block was never started; "
+                + ("it is created" if kept else "the end is dropped"),
+                event,
+            )
+            if not kept:
+                return None
+            block = cls(block_id, name)
+            reply.add_block(key, block)
+        block.open = False
+        self._take_metadata(reply, block, event)
+        reply.cached = None
+        return block
+
+    # -- handlers: (assembler, event, argument) -> completed messages ------------------
+
+    def _on_agent_start(self, event: AgentStartEvent, _: None) -> list[AssistantMessage]:
+        source, reply_id = event.source, event.reply_id
+        if (source, reply_id) in self._completed:
+            self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
+            return []
+        done = []
+        current = self._agent_replies.get(source)
+        if current is not None and current.reply_id == reply_id:
+            if self._first_sight(current, event):
+                self._report(AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the reply is already open", event)
+            return []
+        if current is not None:
+            self._report(
+                AnomalyKind.UNFINISHED_REPLY,
+                f"reply {current.reply_id!r} never ended: {describe_event(event)} started another one",
+                event,
+                current,
+            )
+            done.append(self._complete(current))
+        reply = self._routes.get((source, reply_id))
+        if reply is None:
+            reply = self._open_reply(source, reply_id, event.name, False, event.created_at)
+        else:  # events that came before their start opened a reply implicitly: this is it
+            reply.bare, reply.name = False, event.name
+            self._agent_replies[source] = reply
+        self._first_sight(reply, event)
+        self._take_message_info(reply, event)
+        return done
+
+    def _take_message_info(self, reply: Reply, event: AgentStartEvent) -> None:
+        info = None if event.metadata is None else event.metadata.get(MESSAGE_KEY)
+        if info is None:
+            return
+        if not isinstance(info, Mapping):
+            info = {"": info}  # reported below as an unknown shape
+        problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
+        for key, (types, what) in _MESSAGE_FIELDS.items():
+            if key not in info:
+                continue
+            if isinstance(info[key], types):
+                setattr(reply, _MESSAGE_ATTRIBUTES[key], info[key])
+            else:
+                problems.append(f"metadata[{MESSAGE_KEY!r}][{key!r}] must be {what}, got {type(info[key]).__name__}")
+        for problem in problems:
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
+        reply.cached = None
+
+    def _on_agent_end(self, event: AgentEndEvent, _: None) -> list[AssistantMessage]:
+        key = (event.source, event.reply_id)
+        reply = self._routes.get(key)
+        if reply is None or reply.reply_id != event.reply_id:
+            if key in self._completed:
+                self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
+            else:
+                self._report(
+                    AnomalyKind.END_WITHOUT_START, f"{describe_event(event)}: no such reply is open; dropped", event
+                )
+            return []
+        return [self._complete(reply)]
+
+    def _on_model_call_start(self, event: ModelCallStartEvent, _: None) -> list[AssistantMessage]:
+        self._route(event, event.reply_id)
+        return []
+
+    def _on_model_call_end(self, event: ModelCallEndEvent, _: None) -> list[AssistantMessage]:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return []
+        if event.usage is not None:
+            reply.add_usage(event.usage)
+        if reply.bare and reply.reply_id == event.reply_id:
+            return [self._complete(reply)]
+        return []
+
+    def _on_block_start(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
+        self._start(event, cls, event.block_id, None)
+        return []
+
+    def _on_block_delta(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
+        block = self._delta(event, cls, event.block_id, None)
+        if block is not None and event.delta is not None:
+            block.parts.append(event.delta)
+        return []
+
+    def _on_block_end(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
+        self._end(event, cls, event.block_id, None)
+        return []
+
+    def _on_tool_start(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
+        block = self._start(event, cls, event.tool_call_id, event.tool_call_name)
+        if block is not None and event.tool_call_name is not None:
+            block.name = event.tool_call_name
+        return []
+
+    def _on_tool_end(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
+        block = self._end(event, cls, event.tool_call_id, event.tool_call_name)
+        if isinstance(block, ToolResultAccumulator) and event.state is not None:
+            block.state = event.state
+        return []
+
+    def _on_tool_call_delta(self, event: ToolCallDeltaEvent, _: None) -> list[AssistantMessage]:
+        block = self._delta(event, ToolCallAccumulator, event.tool_call_id, event.tool_call_name)
+        if block is not None and event.delta is not None:
+            block.parts.append(event.delta)
+        return []
+
+    def _on_tool_result_text(self, event: ToolResultTextDeltaEvent, _: None) -> list[AssistantMessage]:
+        block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name)
+        if block is not None and event.delta is not None:
+            block.add_text(event.delta)
+        return []
+
+    def _on_tool_result_data(self, event: ToolResultDataDeltaEvent, _: None) -> list[AssistantMessage]:
+        block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name)
+        if block is not None and event.data is not None:
+            block.add_block(event.data)
+        return []
+
+    def _on_hint(self, event: HintBlockEvent, _: None) -> list[AssistantMessage]:
+        reply = self._route(event, event.reply_id)
+        if reply is not None:
+            reply.blocks.append(WholeBlock(HintBlock(event.block_id, event.hint, event.hint_source)))
+            reply.cached = None
+        return []
+
+    def _on_custom(self, event: CustomEvent, _: None) -> list[AssistantMessage]:
+        if event.name != CONTENT_BLOCK_EVENT:
+            return []  # application events: not part of any message
+        reply_id = event.value.get("replyId")
+        if reply_id is not None and not isinstance(reply_id, str):
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: replyId must be a string", event)
+            reply_id = None
+        reply = self._route(event, reply_id) if reply_id is not None else self._route_by_source(event)
+        if reply is None:
+            return []
+        try:
+            block = ContentBlock.from_dict(_thawed(event.value.get("block")))
+        except DecodeError as error:
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: its block is unreadable: {error}", event)
+            return []
+        reply.blocks.append(WholeBlock(block))
+        reply.cached = None
+        return []
+
+    def _on_generate_reason(self, event: Any, reason: GenerateReason | None) -> list[AssistantMessage]:
+        # The last event that names a reason decides it (Java sends RequireUserConfirmEvent, then
+        # RequestStopEvent with the same reason).
+        reply = self._route_by_source(event)
+        if reply is None:
+            return []
+        reply.reason = event.generate_reason if reason is None else reason
+        for listed in getattr(event, "tool_calls", ()):
+            # Java lists the calls that wait (as ASKING, say) but streams no state for them.
+            call = reply.calls.get(listed.id)
+            if call is not None and not call.state_given:
+                call.state = listed.state
+                call.built = None
+        reply.cached = None
+        return []
+
+    def _on_other(self, event: AgentEvent, _: None) -> list[AssistantMessage]:
+        return []  # results, confirmations and sub-agent notices: not part of the message
+
+    def _on_unknown(self, event: object, _: None) -> list[AssistantMessage]:
+        self._report(
+            AnomalyKind.UNKNOWN_EVENT,
+            f"{describe_event(event)} is not an event this assembler knows; dropped",
+            event if isinstance(event, AgentEvent) else None,
+        )
+        return []
+
+
+_MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "id": ((str, type(None)), "a string or null"),
+    "timestamp": ((str, type(None)), "a string or null"),
+    "metadata": ((Mapping,), "a mapping"),
+}
+_MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
+
+_Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
+_A = MessageAssembler
+_HANDLERS: dict[type, tuple[_Handler, Any]] = {
+    AgentStartEvent: (_A._on_agent_start, None),
+    AgentEndEvent: (_A._on_agent_end, None),
+    ModelCallStartEvent: (_A._on_model_call_start, None),
+    ModelCallEndEvent: (_A._on_model_call_end, None),
+    TextBlockStartEvent: (_A._on_block_start, TextAccumulator),
+    TextBlockDeltaEvent: (_A._on_block_delta, TextAccumulator),
+    TextBlockEndEvent: (_A._on_block_end, TextAccumulator),
+    ThinkingBlockStartEvent: (_A._on_block_start, ThinkingAccumulator),
+    ThinkingBlockDeltaEvent: (_A._on_block_delta, ThinkingAccumulator),
+    ThinkingBlockEndEvent: (_A._on_block_end, ThinkingAccumulator),
+    DataBlockStartEvent: (_A._on_block_start, DataAccumulator),
+    DataBlockDeltaEvent: (_A._on_block_delta, DataAccumulator),
+    DataBlockEndEvent: (_A._on_block_end, DataAccumulator),
+    ToolCallStartEvent: (_A._on_tool_start, ToolCallAccumulator),
+    ToolCallDeltaEvent: (_A._on_tool_call_delta, None),
+    ToolCallEndEvent: (_A._on_tool_end, ToolCallAccumulator),
+    ToolResultStartEvent: (_A._on_tool_start, ToolResultAccumulator),
+    ToolResultTextDeltaEvent: (_A._on_tool_result_text, None),
+    ToolResultDataDeltaEvent: (_A._on_tool_result_data, None),
+    ToolResultEndEvent: (_A._on_tool_end, ToolResultAccumulator),
+    HintBlockEvent: (_A._on_hint, None),
+    CustomEvent: (_A._on_custom, None),
+    ExceedMaxItersEvent: (_A._on_generate_reason, GenerateReason.MAX_ITERATIONS),
+    RequireUserConfirmEvent: (_A._on_generate_reason, GenerateReason.PERMISSION_ASKING),
+    RequireExternalExecutionEvent: (_A._on_generate_reason, GenerateReason.TOOL_SUSPENDED),
+    AllToolsDeniedEvent: (_A._on_generate_reason, GenerateReason.ALL_TOOLS_DENIED),
+    RequestStopEvent: (_A._on_generate_reason, None),  # carries its own reason
+    AgentResultEvent: (_A._on_other, None),
+    UserConfirmResultEvent: (_A._on_other, None),
+    ExternalExecutionResultEvent: (_A._on_other, None),
+    SubagentExposedEvent: (_A._on_other, None),
+}
+del _A
+
+
+def _thawed(value: Any) -> Any:
+    # An event's mappings are read-only dict subclasses; the decoder reads plain parsed JSON.
+    if isinstance(value, dict):
+        return {key: _thawed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_thawed(item) for item in value]
+    return value
+
+
+def _handler_for(cls: type) -> tuple[_Handler, Any]:
+    # A subclass of a known event is handled as that event; anything else is unknown.
+    for base in cls.__mro__:
+        if base in _HANDLERS:
+            return _HANDLERS[base]
+    return (MessageAssembler._on_unknown, None)
+
+
+def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> AssembledMessages:
+    """The assistant messages ``events`` make up, in the order they completed (replies that never
+    ended come last); ``.anomalies`` on the result says what was out of place."""
+    assembler = MessageAssembler(strict)
+    messages: list[AssistantMessage] = []
+    for event in events:
+        messages += assembler.feed(event)
+    messages += assembler.close()
+    return AssembledMessages(messages, assembler.anomalies)

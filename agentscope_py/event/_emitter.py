@@ -1,0 +1,255 @@
+"""``events_from_message``: the event stream a server sends for an assistant message.
+
+The stream has AgentScope's shape (``AgentStartEvent``, model calls streaming
+their blocks start → deltas → end, acting phases streaming tool results, the
+event that states the generate reason, ``AgentEndEvent``), and carries what
+those events have no field for under the keys of ``_stream_keys``, so that
+``assemble(events_from_message(m)) == [m]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .._blocks import (
+    ContentBlock,
+    DataBlock,
+    HintBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from .._checks import describe
+from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
+from .._ids import new_hex_id
+from .._messages import Msg
+from .._sources import Base64Source
+from .._usage import ChatUsage
+from ..errors import ArgumentTypeError, ArgumentValueError
+from ._base import AgentEvent
+from ._block_events import (
+    DataBlockDeltaEvent,
+    DataBlockEndEvent,
+    DataBlockStartEvent,
+    HintBlockEvent,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    ThinkingBlockDeltaEvent,
+    ThinkingBlockEndEvent,
+    ThinkingBlockStartEvent,
+)
+from ._hitl_events import AllToolsDeniedEvent, RequireExternalExecutionEvent, RequireUserConfirmEvent
+from ._lifecycle import AgentEndEvent, AgentStartEvent, CustomEvent, ModelCallEndEvent, ModelCallStartEvent, RequestStopEvent
+from ._reply_state import parse_arguments
+from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY
+from ._tool_events import (
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolResultDataDeltaEvent,
+    ToolResultEndEvent,
+    ToolResultStartEvent,
+    ToolResultTextDeltaEvent,
+)
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "events_from_message"]
+
+#: Characters (code points) per delta when the caller does not say.
+DEFAULT_CHUNK_SIZE = 32
+
+_MODEL_CALL, _ACTING = "model call", "acting"
+
+
+def events_from_message(
+    msg: Msg[Any], *, chunk_size: int = DEFAULT_CHUNK_SIZE, source: str | None = None
+) -> list[AgentEvent]:
+    """The events that stream ``msg``, an assistant message, as an AgentScope server sends them.
+
+    Text, thinking, base64 data and tool-call arguments arrive in deltas of
+    ``chunk_size`` characters (code points: a character is never split).
+    ``source`` tags every event, as a sub-agent's events are tagged.
+    ``assemble(events_from_message(msg))`` gives back ``[msg]``, equal in every field.
+    """
+    if not isinstance(msg, Msg):
+        raise ArgumentTypeError(f"events_from_message needs an assistant message, got {describe(msg)}")
+    if msg.role is not MsgRole.ASSISTANT:
+        raise ArgumentValueError(
+            f"events_from_message streams assistant replies; got a {describe(msg.role)} message "
+            "(only an agent's reply is sent as events)"
+        )
+    if type(chunk_size) is not int or chunk_size < 1:
+        raise ArgumentValueError(f"chunk_size must be a positive int (characters per delta), got {chunk_size!r}")
+    if source is not None and not isinstance(source, str):
+        raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")
+    return _Emitter(chunk_size, source).reply(msg)
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+class _Emitter:
+    """Writes one reply: a list of events, split into model-call and acting segments."""
+
+    def __init__(self, chunk_size: int, source: str | None) -> None:
+        self.chunk_size = chunk_size
+        self.source = source
+        self.events: list[AgentEvent] = []
+        self.segment_kind = ""
+        self.segment_id: str | None = None
+        self.used: set[tuple[str, str | None]] = set()  # identities of the current segment's blocks
+        self.usage: ChatUsage | None = None  # sent with the first model call
+        self.usage_sent = False
+        self.counters = {"text": 0, "thinking": 0}
+
+    def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
+        self.events.append(cls(*args, source=self.source, metadata=metadata))
+
+    def reply(self, msg: Msg[Any]) -> list[AgentEvent]:
+        info: dict[str, Any] = {"timestamp": msg.timestamp}
+        if msg.metadata:
+            info["metadata"] = msg.metadata
+        reply_id = msg.id
+        if reply_id is None:  # a reply needs an id of its own to be told apart from others
+            reply_id, info["id"] = new_hex_id(), None
+        self.add(AgentStartEvent, None, reply_id, msg.name, metadata={MESSAGE_KEY: info})
+        self.usage = msg.usage
+        self.segment(_MODEL_CALL, None)  # the usage travels on the first model call, even an empty one
+        for block in msg.content:
+            self.block(block)
+        self.end_segment()
+        self.generate_reason(msg)
+        self.add(AgentEndEvent, reply_id)
+        return self.events
+
+    # -- segments ----------------------------------------------------------------------
+
+    def segment(self, kind: str, identity: tuple[str, str | None] | None) -> str | None:
+        """The reply id to stream a block under: the current segment's, unless the block needs
+        another kind of segment or its identity is taken in this one (two blocks with one id)."""
+        if kind != self.segment_kind or (identity is not None and identity in self.used):
+            self.end_segment()
+            self.segment_kind, self.segment_id, self.used = kind, new_hex_id(), set()
+            if kind == _MODEL_CALL:
+                self.add(ModelCallStartEvent, self.segment_id)
+        if identity is not None:
+            self.used.add(identity)
+        return self.segment_id
+
+    def end_segment(self) -> None:
+        if self.segment_kind == _MODEL_CALL:
+            usage = None if self.usage_sent else self.usage
+            self.add(ModelCallEndEvent, self.segment_id, usage)
+            self.usage_sent = True
+        self.segment_kind = ""
+
+    # -- blocks --------------------------------------------------------------------------
+
+    def block(self, block: ContentBlock) -> None:
+        if type(block) is TextBlock:
+            self.streamed_text(TextBlockStartEvent, TextBlockDeltaEvent, TextBlockEndEvent, "text", block.text, None)
+        elif type(block) is ThinkingBlock:
+            extras = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
+            self.streamed_text(
+                ThinkingBlockStartEvent, ThinkingBlockDeltaEvent, ThinkingBlockEndEvent, "thinking", block.thinking, extras
+            )
+        elif type(block) is DataBlock and isinstance(block.source, Base64Source):
+            self.data(block, block.source)
+        elif type(block) is ToolUseBlock:
+            self.tool_call(block)
+        elif type(block) is ToolResultBlock:
+            self.tool_result(block)
+        elif type(block) is HintBlock:
+            reply_id = self.segment(_MODEL_CALL, None)
+            self.add(HintBlockEvent, reply_id, block.id, block.source, block.hint)
+        else:  # no event streams it: it travels whole, as its JSON
+            reply_id = self.segment(_MODEL_CALL, None)
+            self.add(CustomEvent, CONTENT_BLOCK_EVENT, {"replyId": reply_id, "block": block.to_dict()})
+
+    def streamed_text(
+        self,
+        start: type[AgentEvent],
+        delta: type[AgentEvent],
+        end: type[AgentEvent],
+        kind: str,
+        text: str,
+        metadata: Mapping[str, Any] | None,
+    ) -> None:
+        # Java's block ids are "text" and "thinking"; a second block of a kind needs an id of its own,
+        # or it would continue the first.
+        self.counters[kind] += 1
+        block_id = kind if self.counters[kind] == 1 else f"{kind}-{self.counters[kind]}"
+        reply_id = self.segment(_MODEL_CALL, (kind, block_id))
+        self.add(start, reply_id, block_id, metadata=metadata)
+        for piece in _chunks(text, self.chunk_size):
+            self.add(delta, reply_id, block_id, piece)
+        self.add(end, reply_id, block_id)
+
+    def data(self, block: DataBlock, source: Base64Source) -> None:
+        reply_id = self.segment(_MODEL_CALL, ("data", block.id))
+        extras: dict[str, Any] = {"media_type": source.media_type}
+        if block.name is not None:
+            extras["name"] = block.name
+        self.add(DataBlockStartEvent, reply_id, block.id, metadata={BLOCK_KEY: extras})
+        for piece in _chunks(source.data, self.chunk_size):
+            self.add(DataBlockDeltaEvent, reply_id, block.id, piece)
+        self.add(DataBlockEndEvent, reply_id, block.id)
+
+    def tool_call(self, block: ToolUseBlock) -> None:
+        reply_id = self.segment(_MODEL_CALL, ("call", block.id))
+        # The state is always stated, so that a later RequireUserConfirmEvent cannot change it.
+        extras: dict[str, Any] = {"state": block.state.value}
+        if block.metadata:
+            extras["metadata"] = block.metadata
+        arguments = block.content
+        if arguments is None:  # stream the input as a model would; the block keeps content None
+            extras["content"] = None
+            try:
+                arguments = json.dumps(block.input, ensure_ascii=False)
+            except (TypeError, ValueError):  # not JSON-able: the input travels whole below
+                arguments = ""
+        if parse_arguments(arguments) != (block.input, None):
+            extras["input"] = block.input
+        self.add(ToolCallStartEvent, reply_id, block.id, block.name, metadata={BLOCK_KEY: extras})
+        for piece in _chunks(arguments, self.chunk_size) or [""]:  # "" is content too
+            self.add(ToolCallDeltaEvent, reply_id, block.id, block.name, piece)
+        self.add(ToolCallEndEvent, reply_id, block.id, block.name)
+
+    def tool_result(self, block: ToolResultBlock) -> None:
+        reply_id = self.segment(_ACTING, ("result", block.id))
+        args = (reply_id, block.id, block.name)
+        self.add(ToolResultStartEvent, *args)
+        after_text = False  # consecutive text deltas merge, so a text right after text goes whole
+        for item in block.output:
+            if type(item) is TextBlock and not after_text:
+                for piece in _chunks(item.text, self.chunk_size) or [""]:
+                    self.add(ToolResultTextDeltaEvent, *args, piece)
+                after_text = True
+            else:
+                self.add(ToolResultDataDeltaEvent, *args, item)
+                after_text = False
+        self.add(ToolResultEndEvent, *args, block.state, metadata=block.metadata)
+
+    # -- generate reason ---------------------------------------------------------------
+
+    def generate_reason(self, msg: Msg[Any]) -> None:
+        reason = msg.get_generate_reason()
+        if reason is GenerateReason.MODEL_STOP:
+            return  # the default: no event states it
+        calls = msg.get_content_blocks(ToolUseBlock)
+        results = msg.get_content_blocks(ToolResultBlock)
+        if reason is GenerateReason.PERMISSION_ASKING:
+            asking = [call for call in calls if call.state is ToolCallState.ASKING]
+            self.add(RequireUserConfirmEvent, new_hex_id(), asking)
+        elif reason is GenerateReason.TOOL_SUSPENDED:
+            suspended = {result.id for result in results if result.is_suspended}
+            self.add(RequireExternalExecutionEvent, new_hex_id(), [call for call in calls if call.id in suspended])
+        elif reason is GenerateReason.ALL_TOOLS_DENIED:
+            denied = {result.id for result in results if result.state is ToolResultState.DENIED}
+            self.add(AllToolsDeniedEvent, [call for call in calls if call.id in denied])
+        else:
+            self.add(RequestStopEvent, reason.name.lower().replace("_", " "), reason)

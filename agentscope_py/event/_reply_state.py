@@ -1,0 +1,392 @@
+"""What an assembler knows about a reply in progress: its blocks, usage and generate reason.
+
+Deltas are appended to lists and joined only when a block is built (for a
+snapshot or the final message), so assembling costs time linear in the size of
+the stream.  A built block is cached until its next delta, and a join leaves the
+joined text as the list's only part, so a snapshot per event re-joins only what
+arrived since the previous one.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from .._blocks import ContentBlock, DataBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
+from .._ids import new_hex_id, new_msg_timestamp
+from .._messages import AssistantMessage, Msg
+from .._sources import Base64Source
+from .._usage import ChatUsage
+from ._stream_keys import BLOCK_KEY, DEFAULT_MEDIA_TYPE, MEDIA_TYPE_KEY
+
+__all__ = [
+    "BlockAccumulator",
+    "CompletedReplies",
+    "DataAccumulator",
+    "Reply",
+    "RouteKey",
+    "TextAccumulator",
+    "ThinkingAccumulator",
+    "ToolCallAccumulator",
+    "ToolResultAccumulator",
+    "WholeBlock",
+    "local_timestamp",
+]
+
+#: (source, reply id): the events of one model call or acting phase of one agent.
+RouteKey = tuple[str | None, str | None]
+
+
+def _joined(parts: list[str]) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    joined = "".join(parts)
+    parts[:] = (joined,)  # the next join starts from here, not from every delta again
+    return joined
+
+
+class BlockAccumulator:
+    """One block of a reply, as its events have described it so far."""
+
+    __slots__ = ("block_id", "built", "open")
+    kind: ClassVar[str]  # "text", "tool call" …: names the block in anomaly messages
+    end_creates: ClassVar[bool] = False  # whether an end without a start creates the block
+
+    def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        self.block_id = block_id
+        self.open = True
+        self.built: ContentBlock | None = None  # cleared by every change
+
+    def block(self) -> ContentBlock:
+        built = self.built
+        if built is None:
+            built = self.built = self._build()
+        return built
+
+    def _build(self) -> ContentBlock:
+        raise NotImplementedError
+
+    def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
+        """Apply ``metadata[BLOCK_KEY]`` of a start or end event; returns what was wrong with it."""
+        extras = None if metadata is None else metadata.get(BLOCK_KEY)
+        if extras is None:
+            return []
+        if not isinstance(extras, Mapping):
+            return [f"metadata[{BLOCK_KEY!r}] must be a mapping, got {type(extras).__name__}"]
+        self.built = None
+        return self._take(extras)
+
+    def _take(self, extras: Mapping[str, Any]) -> list[str]:
+        return []
+
+
+class _StreamedText(BlockAccumulator):
+    __slots__ = ("parts",)
+
+    def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        super().__init__(block_id)
+        self.parts: list[str] = []
+
+
+class TextAccumulator(_StreamedText):
+    __slots__ = ()
+    kind = "text"
+
+    def _build(self) -> TextBlock:
+        return TextBlock(_joined(self.parts) if self.parts else "")
+
+
+class ThinkingAccumulator(_StreamedText):
+    __slots__ = ("metadata",)
+    kind = "thinking"
+
+    def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        super().__init__(block_id)
+        self.metadata: Mapping[str, Any] | None = None
+
+    def _take(self, extras: Mapping[str, Any]) -> list[str]:
+        if "metadata" not in extras:
+            return []
+        value = extras["metadata"]
+        if value is not None and not isinstance(value, Mapping):
+            return [f"a thinking block's metadata must be a mapping or null, got {type(value).__name__}"]
+        self.metadata = value
+        return []
+
+    def _build(self) -> ThinkingBlock:
+        return ThinkingBlock(_joined(self.parts) if self.parts else "", self.metadata)
+
+
+class DataAccumulator(_StreamedText):
+    """A data block: base64 fragments; the media type from the start event's metadata."""
+
+    __slots__ = ("data_id", "media_type", "name")
+    kind = "data"
+
+    def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        super().__init__(block_id)
+        # A block without an id gets one now, so every snapshot shows the same id.
+        self.data_id = block_id or new_hex_id()
+        self.media_type = DEFAULT_MEDIA_TYPE
+        self.name: str | None = None
+
+    def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
+        media_type = None if metadata is None else metadata.get(MEDIA_TYPE_KEY)
+        if isinstance(media_type, str):
+            self.media_type = media_type
+            self.built = None
+        return super().take_metadata(metadata)
+
+    def _take(self, extras: Mapping[str, Any]) -> list[str]:
+        problems = []
+        media_type = extras.get("media_type", self.media_type)
+        if isinstance(media_type, str):
+            self.media_type = media_type
+        else:
+            problems.append(f"a data block's media_type must be a string, got {type(media_type).__name__}")
+        name = extras.get("name", self.name)
+        if name is None or isinstance(name, str):
+            self.name = name
+        else:
+            problems.append(f"a data block's name must be a string or null, got {type(name).__name__}")
+        return problems
+
+    def _build(self) -> DataBlock:
+        data = _joined(self.parts) if self.parts else ""
+        return DataBlock(Base64Source(self.media_type, data), self.data_id, self.name)
+
+
+_NOT_GIVEN: Any = object()
+_CALL_STATES = {state.value: state for state in ToolCallState}
+
+
+def parse_arguments(text: str) -> tuple[Mapping[str, Any], str | None]:
+    """A tool call's ``input`` from its raw arguments, and what was wrong with them (or ``None``)."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        return {}, f"not valid JSON ({error})"
+    except RecursionError:  # absurd nesting
+        return {}, "nested too deeply to parse"
+    if not isinstance(value, dict):
+        return {}, f"JSON {type(value).__name__}, not an object"
+    return value, None
+
+
+class ToolCallAccumulator(_StreamedText):
+    """A tool call: the raw argument fragments, parsed when the block is built."""
+
+    __slots__ = ("content", "input", "metadata", "name", "problem", "state", "state_given")
+    kind = "tool call"
+    end_creates = True
+
+    def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        super().__init__(block_id)
+        self.name = name
+        self.input: Mapping[str, Any] | None = None  # given outright, instead of parsed
+        self.content: str | None = _NOT_GIVEN  # given outright, instead of the fragments
+        self.metadata: Mapping[str, Any] = {}
+        self.state = ToolCallState.PENDING
+        self.state_given = False
+        self.problem: str | None = None  # what is wrong with the arguments, once built
+
+    def _take(self, extras: Mapping[str, Any]) -> list[str]:
+        problems = []
+        if "state" in extras:
+            state = _CALL_STATES.get(extras["state"]) if isinstance(extras["state"], str) else None
+            if state is None:
+                problems.append(f"a tool call's state must be one of {sorted(_CALL_STATES)}, got {extras['state']!r}")
+            else:
+                self.state, self.state_given = state, True
+        for field in ("input", "metadata"):
+            if field in extras:
+                if isinstance(extras[field], Mapping):
+                    setattr(self, field, extras[field])
+                else:
+                    problems.append(f"a tool call's {field} must be a mapping, got {type(extras[field]).__name__}")
+        if "content" in extras:
+            if extras["content"] is None or isinstance(extras["content"], str):
+                self.content = extras["content"]
+            else:
+                problems.append(f"a tool call's content must be a string or null, got {type(extras['content']).__name__}")
+        return problems
+
+    def _build(self) -> ToolUseBlock:
+        arguments = _joined(self.parts) if self.parts else None
+        content = arguments if self.content is _NOT_GIVEN else self.content
+        tool_input = self.input
+        self.problem = None
+        if tool_input is None:
+            tool_input, self.problem = ({}, None) if arguments is None else parse_arguments(arguments)
+        return ToolUseBlock(self.block_id, self.name, tool_input, content, self.metadata, self.state)
+
+    def arguments_problem(self) -> str | None:
+        """Why the arguments are not a JSON object, for an anomaly (only meaningful once complete)."""
+        self.block()
+        return self.problem
+
+
+class ToolResultAccumulator(BlockAccumulator):
+    """A tool result: runs of text deltas (merged) and whole blocks, in arrival order."""
+
+    __slots__ = ("items", "metadata", "name", "state")
+    kind = "tool result"
+    end_creates = True
+
+    def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        super().__init__(block_id)
+        self.name = name
+        self.items: list[list[str] | ContentBlock] = []
+        self.metadata: dict[str, Any] = {}
+        self.state = ToolResultState.RUNNING
+
+    def add_text(self, delta: str) -> None:
+        items = self.items
+        if items and type(items[-1]) is list:
+            items[-1].append(delta)
+        else:
+            items.append([delta])
+        self.built = None
+
+    def add_block(self, block: ContentBlock) -> None:
+        self.items.append(block)
+        self.built = None
+
+    def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
+        # As Java sends it: a result block's metadata is the metadata of its start and end events.
+        if metadata:
+            self.metadata.update(metadata)
+            self.built = None
+        return []
+
+    def _build(self) -> ToolResultBlock:
+        output = [TextBlock(_joined(item)) if isinstance(item, list) else item for item in self.items]
+        return ToolResultBlock(self.block_id, self.name, output, self.metadata, self.state)
+
+
+class WholeBlock(BlockAccumulator):
+    """A block that arrives in one event (a hint, or a block sent whole in a custom event)."""
+
+    __slots__ = ()
+    kind = "whole"
+
+    def __init__(self, block: ContentBlock) -> None:
+        super().__init__(None)
+        self.open = False
+        self.built = block
+
+    def _build(self) -> ContentBlock:  # never called: the block is built from the start
+        raise AssertionError("a whole block is always built")
+
+
+_ISO_UTC = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:Z|\+00:?00)")
+
+
+def local_timestamp(created_at: str | None) -> str:
+    """An event's ISO-8601 UTC ``created_at`` as a message timestamp (local wall-clock time,
+    ``yyyy-MM-dd HH:mm:ss.SSS``); now, when ``created_at`` is missing or not UTC ISO-8601."""
+    match = None if created_at is None else _ISO_UTC.fullmatch(created_at)
+    if match is None:
+        return new_msg_timestamp()
+    *fields, fraction = match.groups()
+    try:
+        seconds = calendar.timegm(tuple(int(field) for field in fields))
+        text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+    except (ValueError, OverflowError, OSError):
+        return new_msg_timestamp()
+    return f"{text}.{(fraction or '0').ljust(3, '0')[:3]}"
+
+
+class Reply:
+    """An open reply: ``AgentStartEvent … AgentEndEvent`` of one source, or one bare model call."""
+
+    __slots__ = (
+        "blocks",
+        "bare",
+        "cached",
+        "calls",
+        "known",
+        "message_id",
+        "metadata",
+        "name",
+        "reason",
+        "reply_id",
+        "route_keys",
+        "seen",
+        "source",
+        "timestamp",
+        "usage",
+    )
+
+    def __init__(self, source: str | None, reply_id: str | None, name: str | None, bare: bool, created_at: str | None) -> None:
+        self.source = source
+        self.reply_id = reply_id
+        self.bare = bare  # a model call outside any AgentStartEvent: it ends with its ModelCallEndEvent
+        self.name = name
+        self.message_id = reply_id
+        self.timestamp = local_timestamp(created_at)  # fixed now, so every snapshot agrees
+        self.metadata: Mapping[str, Any] = {}
+        self.blocks: list[BlockAccumulator] = []  # in the order their first events arrived
+        # (kind, reply id, block id) -> the block; Any, as the kind in the key fixes the accumulator class
+        self.known: dict[tuple[str, str | None, str | None], Any] = {}
+        self.calls: dict[str | None, ToolCallAccumulator] = {}  # tool call id -> its latest call
+        self.seen: set[str] = set()  # ids of the events applied, so a replayed one changes nothing
+        self.route_keys: list[RouteKey] = [(source, reply_id)]
+        self.usage: ChatUsage | None = None
+        self.reason: GenerateReason | None = None
+        self.cached: AssistantMessage | None = None  # cleared by every change
+
+    def add_block(self, key: tuple[str, str | None, str | None], block: BlockAccumulator) -> None:
+        self.known[key] = block
+        self.blocks.append(block)
+        if isinstance(block, ToolCallAccumulator):
+            self.calls[block.block_id] = block
+        self.cached = None
+
+    def add_usage(self, usage: ChatUsage) -> None:
+        self.usage = usage if self.usage is None else self.usage + usage
+        self.cached = None
+
+    def message(self) -> AssistantMessage:
+        message = self.cached
+        if message is None:
+            metadata = self.metadata
+            if self.reason is not None:
+                metadata = {**metadata, Msg.METADATA_GENERATE_REASON: self.reason.name}
+            content = [block.block() for block in self.blocks]
+            message = self.cached = AssistantMessage._from_fields(
+                self.message_id, self.name, MsgRole.ASSISTANT, content, metadata, self.timestamp, self.usage
+            )
+        return message
+
+
+class CompletedReplies:
+    """The route keys of the last ``limit`` completed replies, so that their late events are
+    recognised (and dropped) instead of opening a reply of their own."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._replies: OrderedDict[int, list[RouteKey]] = OrderedDict()
+        self._keys: dict[RouteKey, int] = {}
+        self._next = 0
+
+    def add(self, keys: list[RouteKey]) -> None:
+        number = self._next
+        self._next += 1
+        self._replies[number] = keys
+        for key in keys:
+            self._keys[key] = number
+        if len(self._replies) > self._limit:
+            oldest, forgotten = self._replies.popitem(last=False)
+            for key in forgotten:
+                if self._keys.get(key) == oldest:  # a later reply may have reused the key
+                    del self._keys[key]
+
+    def __contains__(self, key: RouteKey) -> bool:
+        return key in self._keys
