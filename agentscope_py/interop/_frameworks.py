@@ -1,0 +1,339 @@
+"""What the AgentFlow, Vercel AI SDK and agent-swarm-kit converters share.
+
+Those three formats are written by other frameworks and read back by them, so
+their converters promise ``to_x(from_x(payload)) == payload``.  The tool for
+that is one rule, applied to every message, part and nested object alike:
+
+* reading: build our value, render it back (:func:`diff` against the original),
+  and keep what the rendering does not reproduce under ``metadata[<format>]``;
+* writing: render our value and lay the kept fields over it (:func:`overlay`).
+
+So the carried dict holds exactly the format's own fields we have no place for
+(or spell differently), nothing else.  Renderers may read it to pick a spelling
+(AgentFlow's ``call_id`` against ``tool_call_id``, a ``"data"`` block against a
+``"document"``); a spelling is used only while it still reads back as what the
+block now holds, so editing a converted message is never undone by stale fields.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+import attrs
+
+from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .._enums import MsgRole
+from .._ids import new_msg_id
+from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._roles import ALLOWED_BLOCKS
+from .._sources import Base64Source, Source, URLSource
+from .._usage import ChatUsage
+from .._reader import item, req_list
+from ..errors import ArgumentValueError, DecodeError
+from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
+
+__all__ = [
+    "Conversion",
+    "PARTS",
+    "carried",
+    "carry_in_block",
+    "check_block_for_role",
+    "diff",
+    "json_text",
+    "make_message",
+    "messages_list",
+    "name_results",
+    "part_extras",
+    "read_all",
+    "thaw",
+    "millis_from_timestamp",
+    "overlay",
+    "parse_arguments",
+    "source_from_string",
+    "tool_arguments",
+    "timestamp_from_epoch",
+    "with_carried",
+]
+
+#: Bookkeeping entry of a message's carried dict: ``{"<index in the format's content>": {...}}``,
+#: the carried fields of parts that became blocks without metadata of their own (text, media).
+PARTS = "parts"
+
+_MISSING: Any = object()
+_T = TypeVar("_T")
+
+
+# -- carried fields ----------------------------------------------------------------
+
+
+def thaw(value: Any) -> Any:
+    """A plain ``dict``/``list`` deep copy of a JSON value (metadata holds read-only mappings)."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [thaw(item) for item in value]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON equality: 1 == 1.0 is fine, but True must not pass for 1 (Python says it does).
+    return a == b and (isinstance(a, bool) == isinstance(b, bool))
+
+
+def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``original`` that ``rendered`` does not reproduce (objects compared key by key)."""
+    extras: dict[str, Any] = {}
+    for key, value in original.items():
+        have = rendered.get(key, _MISSING)
+        if isinstance(have, Mapping) and isinstance(value, Mapping):
+            nested = diff(have, value)
+            if nested:
+                extras[key] = nested
+        elif have is _MISSING or not _same(have, value):
+            extras[key] = value
+    return extras
+
+
+def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[str] = ()) -> dict[str, Any]:
+    """``rendered`` with the carried ``extras`` laid over it (objects merged key by key).
+
+    Keys in ``ours`` keep the rendered value: the renderer decided them from the block.
+    """
+    keep = frozenset(ours)
+    for key, value in extras.items():
+        if key in keep:
+            continue
+        have = rendered.get(key)
+        if isinstance(have, dict) and isinstance(value, Mapping):
+            rendered[key] = overlay(have, value)
+        else:
+            rendered[key] = thaw(value)
+    return rendered
+
+
+def carried(metadata: Mapping[str, Any] | None, fmt: str) -> Mapping[str, Any]:
+    """The carried dict under ``metadata[fmt]``; anything else reads as empty."""
+    own = metadata.get(fmt) if metadata else None
+    return own if isinstance(own, Mapping) else {}
+
+
+def with_carried(metadata: Mapping[str, Any] | None, fmt: str, extras: Mapping[str, Any]) -> dict[str, Any]:
+    """``metadata`` with ``extras`` stored under ``fmt`` (left out when there is nothing to carry)."""
+    out = dict(metadata or {})
+    if extras:
+        out[fmt] = dict(extras)
+    return out
+
+
+def carry_in_block(block: ContentBlock, fmt: str, extras: Mapping[str, Any]) -> ContentBlock | None:
+    """``block`` carrying ``extras`` in its own metadata; ``None`` for a block with no metadata."""
+    if isinstance(block, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
+        return attrs.evolve(block, metadata=with_carried(block.metadata, fmt, extras)) if extras else block
+    return None
+
+
+def part_extras(message_carried: Mapping[str, Any], index: int) -> Mapping[str, Any]:
+    parts = message_carried.get(PARTS)
+    extras = parts.get(str(index)) if isinstance(parts, Mapping) else None
+    return extras if isinstance(extras, Mapping) else {}
+
+
+# -- messages -------------------------------------------------------------------
+
+_CLASSES: dict[MsgRole, type[Msg[Any]]] = {
+    MsgRole.USER: UserMessage,
+    MsgRole.ASSISTANT: AssistantMessage,
+    MsgRole.SYSTEM: SystemMessage,
+    MsgRole.TOOL: ToolResultMessage,
+}
+
+
+def check_block_for_role(role: MsgRole, block: ContentBlock, kind: str, path: str) -> None:
+    """A block read at ``path`` must be one ``role`` may hold; say so with the path when it is not."""
+    allowed = ALLOWED_BLOCKS[role]
+    if not isinstance(block, allowed):
+        wording = "/".join(cls.type for cls in allowed)
+        raise DecodeError(
+            f"a {role.value} message may only hold {wording} blocks in agentscope_py, got a {kind!r} part",
+            path,
+        )
+
+
+def make_message(
+    role: MsgRole,
+    content: Iterable[ContentBlock],
+    *,
+    id: str | None = _MISSING,
+    name: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    timestamp: str | None = None,
+    usage: ChatUsage | None = None,
+) -> Msg[Any]:
+    """The role's message class from exact values; a fresh id unless one is given."""
+    return _CLASSES[role]._from_fields(
+        new_msg_id() if id is _MISSING else id, name, role, content, metadata, timestamp, usage
+    )
+
+
+# -- timestamps: epoch numbers against Java's "yyyy-MM-dd HH:mm:ss.SSS" local time ---------------
+
+# Below this an epoch number is in seconds (1e11 s is the year 5138; 1e11 ms is 1973).
+_SECONDS_LIMIT = 1e11
+_JAVA_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def timestamp_from_epoch(value: float, path: str) -> str:
+    """An epoch time (milliseconds, or seconds when small) as AgentScope writes timestamps."""
+    try:
+        millis = round(value * 1000) if abs(value) < _SECONDS_LIMIT else round(value)
+        seconds, ms = divmod(millis, 1000)
+        return f"{time.strftime(_JAVA_FORMAT, time.localtime(seconds))}.{ms:03d}"
+    except (OverflowError, OSError, ValueError):
+        raise DecodeError(f"timestamp {value!r} is out of the range of dates", path) from None
+
+
+def millis_from_timestamp(timestamp: str, message_index: int) -> int:
+    """Epoch milliseconds of a ``yyyy-MM-dd HH:mm:ss.SSS`` local timestamp."""
+    try:
+        stamp, _, ms = timestamp.partition(".")
+        seconds = time.mktime(time.strptime(stamp, _JAVA_FORMAT))
+        if len(ms) != 3 or not ms.isdigit():
+            raise ValueError(ms)
+    except (ValueError, OverflowError):
+        raise ArgumentValueError(
+            f"messages[{message_index}].timestamp {timestamp!r} is not in AgentScope's "
+            "'yyyy-MM-dd HH:mm:ss.SSS' form; fix it or set it to None"
+        ) from None
+    return int(seconds) * 1000 + int(ms)
+
+
+# -- tool calls and results ------------------------------------------------------------
+
+
+def parse_arguments(raw: str) -> dict[str, Any]:
+    """The object in a raw argument text; ``{}`` when it holds no JSON object (``content`` keeps it)."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
+    """A call's arguments as an object; ``None`` when only unparsable raw text holds them."""
+    if block.input or block.content is None:
+        return dict(thaw(block.input))
+    value = parse_arguments(block.content)
+    return value if value or block.content.strip() == "{}" else None
+
+
+def json_text(value: Any) -> str:
+    """A tool's JSON output as the text a TextBlock holds (strings are kept as they are)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def name_results(messages: list[Msg[Any]]) -> list[Msg[Any]]:
+    """Give each nameless tool result the name of the call it answers (formats that only keep the id)."""
+    names: dict[str, str] = {}
+    out = []
+    for message in messages:
+        changed = False
+        content = []
+        for block in message.content:
+            if isinstance(block, ToolUseBlock) and block.id is not None and block.name is not None:
+                names[block.id] = block.name
+            elif isinstance(block, ToolResultBlock) and block.name is None and block.id in names:
+                block = block.with_id_and_name(block.id, names[block.id])
+                changed = True
+            content.append(block)
+        out.append(message._replace(content=content) if changed else message)
+    return out
+
+
+# -- media ---------------------------------------------------------------------
+
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+
+# The first base64 characters of the image formats models accept.
+_IMAGE_SIGNATURES = (("iVBORw0KGgo", "image/png"), ("/9j/", "image/jpeg"), ("R0lGOD", "image/gif"), ("UklGR", "image/webp"))
+
+
+def _has_scheme(text: str) -> bool:
+    scheme, sep, _ = text.partition(":")
+    return bool(sep) and scheme[:1].isalpha() and all(c in _SCHEME_CHARS for c in scheme)
+
+
+def source_from_string(text: str, media_type: str | None) -> Source:
+    """Media given as one string: a ``data:…;base64,`` URL, another URL, or bare base64.
+
+    Bare base64 of unknown type gets ``media_type`` ``""`` (unknown), which is
+    written back as no type at all.
+    """
+    if text.startswith("data:"):
+        declared, sep, data = text[5:].partition(";base64,")
+        if sep:
+            return Base64Source(declared or media_type or "", data)
+    if _has_scheme(text):
+        return URLSource(text, media_type)
+    return Base64Source(media_type or "", text)
+
+
+def data_url(source: Base64Source) -> str:
+    return f"data:{source.media_type};base64,{source.data}"
+
+
+def sniff_image_type(data: str) -> str:
+    """The media type of base64 image bytes, from their first characters."""
+    for prefix, media_type in _IMAGE_SIGNATURES:
+        if data.startswith(prefix):
+            return media_type
+    return "application/octet-stream"
+
+
+# -- the unsupported-content policy, per conversion ---------------------------------------------
+
+
+class Conversion:
+    """One ``to_x`` call: the target's name, the caller's policy and the notes it produced."""
+
+    __slots__ = ("notes", "policy", "target")
+
+    def __init__(self, target: str, on_unsupported: OnUnsupported) -> None:
+        self.target = target
+        self.policy = check_policy(on_unsupported)
+        self.notes: list[ConversionNote] = []
+
+    def refuse(self, message_index: int, block_index: int, block: ContentBlock) -> str | None:
+        """Apply the policy to a block the target cannot hold: its text stand-in, ``None``, or raise."""
+        return unsupported(
+            self.policy,
+            self.notes,
+            target=self.target,
+            message_index=message_index,
+            block_index=block_index,
+            block=block,
+        )
+
+
+def messages_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
+    """The caller's messages, checked to be messages with a role."""
+    out = list(messages)
+    for index, message in enumerate(out):
+        if not isinstance(message, Msg):
+            raise ArgumentValueError(f"messages[{index}] must be a Msg, got {type(message).__name__}")
+        if message.role is None:
+            raise ArgumentValueError(
+                f"messages[{index}] has no role; give it one (UserMessage, AssistantMessage, …) to convert it"
+            )
+    return out
+
+
+def read_all(payload: object, read: Callable[[Any, str], _T]) -> list[_T]:
+    """Read every element of a payload list with ``read(value, path)``; paths start at ``messages``."""
+    try:
+        return [read(value, item("messages", index)) for index, value in enumerate(req_list(payload, "messages"))]
+    except RecursionError:
+        raise DecodeError("the payload is nested too deeply to read", "messages") from None

@@ -1,0 +1,456 @@
+"""AgentFlow (10xscale) ``Message`` lists, as its Python server and TypeScript client write them.
+
+AgentFlow messages are close to ours: any role may hold any block, so a
+message maps to one message and a block to one block.  What AgentFlow has and
+we don't (annotations on text, ``MediaRef`` details, ``delta``, ``raw``, token
+counts beyond ours, annotation and error blocks) is carried under
+``metadata["agentflow"]`` and written back, so ``to_agentflow(from_agentflow(p)) == p``.
+See ``docs/interop/agentflow.md`` for the mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable
+
+from .._blocks import (
+    AudioBlock,
+    ContentBlock,
+    DataBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    VideoBlock,
+)
+from .._enums import MsgRole, ToolResultState
+from .._messages import Msg
+from .._reader import at, item, opt_bool, opt_dict, opt_int, opt_str, req, req_dict, req_list, req_str
+from .._sources import Base64Source, Source, URLSource
+from .._usage import ChatUsage
+from ..errors import DecodeError
+from ._common import Converted, OnUnsupported
+from ._frameworks import (
+    PARTS,
+    Conversion,
+    carried,
+    carry_in_block,
+    check_block_for_role,
+    diff,
+    json_text,
+    make_message,
+    messages_list,
+    name_results,
+    millis_from_timestamp,
+    overlay,
+    part_extras,
+    read_all,
+    thaw,
+    timestamp_from_epoch,
+    tool_arguments,
+    with_carried,
+)
+
+__all__ = ["from_agentflow", "to_agentflow"]
+
+_FMT = "agentflow"
+_TARGET = "AgentFlow"
+#: Bookkeeping entry of a message's carried dict: whole blocks we have no block for, by content index.
+_BLOCKS = "blocks"
+#: The key in AgentFlow's own ``metadata`` that holds the AgentScope fields AgentFlow has no place for.
+_OURS = "agentscope"
+
+_ROLES = {"user": MsgRole.USER, "assistant": MsgRole.ASSISTANT, "system": MsgRole.SYSTEM, "tool": MsgRole.TOOL}
+_ROLE_NAMES = {role: name for name, role in _ROLES.items()}
+_MEDIA_KINDS = ("image", "audio", "video", "document")
+_ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
+
+
+# == reading =========================================================================
+
+
+def from_agentflow(payload: object) -> list[Msg[Any]]:
+    """Messages from a list of AgentFlow ``Message`` dicts.
+
+    Raises :class:`~agentscope_py.errors.DecodeError` naming the path of anything
+    malformed (``messages[3].content[1].media.url``), including a block the role
+    may not hold in agentscope_py (a tool call in a user message).
+    """
+    return name_results(read_all(payload, _read_message))
+
+
+def _read_message(value: object, path: str) -> Msg[Any]:
+    raw = req_dict(value, path)
+    role_name = req_str(req(raw, "role", path), at(path, "role"))
+    role = _ROLES.get(role_name)
+    if role is None:
+        raise DecodeError(f"unknown role {role_name!r}; expected one of {', '.join(_ROLES)}", at(path, "role"))
+    blocks, parts, whole = _read_content(role, req(raw, "content", path), at(path, "content"))
+
+    id_path = at(path, "message_id")
+    message_id = raw.get("message_id")
+    if isinstance(message_id, int) and not isinstance(message_id, bool):
+        message_id = str(message_id)  # AgentFlow's Python side allows ints; the int itself is carried
+    message_id = opt_str(message_id, id_path)
+    stamp = raw.get("timestamp")
+    if stamp is not None and (isinstance(stamp, bool) or not isinstance(stamp, (int, float))):
+        raise DecodeError("expected an epoch number or null", at(path, "timestamp"))
+    their_metadata = opt_dict(raw.get("metadata"), at(path, "metadata")) or {}
+    ours = their_metadata.get(_OURS)
+    name = ours.get("name") if isinstance(ours, dict) else None
+    metadata = {k: v for k, v in their_metadata.items() if k != _FMT and not (k == _OURS and isinstance(name, str))}
+    plain = make_message(
+        role,
+        blocks,
+        id=message_id,
+        name=name if isinstance(name, str) else None,
+        metadata=metadata,
+        timestamp=None if stamp is None else timestamp_from_epoch(stamp, at(path, "timestamp")),
+        usage=_read_usage(raw.get("usages"), at(path, "usages")),
+    )
+    fields = {k: v for k, v in raw.items() if k != "content"}
+    extras = diff(_write_fields(plain, 0, {}), fields)
+    if parts:
+        extras[PARTS] = parts
+    if whole:
+        extras[_BLOCKS] = whole
+    return plain.with_metadata(with_carried(plain.metadata, _FMT, extras))
+
+
+def _read_content(
+    role: MsgRole, value: object, path: str
+) -> tuple[list[ContentBlock], dict[str, Any], dict[str, Any]]:
+    blocks: list[ContentBlock] = []
+    parts: dict[str, Any] = {}
+    whole: dict[str, Any] = {}
+    for index, part_value in enumerate(req_list(value, path)):
+        part_path = item(path, index)
+        part = req_dict(part_value, part_path)
+        kind = req_str(req(part, "type", part_path), at(part_path, "type"))
+        reader = _READERS.get(kind)
+        if reader is None:
+            whole[str(index)] = part  # annotation, error, or a type newer than this converter
+            continue
+        block, extras = _read_block(reader, part, part_path)
+        check_block_for_role(role, block, kind, part_path)
+        carrier = carry_in_block(block, _FMT, extras)
+        if carrier is None and extras:
+            parts[str(index)] = extras
+        blocks.append(carrier or block)
+    return blocks, parts, whole
+
+
+_Reader = Callable[[dict[str, Any], str], "tuple[ContentBlock, dict[str, Any]]"]
+
+
+def _read_block(reader: _Reader, part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    """A block and what it carries: the spelling hints its reader noted plus what rendering misses."""
+    block, hints = reader(part, path)
+    rendered = _render_plain(block, hints)
+    return block, {**diff(rendered, part), **hints}
+
+
+def _render_plain(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
+    # Every block a reader makes can be written, so this conversion never applies its policy.
+    return _write_block(Conversion(_TARGET, "drop"), 0, 0, block, extras) or {}
+
+
+def _read_text(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    return TextBlock(req_str(req(part, "text", path), at(path, "text"))), {}
+
+
+def _read_media_ref(value: object, path: str) -> tuple[Source, str | None]:
+    ref = req_dict(value, path)
+    kind = req_str(req(ref, "kind", path), at(path, "kind"))
+    mime_type = opt_str(ref.get("mime_type"), at(path, "mime_type"))
+    filename = opt_str(ref.get("filename"), at(path, "filename"))
+    if kind == "url":
+        return URLSource(req_str(req(ref, "url", path), at(path, "url")), mime_type), filename
+    if kind == "file_id":  # a provider's file id travels as the URL; the kind is carried
+        return URLSource(req_str(req(ref, "file_id", path), at(path, "file_id")), mime_type), filename
+    if kind == "data":
+        data = req_str(req(ref, "data_base64", path), at(path, "data_base64"))
+        return Base64Source(mime_type or "", data), filename
+    raise DecodeError(f"unknown media kind {kind!r}; expected url, file_id or data", at(path, "kind"))
+
+
+def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    source, filename = _read_media_ref(req(part, "media", path), at(path, "media"))
+    kind = part["media"]["kind"]
+    return DataBlock(source, name=filename), {"media": {"kind": kind}} if kind == "file_id" else {}
+
+
+def _read_data(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    mime_type = req_str(req(part, "mime_type", path), at(path, "mime_type"))
+    data = opt_str(part.get("data_base64"), at(path, "data_base64"))
+    if data is not None:
+        return DataBlock(Base64Source(mime_type, data)), {"type": "data"}
+    if part.get("media") is None:
+        raise DecodeError("a data block needs data_base64 or media", path)
+    block, _ = _read_media(part, path)
+    # The "media" hint tells this layout from the inline one when the media is inline data too.
+    return block, {"media": {"kind": part["media"]["kind"]}, "type": "data"}
+
+
+def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    call_id = req_str(req(part, "id", path), at(path, "id"))
+    name = req_str(req(part, "name", path), at(path, "name"))
+    return ToolUseBlock(call_id, name, req_dict(req(part, "args", path), at(path, "args"))), {}
+
+
+def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    # The server (Python) writes tool_call_id/content, the TypeScript client call_id/output;
+    # the client spelling is remembered by keeping its keys (the renderer writes under them).
+    id_key = "tool_call_id" if "tool_call_id" in part or "call_id" not in part else "call_id"
+    output_key = "content" if "content" in part or "output" not in part else "output"
+    call_id = req_str(req(part, id_key, path), at(path, id_key))
+    output = _read_output(req(part, output_key, path), at(path, output_key))
+    is_error = opt_bool(part.get("is_error"), at(path, "is_error"))
+    state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
+    hints = {key: part[key] for key in (id_key, output_key) if key in ("call_id", "output")}
+    return ToolResultBlock(call_id, None, output, state=state), hints
+
+
+def _read_output(value: object, path: str) -> tuple[ContentBlock, ...]:
+    """A tool's output: text as text, a list of AgentFlow blocks as blocks, any other JSON as its text."""
+    if isinstance(value, str):
+        return (TextBlock(value),)
+    if isinstance(value, list):
+        blocks = _output_blocks(value, path)
+        if blocks is not None:
+            return blocks
+    return (TextBlock(json_text(value)),)
+
+
+def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | None:
+    """``values`` as blocks, when every one is an AgentFlow block that reads back exactly."""
+    blocks = []
+    for index, value in enumerate(values):
+        reader = _READERS.get(value.get("type")) if isinstance(value, dict) else None  # type: ignore[arg-type]
+        if reader is None:
+            return None
+        try:
+            block, extras = _read_block(reader, value, item(path, index))
+        except DecodeError:
+            return None
+        if extras:
+            return None
+        blocks.append(block)
+    return tuple(blocks)
+
+
+def _read_reasoning(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    # The server writes thinking (+ signature), the TypeScript client summary (+ details).
+    if "thinking" not in part and "summary" in part:
+        return ThinkingBlock(req_str(part["summary"], at(path, "summary"))), {"summary": part["summary"]}
+    return ThinkingBlock(req_str(req(part, "thinking", path), at(path, "thinking"))), {}
+
+
+def _read_usage(value: object, path: str) -> ChatUsage | None:
+    usages = opt_dict(value, path)
+    if usages is None:
+        return None
+
+    def count(key: str) -> int:
+        return opt_int(usages.get(key), at(path, key)) or 0
+
+    return ChatUsage(count("prompt_tokens"), count("completion_tokens"), count("cache_read_input_tokens"))
+
+
+_READERS: dict[str, _Reader] = {
+    "text": _read_text,
+    **{kind: _read_media for kind in _MEDIA_KINDS},
+    "data": _read_data,
+    "tool_call": _read_tool_call,
+    "remote_tool_call": _read_tool_call,
+    "tool_result": _read_tool_result,
+    "reasoning": _read_reasoning,
+}
+
+
+# == writing =========================================================================
+
+
+def to_agentflow(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise") -> Converted:
+    """AgentFlow ``Message`` dicts for ``messages``, one for each.
+
+    A block AgentFlow cannot hold (a :class:`~agentscope_py.HintBlock`, a video
+    with no source, a call whose arguments are not a JSON object) raises
+    :class:`~agentscope_py.errors.UnsupportedContentError`, unless
+    ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` of the result
+    records each such choice.
+    """
+    conversion = Conversion(_TARGET, on_unsupported)
+    out = [
+        _write_message(conversion, index, message) for index, message in enumerate(messages_list(messages))
+    ]
+    return Converted(out, conversion.notes)
+
+
+def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]) -> dict[str, Any]:
+    extras = carried(message.metadata, _FMT)
+    whole = extras.get(_BLOCKS)
+    pending = {int(k): v for k, v in whole.items() if k.isdigit()} if isinstance(whole, Mapping) else {}
+    content: list[dict[str, Any]] = []
+
+    def place_carried_blocks() -> None:
+        while len(content) in pending:
+            content.append(thaw(pending.pop(len(content))))
+
+    for block_index, block in enumerate(message.content):
+        place_carried_blocks()
+        part = _write_block(conversion, message_index, block_index, block, part_extras(extras, len(content)))
+        if part is not None:
+            content.append(part)
+    place_carried_blocks()
+    content.extend(thaw(pending[index]) for index in sorted(pending))
+    fields = _write_fields(message, message_index, extras)
+    return {**fields, "content": content}
+
+
+def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, Any]) -> dict[str, Any]:
+    """Every message field but ``content``."""
+    assert message.role is not None
+    metadata = {k: v for k, v in message.metadata.items() if k != _FMT}
+    if message.name is not None:
+        metadata[_OURS] = {"name": message.name}
+    out: dict[str, Any] = {
+        "message_id": _written_id(message.id, extras.get("message_id")),
+        "role": _ROLE_NAMES[message.role],
+        "timestamp": _written_timestamp(message.timestamp, extras.get("timestamp"), message_index),
+        "metadata": thaw(metadata),
+    }
+    if message.usage is not None:
+        usage = message.usage
+        out["usages"] = {
+            "completion_tokens": usage.output_tokens,
+            "prompt_tokens": usage.input_tokens,
+            "total_tokens": usage.total_tokens,
+            "reasoning_tokens": 0,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": usage.cached_tokens,
+        }
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, _BLOCKS)}
+    return overlay(out, fields, ours=("message_id", "timestamp"))
+
+
+def _written_id(message_id: str | None, carried_id: object) -> object:
+    # An int id read from AgentFlow went into Msg.id as text; it goes back as the int while they agree.
+    if isinstance(carried_id, int) and not isinstance(carried_id, bool) and str(carried_id) == message_id:
+        return carried_id
+    return message_id
+
+
+def _written_timestamp(timestamp: str | None, carried_stamp: object, message_index: int) -> object:
+    if timestamp is None:
+        return None
+    if isinstance(carried_stamp, (int, float)) and not isinstance(carried_stamp, bool):
+        try:
+            if timestamp_from_epoch(carried_stamp, "") == timestamp:
+                return carried_stamp  # seconds, or finer than milliseconds: written as it came
+        except DecodeError:
+            pass
+    return millis_from_timestamp(timestamp, message_index)
+
+
+def _write_block(
+    conversion: Conversion, message_index: int, block_index: int, block: ContentBlock, extras: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The AgentFlow block for ``block``, or its stand-in (or ``None``) when AgentFlow cannot hold it.
+
+    ``extras`` are the carried fields of a block without metadata (text, media); the
+    others carry theirs in their own metadata.
+    """
+    if isinstance(block, TextBlock):
+        return overlay({"type": "text", "text": block.text}, extras)
+    if isinstance(block, ThinkingBlock):
+        return _write_reasoning(block, carried(block.metadata, _FMT))
+    if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)) and block.source is not None:
+        return _write_media(block, block.source, extras)
+    if isinstance(block, ToolUseBlock):
+        args = tool_arguments(block)
+        if args is not None:
+            rendered = {"type": "tool_call", "id": block.id, "name": block.name, "args": args}
+            return overlay(rendered, carried(block.metadata, _FMT))
+    if isinstance(block, ToolResultBlock):
+        return _write_tool_result(conversion, message_index, block_index, block)
+    text = conversion.refuse(message_index, block_index, block)
+    return None if text is None else {"type": "text", "text": text}
+
+
+def _write_reasoning(block: ThinkingBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
+    key = "summary" if "summary" in extras else "thinking"
+    return overlay({"type": "reasoning", key: block.thinking}, extras, ours=(key,))
+
+
+def _media_type(source: Source) -> str | None:
+    if isinstance(source, URLSource):
+        return source.mime_type
+    assert isinstance(source, Base64Source)
+    return source.media_type or None  # "" is how we hold "no type given"
+
+
+def _write_media(
+    block: DataBlock | ImageBlock | AudioBlock | VideoBlock, source: Source, extras: Mapping[str, Any]
+) -> dict[str, Any]:
+    media_type = _media_type(source)
+    name = block.name if isinstance(block, DataBlock) else None
+    if extras.get("type") == "data" and isinstance(source, Base64Source) and "media" not in extras:
+        return overlay({"type": "data", "mime_type": source.media_type, "data_base64": source.data}, extras)
+    media_extras = extras.get("media")
+    file_id = isinstance(media_extras, Mapping) and media_extras.get("kind") == "file_id"
+    ref: dict[str, Any]
+    if isinstance(source, URLSource):
+        ref = {"kind": "file_id", "file_id": source.url} if file_id else {"kind": "url", "url": source.url}
+    else:
+        assert isinstance(source, Base64Source)
+        ref = {"kind": "data", "data_base64": source.data}
+    if media_type is not None:
+        ref["mime_type"] = media_type
+    if name is not None:
+        ref["filename"] = name
+    if extras.get("type") == "data":
+        return overlay({"type": "data", "mime_type": media_type or "", "media": ref}, extras)
+    return overlay({"type": _media_kind(block, media_type), "media": ref}, extras)
+
+
+def _media_kind(block: ContentBlock, media_type: str | None) -> str:
+    if not isinstance(block, DataBlock):
+        return block.type  # image, audio, video: the same names in AgentFlow
+    major = (media_type or "").partition("/")[0]
+    return major if major in ("image", "audio", "video") else "document"
+
+
+def _write_tool_result(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    extras = carried(block.metadata, _FMT)
+    id_key = "call_id" if "call_id" in extras else "tool_call_id"
+    output_key = "output" if "output" in extras else "content"
+    carried_output = extras.get(output_key)
+    output: Any
+    if output_key in extras and _read_output_quietly(carried_output) == block.output:
+        output = thaw(carried_output)  # JSON output: written as the value it was while its text is unchanged
+    elif len(block.output) == 1 and isinstance(block.output[0], TextBlock):
+        output = block.output[0].text
+    else:
+        output = []
+        for inner in block.output:
+            part = _write_block(conversion, message_index, block_index, inner, {})
+            if part is not None:
+                output.append(part)
+    rendered = {
+        "type": "tool_result",
+        id_key: block.id,
+        output_key: output,
+        "is_error": block.state in _ERROR_STATES,
+    }
+    return overlay(rendered, extras, ours=(id_key, output_key))
+
+
+def _read_output_quietly(value: object) -> tuple[ContentBlock, ...] | None:
+    try:
+        return _read_output(value, "")
+    except DecodeError:
+        return None
