@@ -88,6 +88,7 @@ from .errors import (
     DecodeError,
     MissingStructuredDataError,
     RoleContentError,
+    StreamConnectionError,
     StreamError,
     UnsupportedContentError,
 )
@@ -160,6 +161,7 @@ __all__ = [
     "MsgRole",
     "RoleContentError",
     "Source",
+    "StreamConnectionError",
     "StreamError",
     "SystemBlock",
     "SystemMessage",

@@ -1,0 +1,160 @@
+"""A resumable client for an HTTP event stream (standard library only).
+
+When the connection drops, the client reconnects after the delay the server
+asked for (``retry:``), sending ``Last-Event-ID`` so the server can continue
+after the last event received, and skips any event it has already yielded.
+"""
+
+from __future__ import annotations
+
+import http.client
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator, Mapping
+
+from .errors import ArgumentValueError, StreamConnectionError
+from ._sse_parse import SSEParser
+from .event import AgentEndEvent, AgentEvent
+from .event._types import AgentEventType
+
+__all__ = ["ResumableEventStream", "is_agent_event_message", "is_reply_end"]
+
+_READ_SIZE = 64 * 1024
+# What counts as the connection dropping: socket errors and timeouts (OSError) and
+# truncated or malformed HTTP (a chunked body cut short raises IncompleteRead).
+_DROPPED = (OSError, http.client.HTTPException)
+
+
+def is_reply_end(event: AgentEvent) -> bool:
+    """True for the top-level agent's ``AgentEndEvent``: the end of the reply being streamed."""
+    return type(event) is AgentEndEvent and event.source is None
+
+
+def is_agent_event_message(event_name: str) -> bool:
+    """Whether an SSE message named ``event_name`` carries an agent event.
+
+    Unnamed messages (``"message"``) and the event type names (legacy aliases
+    included) do; anything else (``"ping"``, ``"heartbeat"`` …) is the server's
+    own business and is skipped.
+    """
+    if event_name == "message":
+        return True
+    try:
+        AgentEventType.from_value(event_name)
+    except ValueError:
+        return False
+    return True
+
+
+class ResumableEventStream:
+    """The agent events served at ``url``, as an iterable that survives dropped connections.
+
+    ::
+
+        for event in ResumableEventStream("http://127.0.0.1:8000/reply"):
+            ...
+
+    Iteration ends after the event for which ``stop`` returns true (by default
+    the top-level ``AgentEndEvent``), or when the server answers a reconnection
+    with ``204 No Content`` (it has nothing more).  A dropped connection, a
+    stalled one (no byte for ``timeout`` seconds) or a clean close before the end
+    is followed by a reconnection; ``max_retries`` reconnections in a row that
+    bring no new event raise :class:`StreamConnectionError`, as does any status
+    other than 200 and 204 or a body that is not ``text/event-stream``.
+
+    ``last_event_id`` resumes a stream a previous client read part of;
+    ``reconnects`` counts the reconnections so far.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        last_event_id: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 5,
+        retry_delay: float = 1.0,
+        stop: Callable[[AgentEvent], bool] | None = is_reply_end,
+    ) -> None:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
+        if last_event_id is not None and any(c in last_event_id for c in "\r\n\0"):
+            raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
+        self.url = url
+        self.last_event_id = last_event_id or ""
+        self.reconnects = 0
+        self._parts = parts
+        self._headers = dict(headers or {})
+        self._timeout = timeout
+        self._max_retries = max_retries
+        self._delay = retry_delay
+        self._stop = stop
+
+    def __iter__(self) -> Iterator[AgentEvent]:
+        seen: set[str] = set()
+        failures = 0
+        while True:
+            progressed = False
+            cause: BaseException | None = None
+            connection = self._open_connection()
+            try:
+                response = self._request(connection)
+                if response is None:  # 204: the server has nothing more to send
+                    return
+                parser = SSEParser(self.last_event_id)
+                while chunk := response.read1(_READ_SIZE):
+                    for message in parser.feed(chunk):
+                        self.last_event_id = message.last_event_id
+                        if not is_agent_event_message(message.event):
+                            continue
+                        event = AgentEvent.from_json(message.data)
+                        if event.id is not None:
+                            if event.id in seen:
+                                continue
+                            seen.add(event.id)
+                        progressed = True
+                        yield event
+                        if self._stop is not None and self._stop(event):
+                            return
+                    if parser.retry is not None:
+                        self._delay = parser.retry / 1000
+            except StreamConnectionError:
+                raise  # a ConnectionError, but an answer, not a drop: retrying would not help
+            except _DROPPED as error:
+                cause = error
+            finally:
+                connection.close()
+            failures = 0 if progressed else failures + 1
+            if failures > self._max_retries:
+                raise StreamConnectionError(
+                    f"{self.url}: gave up after {failures} reconnections in a row brought no new event "
+                    f"(last error: {cause!r}); raise max_retries or check the server"
+                ) from cause
+            self.reconnects += 1
+            time.sleep(self._delay)
+
+    def _open_connection(self) -> http.client.HTTPConnection:
+        parts = self._parts
+        connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        return connection_class(parts.hostname or "", parts.port, timeout=self._timeout)
+
+    def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
+        """Send the GET; the response to read, or None when the server says the stream is over."""
+        path = urllib.parse.urlunsplit(("", "", self._parts.path or "/", self._parts.query, ""))
+        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", **self._headers}
+        if self.last_event_id:
+            headers["Last-Event-ID"] = self.last_event_id
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        if response.status == 204:
+            return None
+        content_type = response.getheader("Content-Type", "")
+        if response.status != 200 or content_type.split(";")[0].strip().lower() != "text/event-stream":
+            # As EventSource does: a wrong answer is not a dropped connection, so no retry.
+            raise StreamConnectionError(
+                f"{self.url}: expected 200 with a text/event-stream body, got "
+                f"{response.status} {response.reason} ({content_type or 'no Content-Type'})"
+            )
+        return response

@@ -1,0 +1,110 @@
+"""An incremental Server-Sent Events parser, following the WHATWG "event stream" rules.
+
+Bytes arrive in chunks that may split a line, a CRLF pair or a UTF-8 sequence
+anywhere; the parser keeps exactly the unfinished tail between calls, so a
+stream costs time linear in its size however it is chunked.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+import attrs
+
+__all__ = ["LINE_END", "SSEMessage", "SSEParser"]
+
+# CRLF, a lone CR and a lone LF all end a line; no other character does (unlike str.splitlines).
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+@attrs.frozen
+class SSEMessage:
+    """One dispatched message: its ``event`` type (``"message"`` when the stream named none),
+    its ``data`` (lines joined with ``"\\n"``), and the stream's last event id at that point."""
+
+    event: str
+    data: str
+    last_event_id: str
+
+
+class SSEParser:
+    """Turns an event stream, fed in chunks of any size, into :class:`SSEMessage` objects.
+
+    ``feed`` returns the messages the chunk completed.  A message is dispatched
+    only at the blank line that ends it, so a stream cut in the middle of a
+    message never yields half of it.  Feed either ``bytes`` (decoded as UTF-8,
+    invalid sequences replaced, as browsers do) or ``str``, not both.
+
+    ``last_event_id`` and ``retry`` (the reconnection delay the server asked
+    for, in milliseconds, or ``None``) are what a client needs to resume.
+    """
+
+    def __init__(self, last_event_id: str = "") -> None:
+        self.last_event_id = last_event_id
+        self.retry: int | None = None
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._at_start = True  # a byte order mark is dropped only at the very start
+        self._after_cr = False  # the last chunk ended in CR: a leading LF completes that CRLF
+        self._partial: list[str] = []  # the unfinished line, in pieces
+        self._data: list[str] = []
+        self._event_type = ""
+        self._id_buffer = last_event_id
+
+    def feed(self, chunk: bytes | str) -> list[SSEMessage]:
+        """Parse ``chunk`` and return the messages it completed (often none)."""
+        text = self._decoder.decode(chunk) if isinstance(chunk, bytes) else chunk
+        if not text:
+            return []
+        if self._at_start:
+            self._at_start = False
+            text = text.removeprefix("\ufeff")
+        if self._after_cr:
+            text = text.removeprefix("\n")
+        self._after_cr = text.endswith("\r")
+        messages: list[SSEMessage] = []
+        start = 0
+        for match in LINE_END.finditer(text):
+            line = text[start : match.start()]
+            if self._partial:
+                self._partial.append(line)
+                line = "".join(self._partial)
+                self._partial.clear()
+            start = match.end()
+            message = self._process_line(line)
+            if message is not None:
+                messages.append(message)
+        if start < len(text):
+            self._partial.append(text[start:])
+        return messages
+
+    def _process_line(self, line: str) -> SSEMessage | None:
+        if not line:
+            return self._dispatch()
+        if line[0] == ":":  # a comment, often a keep-alive
+            return None
+        field, colon, value = line.partition(":")
+        if colon and value[:1] == " ":
+            value = value[1:]
+        if field == "data":
+            self._data.append(value)
+        elif field == "event":
+            self._event_type = value
+        elif field == "id":
+            if "\0" not in value:
+                self._id_buffer = value
+        elif field == "retry":
+            if value.isascii() and value.isdigit():
+                self.retry = int(value)
+        # any other field is ignored, as the standard says
+        return None
+
+    def _dispatch(self) -> SSEMessage | None:
+        # The id takes effect at the blank line, even for a message without data.
+        self.last_event_id = self._id_buffer
+        event_type, self._event_type = self._event_type, ""
+        if not self._data:
+            return None
+        data = "\n".join(self._data)
+        self._data = []
+        return SSEMessage(event_type or "message", data, self.last_event_id)

@@ -1,0 +1,118 @@
+"""Agent events as Server-Sent Events: encoding, parsing, and a resumable client.
+
+Each event is one SSE message: ``id:`` is the event id (what a client sends
+back as ``Last-Event-ID`` to resume), ``event:`` the event type, ``data:`` the
+event's JSON::
+
+    id: 3f2a…
+    event: TEXT_BLOCK_DELTA
+    data: {"type":"TEXT_BLOCK_DELTA","id":"3f2a…","createdAt":"…","replyId":"r1","blockId":"text","delta":"Hel"}
+
+Server side, :func:`encode_events` writes a stream and resumes it after a
+client's ``Last-Event-ID``.  Client side, :class:`SSEParser` parses any event
+stream incrementally, :func:`parse_events` turns one into agent events, and
+:class:`ResumableEventStream` reads one over HTTP, reconnecting when the
+connection drops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
+from ._sse_parse import LINE_END, SSEMessage, SSEParser
+from .errors import ArgumentValueError
+from .event import AgentEvent
+
+__all__ = [
+    "ResumableEventStream",
+    "SSEMessage",
+    "SSEParser",
+    "encode_comment",
+    "encode_event",
+    "encode_events",
+    "encode_sse",
+    "is_reply_end",
+    "parse_events",
+    "parse_messages",
+]
+
+
+def _single_line(value: str, name: str) -> str:
+    if "\n" in value or "\r" in value:
+        raise ArgumentValueError(f"an SSE {name} cannot contain a line break, got {value!r}")
+    return value
+
+
+def _retry_field(retry: int) -> str:
+    if type(retry) is not int or retry < 0:
+        raise ArgumentValueError(f"retry must be a non-negative int (milliseconds), got {retry!r}")
+    return f"retry: {retry}"
+
+
+def encode_sse(data: str, *, event: str | None = None, id: str | None = None, retry: int | None = None) -> str:
+    """One SSE message: optional ``id``, ``event`` and ``retry`` (milliseconds) fields, then
+    ``data`` (one ``data:`` line per line of it), then the blank line that dispatches it."""
+    lines = []
+    if id is not None:
+        if "\0" in id:
+            raise ArgumentValueError(f"an SSE id cannot contain NUL, got {id!r}")
+        lines.append(f"id: {_single_line(id, 'id')}")
+    if event is not None:
+        lines.append(f"event: {_single_line(event, 'event name')}")
+    if retry is not None:
+        lines.append(_retry_field(retry))
+    # Only CR and LF end lines in SSE: str.splitlines would also split at U+2028 and others.
+    lines.extend(f"data: {line}" for line in LINE_END.split(data))
+    return "\n".join(lines) + "\n\n"
+
+
+def encode_event(event: AgentEvent, *, retry: int | None = None) -> str:
+    """The SSE message of ``event``: ``id:`` its id, ``event:`` its type, ``data:`` its JSON."""
+    return encode_sse(event.to_json(), event=event.type.value, id=event.id, retry=retry)
+
+
+def encode_comment(text: str = "") -> str:
+    """A comment line, ignored by clients: a keep-alive that stops proxies closing an idle stream."""
+    return f": {_single_line(text, 'comment')}\n\n" if text else ":\n\n"
+
+
+def encode_events(
+    events: Iterable[AgentEvent], *, last_event_id: str | None = None, retry: int | None = None
+) -> Iterator[str]:
+    """The SSE messages of ``events``, resuming after ``last_event_id`` when a client sent one.
+
+    With ``last_event_id``, the events up to and including the one with that id
+    are skipped; if no event has it, everything is sent again (a
+    :class:`ResumableEventStream` drops the events it has already seen).
+    ``retry`` (milliseconds) is sent first to set the client's reconnection delay.
+    """
+    if retry is not None:
+        yield _retry_field(retry) + "\n\n"  # a message without data: clients take the field, dispatch nothing
+    for event in _after(events, last_event_id) if last_event_id else events:
+        yield encode_event(event)
+
+
+def _after(events: Iterable[AgentEvent], last_event_id: str) -> list[AgentEvent]:
+    remaining = list(events)
+    for index, event in enumerate(remaining):
+        if event.id == last_event_id:
+            return remaining[index + 1 :]
+    return remaining
+
+
+def parse_messages(chunks: Iterable[bytes | str]) -> Iterator[SSEMessage]:
+    """The messages of an event stream given as chunks (an HTTP body, a file's lines …)."""
+    parser = SSEParser()
+    for chunk in chunks:
+        yield from parser.feed(chunk)
+
+
+def parse_events(chunks: Iterable[bytes | str]) -> Iterator[AgentEvent]:
+    """The agent events of an event stream; messages of other kinds (``event: ping``) are skipped.
+
+    A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`.
+    """
+    for message in parse_messages(chunks):
+        if is_agent_event_message(message.event):
+            yield AgentEvent.from_json(message.data)

@@ -1,0 +1,118 @@
+"""A loopback HTTP server that streams agent events as SSE and can drop connections on purpose.
+
+Test helper: it binds 127.0.0.1 on a free port, serves in a daemon thread and
+stops when the ``with`` block ends.  Every socket operation has a timeout.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import struct
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import attrs
+
+from agentscope_py.event import AgentEvent
+from agentscope_py.sse import encode_comment, encode_events
+
+__all__ = ["StreamServer", "serve_events"]
+
+SOCKET_TIMEOUT = 5.0
+
+
+@attrs.define
+class StreamServer:
+    """What the server streams and how it misbehaves, and what it saw.
+
+    ``cuts``: how many connections to drop partway (at a seeded random byte
+    below ``cut_before`` when given, half of them with a TCP reset); ``honour_last_event_id=False`` replays from
+    the start on every connection; ``retry_ms`` is sent first on each connection.
+    """
+
+    events: Sequence[AgentEvent]
+    cuts: int = 0
+    seed: int = 0
+    cut_before: int | None = None
+    retry_ms: int = 1
+    honour_last_event_id: bool = True
+    content_type: str = "text/event-stream"
+    preamble: str = ""
+    url: str = ""
+    last_event_ids: list[str | None] = attrs.field(factory=list)
+    _lock: threading.Lock = attrs.field(factory=threading.Lock)
+
+    def body(self, last_event_id: str | None) -> bytes:
+        resume_from = last_event_id if self.honour_last_event_id else None
+        chunks = encode_events(self.events, last_event_id=resume_from, retry=self.retry_ms)
+        return (self.preamble + "".join(chunks)).encode()
+
+    def next_cut(self, length: int) -> tuple[int, bool] | None:
+        """Where to drop this connection (a byte offset and whether to reset), or None."""
+        with self._lock:
+            connection = len(self.last_event_ids)
+            if connection > self.cuts:
+                return None
+            rng = random.Random(self.seed * 1000 + connection)
+            return rng.randrange(1, min(length, self.cut_before or length)), rng.random() < 0.5
+
+
+def _handler(server_state: StreamServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        timeout = SOCKET_TIMEOUT
+
+        def do_GET(self) -> None:
+            last_event_id = self.headers.get("Last-Event-ID")
+            with server_state._lock:
+                server_state.last_event_ids.append(last_event_id)
+            body = server_state.body(last_event_id)
+            if server_state.honour_last_event_id and last_event_id and last_event_id == server_state.events[-1].id:
+                self.send_response(204)  # nothing after the last event: the stream is over
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", server_state.content_type)
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            cut = server_state.next_cut(len(body))
+            try:
+                if cut is None:
+                    self.wfile.write(body)
+                    return
+                offset, reset = cut
+                self.wfile.write(body[:offset])
+                self.wfile.flush()
+                if reset:  # an abortive close: the client sees ECONNRESET, not a clean end
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client left first (it stops reading after the reply's end)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass  # keep test output clean
+
+    return Handler
+
+
+@contextmanager
+def serve_events(state: StreamServer, path: str = "/reply") -> Iterator[StreamServer]:
+    """Serve ``state`` at ``http://127.0.0.1:<free port><path>`` for the duration of the block."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}{path}"
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=SOCKET_TIMEOUT)
+
+
+def keep_alive_preamble() -> str:
+    """What a server may send before the events: a comment and a message of another kind."""
+    return encode_comment("keep-alive") + "event: ping\ndata: {}\n\n"

@@ -1,0 +1,200 @@
+"""SSE end to end: agent events encoded, served over HTTP on 127.0.0.1, cut and resumed."""
+
+from __future__ import annotations
+
+import pytest
+from sse_server import StreamServer, keep_alive_preamble, serve_events
+
+from agentscope_py import (
+    ArgumentValueError,
+    Base64Source,
+    ChatUsage,
+    DataBlock,
+    DecodeError,
+    GenerateReason,
+    StreamConnectionError,
+    AssistantMessage,
+    ToolResultState,
+)
+from agentscope_py.event import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentResultEvent,
+    AgentStartEvent,
+    CustomEvent,
+    DataBlockDeltaEvent,
+    DataBlockEndEvent,
+    DataBlockStartEvent,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    ThinkingBlockDeltaEvent,
+    ThinkingBlockEndEvent,
+    ThinkingBlockStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolResultDataDeltaEvent,
+    ToolResultEndEvent,
+    ToolResultStartEvent,
+    ToolResultTextDeltaEvent,
+)
+from agentscope_py.sse import (
+    ResumableEventStream,
+    SSEParser,
+    encode_event,
+    encode_events,
+    parse_events,
+)
+
+TIMEOUT = 5.0
+
+
+def reply_events(text_deltas: int = 2000) -> list[AgentEvent]:
+    """A realistic reply: thinking, a long streamed text, a tool call and its result, a sub-agent."""
+    events: list[AgentEvent] = [AgentStartEvent(None, "R", "Friday"), ModelCallStartEvent("M1")]
+    events += [ThinkingBlockStartEvent("M1", "thinking"), ThinkingBlockDeltaEvent("M1", "thinking", "Let me look…")]
+    events.append(ThinkingBlockEndEvent("M1", "thinking"))
+    events.append(TextBlockStartEvent("M1", "text"))
+    events += [TextBlockDeltaEvent("M1", "text", f"word{i} é🌍\u2028 ") for i in range(text_deltas)]
+    events.append(TextBlockEndEvent("M1", "text"))
+    events.append(ToolCallStartEvent("M1", "call-1", "search"))
+    events += [ToolCallDeltaEvent("M1", "call-1", "search", part) for part in ('{"q"', ': "kit', 'tens"', "}")]
+    events.append(ToolCallEndEvent("M1", "call-1", "search"))
+    events += [DataBlockStartEvent("M1", "img"), DataBlockDeltaEvent("M1", "img", "iVBORw0K"), DataBlockEndEvent("M1", "img")]
+    events.append(ModelCallEndEvent("M1", ChatUsage(120, 45, 7, 1.25)))
+    events.append(ToolResultStartEvent("A1", "call-1", "search"))
+    events.append(TextBlockDeltaEvent("S1", "text", "sub-agent says hi").with_source("main/researcher"))
+    events.append(ToolResultTextDeltaEvent("A1", "call-1", "search", "3 hits\nline two", metadata={"k": "v"}))
+    image = DataBlock(Base64Source("image/png", "iVBORw0KGgo="), "data-9", "chart.png")
+    events.append(ToolResultDataDeltaEvent("A1", "call-1", "search", image))
+    events.append(ToolResultEndEvent("A1", "call-1", "search", ToolResultState.SUCCESS))
+    events.append(CustomEvent("progress", {"pct": 100}))
+    events.append(AgentResultEvent(AssistantMessage("done", name="Friday", generate_reason=GenerateReason.MODEL_STOP)))
+    events.append(AgentEndEvent("R"))
+    return events
+
+
+EVENTS = reply_events()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_client_resumes_after_every_cut_and_gets_every_event_once(seed: int) -> None:
+    state = StreamServer(EVENTS, cuts=6, seed=seed)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
+        received = list(stream)
+    assert len(EVENTS) > 2000
+    assert received == EVENTS
+    assert stream.reconnects == 6
+    assert stream.last_event_id == EVENTS[-1].id
+    # Every reconnection named the last event it had: never an event it had not received.
+    assert state.last_event_ids[0] is None
+    ids = [event.id for event in EVENTS]
+    resumed_at = [ids.index(last) for last in state.last_event_ids[1:] if last]
+    assert resumed_at == sorted(resumed_at)
+
+
+def test_without_last_event_id_support_the_client_drops_the_replayed_events() -> None:
+    state = StreamServer(EVENTS, cuts=4, seed=7, honour_last_event_id=False)
+    with serve_events(state):
+        received = list(ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001))
+    assert received == EVENTS
+
+
+def test_a_stream_without_an_end_event_ends_when_the_server_answers_204() -> None:
+    events = EVENTS[1:-1]  # no AgentStart/AgentEnd: the client cannot know where the reply ends
+    state = StreamServer(events, cuts=2, seed=3)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001, stop=None)
+        received = list(stream)
+    assert received == events
+    assert state.last_event_ids[-1] == events[-1].id  # the final request, answered with 204
+
+
+def test_resuming_from_a_known_last_event_id() -> None:
+    state = StreamServer(EVENTS)
+    with serve_events(state):
+        received = list(ResumableEventStream(state.url, last_event_id=EVENTS[99].id, timeout=TIMEOUT))
+    assert received == EVENTS[100:]
+    assert state.last_event_ids == [EVENTS[99].id]
+
+
+def test_comments_and_messages_of_other_kinds_are_skipped() -> None:
+    state = StreamServer(EVENTS[:3] + EVENTS[-1:], preamble=keep_alive_preamble())
+    with serve_events(state):
+        received = list(ResumableEventStream(state.url, timeout=TIMEOUT))
+    assert received == EVENTS[:3] + EVENTS[-1:]
+
+
+def test_a_server_that_keeps_dropping_without_progress_makes_the_client_give_up() -> None:
+    # Each connection is cut inside a long comment, before any event: no progress, ever.
+    state = StreamServer(EVENTS, cuts=100, seed=5, preamble=": " + "x" * 5000 + "\n\n", cut_before=5000)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
+        with pytest.raises(StreamConnectionError, match="gave up after 4 reconnections"):
+            list(stream)
+    assert len(state.last_event_ids) == 4
+    assert stream.reconnects == 3
+
+
+def test_a_response_that_is_not_an_event_stream_is_not_retried() -> None:
+    state = StreamServer(EVENTS, content_type="application/json")
+    with serve_events(state):
+        with pytest.raises(StreamConnectionError, match="text/event-stream"):
+            list(ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001))
+    assert len(state.last_event_ids) == 1
+
+
+def test_nothing_listening_is_a_connection_error_after_bounded_retries() -> None:
+    state = StreamServer(EVENTS)
+    with serve_events(state):
+        url = state.url  # the port is free again once the server has stopped
+    stream = ResumableEventStream(url, timeout=TIMEOUT, max_retries=2, retry_delay=0.001)
+    with pytest.raises(StreamConnectionError) as info:
+        list(stream)
+    assert isinstance(info.value.__cause__, ConnectionRefusedError)
+    assert stream.reconnects == 2
+
+
+def test_the_client_checks_its_arguments() -> None:
+    with pytest.raises(ArgumentValueError, match="http"):
+        ResumableEventStream("ftp://127.0.0.1/x")
+    with pytest.raises(ArgumentValueError, match="Last|header"):
+        ResumableEventStream("http://127.0.0.1/x", last_event_id="a\nb")
+
+
+# -- encoding and parsing events without a network ---------------------------------------
+
+
+def test_encode_event_writes_id_type_and_json() -> None:
+    event = TextBlockDeltaEvent("r1", "text", "line one\nline two", id="e1", created_at="t")
+    assert encode_event(event) == (
+        'id: e1\nevent: TEXT_BLOCK_DELTA\ndata: {"type":"TEXT_BLOCK_DELTA","id":"e1","createdAt":"t",'
+        '"replyId":"r1","blockId":"text","delta":"line one\\nline two"}\n\n'
+    )
+    assert SSEParser().feed(encode_event(event))[0].last_event_id == "e1"
+
+
+def test_an_event_without_id_has_no_id_field() -> None:
+    event = AgentEndEvent("r1", id=None, created_at=None)
+    assert encode_event(event) == 'event: AGENT_END\ndata: {"type":"AGENT_END","replyId":"r1"}\n\n'
+
+
+def test_encode_events_resumes_after_a_last_event_id() -> None:
+    assert "".join(encode_events(EVENTS[:5], last_event_id=EVENTS[2].id)) == "".join(map(encode_event, EVENTS[3:5]))
+    assert "".join(encode_events(EVENTS[:5], last_event_id="unknown")) == "".join(map(encode_event, EVENTS[:5]))
+    assert next(encode_events(EVENTS, retry=250)) == "retry: 250\n\n"
+
+
+def test_parse_events_reads_a_stream_in_any_chunking() -> None:
+    stream = "".join(encode_events(EVENTS, retry=10)).encode()
+    assert list(parse_events([stream])) == EVENTS
+    assert list(parse_events(stream[i : i + 7] for i in range(0, len(stream), 7))) == EVENTS
+
+
+def test_parse_events_names_bad_data() -> None:
+    with pytest.raises(DecodeError, match="type"):
+        list(parse_events(["event: AGENT_END\ndata: {}\n\n"]))

@@ -1,0 +1,149 @@
+"""The SSE parser and encoder: the WHATWG event-stream rules, and chunking that cannot matter."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentscope_py import ArgumentValueError
+from agentscope_py.sse import SSEMessage, SSEParser, encode_comment, encode_sse, parse_messages
+
+
+def parse_whole(stream: bytes | str) -> list[SSEMessage]:
+    return SSEParser().feed(stream)
+
+
+def parse_bytewise(stream: bytes) -> list[SSEMessage]:
+    parser = SSEParser()
+    return [message for index in range(len(stream)) for message in parser.feed(stream[index : index + 1])]
+
+
+def test_multi_line_data_is_joined_with_newlines() -> None:
+    assert parse_whole("data: YHOO\ndata: +2\ndata: 10\n\n") == [SSEMessage("message", "YHOO\n+2\n10", "")]
+
+
+def test_comments_ids_and_an_unfinished_message_at_the_end() -> None:
+    stream = ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n"
+    parser = SSEParser()
+    assert parser.feed(stream) == [
+        SSEMessage("message", "first event", "1"),
+        SSEMessage("message", "second event", ""),  # a bare "id" resets the last event id
+    ]
+    assert parser.last_event_id == ""  # the third message never got its blank line: not dispatched
+
+
+def test_fields_without_a_colon_and_empty_data() -> None:
+    # "data" alone is a data line with an empty value; two of them make "\n".
+    assert parse_whole("data\n\ndata\ndata\n\ndata:") == [
+        SSEMessage("message", "", ""),
+        SSEMessage("message", "\n", ""),
+    ]
+
+
+def test_only_one_leading_space_is_stripped() -> None:
+    assert parse_whole("data:test\n\ndata: test\n\ndata:  test\n\n") == [
+        SSEMessage("message", "test", ""),
+        SSEMessage("message", "test", ""),
+        SSEMessage("message", " test", ""),
+    ]
+
+
+def test_message_without_data_is_not_dispatched_and_resets_the_event_type() -> None:
+    parser = SSEParser()
+    assert parser.feed("event: ping\nid: 9\n\ndata: x\n\n") == [SSEMessage("message", "x", "9")]
+    assert parser.last_event_id == "9"
+
+
+def test_event_names_ids_and_unknown_fields() -> None:
+    stream = "event: TEXT_BLOCK_DELTA\nid: e1\nfoo: bar\ndata: {}\n\ndata: next\n\n"
+    assert parse_whole(stream) == [
+        SSEMessage("TEXT_BLOCK_DELTA", "{}", "e1"),
+        SSEMessage("message", "next", "e1"),  # the last event id carries over
+    ]
+
+
+def test_an_id_containing_nul_is_ignored() -> None:
+    assert parse_whole("id: a\n\nid: b\0c\ndata: x\n\n") == [SSEMessage("message", "x", "a")]
+
+
+@pytest.mark.parametrize(("line", "expected"), [("retry: 250", 250), ("retry:0", 0), ("retry: 1a", None), ("retry: -5", None), ("retry: ", None), ("retry: ٣", None)])
+def test_retry_takes_only_ascii_digits(line: str, expected: int | None) -> None:
+    parser = SSEParser()
+    parser.feed(line + "\n\n")
+    assert parser.retry == expected
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_every_line_ending_reads_the_same(newline: str) -> None:
+    stream = newline.join(["id: 1", "data: a", "data: b", "", ": c", "data: d", "", ""])
+    assert parse_whole(stream) == [SSEMessage("message", "a\nb", "1"), SSEMessage("message", "d", "1")]
+    assert parse_bytewise(stream.encode()) == parse_whole(stream)
+
+
+def test_a_crlf_split_between_chunks_is_one_line_end() -> None:
+    parser = SSEParser()
+    assert parser.feed("data: a\r") == []
+    assert parser.feed("\n\r") == [SSEMessage("message", "a", "")]
+    assert parser.feed("\ndata: b\r\n\r\n") == [SSEMessage("message", "b", "")]
+
+
+def test_a_leading_byte_order_mark_is_dropped_only_at_the_start() -> None:
+    assert parse_whole("\ufeffdata: x\n\n") == [SSEMessage("message", "x", "")]
+    assert parse_bytewise(b"\xef\xbb\xbfdata: x\n\ndata: \xef\xbb\xbfy\n\n") == [
+        SSEMessage("message", "x", ""),
+        SSEMessage("message", "\ufeffy", ""),
+    ]
+    assert parse_whole("\ufeff\ufeffdata: x\n\n") == []  # the second BOM is part of a field name
+
+
+def test_utf8_split_anywhere_and_invalid_bytes_replaced() -> None:
+    stream = "data: héllo 🌍 €\n\n".encode()
+    assert parse_bytewise(stream) == [SSEMessage("message", "héllo 🌍 €", "")]
+    assert parse_whole(b"data: a\xffb\n\n") == [SSEMessage("message", "a\ufffdb", "")]
+
+
+def test_parse_messages_reads_an_iterable_of_chunks() -> None:
+    chunks = [b"data: a", b"\n", b"\ndata: b\n", b"\n"]
+    assert list(parse_messages(chunks)) == [SSEMessage("message", "a", ""), SSEMessage("message", "b", "")]
+
+
+# -- encoding -------------------------------------------------------------------------
+
+messages_data = st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=40)
+field_text = st.text(st.characters(codec="utf-8", exclude_characters="\r\n\0"), max_size=12)
+
+
+def test_encode_sse_writes_fields_then_data_lines() -> None:
+    assert encode_sse("a\nb", event="X", id="1", retry=5) == "id: 1\nevent: X\nretry: 5\ndata: a\ndata: b\n\n"
+    assert encode_sse("") == "data: \n\n"
+    assert encode_comment() == ":\n\n" and encode_comment("keep-alive") == ": keep-alive\n\n"
+
+
+def test_encode_sse_refuses_what_a_field_cannot_hold() -> None:
+    with pytest.raises(ArgumentValueError, match="line break"):
+        encode_sse("x", id="a\nb")
+    with pytest.raises(ArgumentValueError, match="NUL"):
+        encode_sse("x", id="a\0b")
+    with pytest.raises(ArgumentValueError, match="retry"):
+        encode_sse("x", retry=-1)
+    with pytest.raises(ArgumentValueError, match="line break"):
+        encode_comment("a\rb")
+
+
+@given(st.lists(st.tuples(messages_data, st.none() | field_text, st.none() | field_text), max_size=8), st.data())
+def test_encoded_messages_parse_back_however_the_bytes_are_split(
+    items: list[tuple[str, str | None, str | None]], data: st.DataObject
+) -> None:
+    stream = "".join(encode_sse(text, event=event, id=id) for text, event, id in items).encode()
+    expected = []
+    last_id = ""
+    for text, event, id in items:
+        last_id = last_id if id is None else id
+        expected.append(SSEMessage(event or "message", text, last_id))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=10)))
+    parser = SSEParser()
+    got = []
+    for start, end in zip([0, *cuts], [*cuts, len(stream)]):
+        got.extend(parser.feed(stream[start:end]))
+    assert got == expected
