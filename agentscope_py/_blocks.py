@@ -15,7 +15,7 @@ import attrs
 from ._builder import Builder, FieldSetter
 from ._checks import check_mapping, check_optional_str, describe, is_iterable_of_items
 from ._enums import ToolCallState, ToolResultState
-from ._fields import checked_fields
+from ._fields import checked_fields, mark_type_checks
 from ._frozen import EMPTY
 from ._ids import new_hex_id
 from ._serializable import JsonSerializable
@@ -73,6 +73,10 @@ def _tool_use_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 def _tool_result_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return check_mapping(value, "ToolResultBlock.metadata")
+
+
+# A frozen mapping passes these unchanged, so the decoder may skip them (see _fields).
+mark_type_checks(_thinking_metadata, _tool_use_input, _tool_use_metadata, _tool_result_metadata)
 
 
 @attrs.frozen(field_transformer=checked_fields)

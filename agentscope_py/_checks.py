@@ -98,7 +98,7 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
     """A read-only copy of a str-keyed mapping (``None`` reads as empty)."""
     if value is None:
         return EMPTY
-    if type(value) is FrozenDict and not drop_none:
+    if type(value) is FrozenDict and (not drop_none or not value):
         return value
     if type(value) is not dict and not isinstance(value, Mapping):
         raise _fail(arg, "a mapping with str keys", value)

@@ -23,9 +23,23 @@ import attrs
 from . import _checks
 from ._enums import ToolCallState, ToolResultState
 
-__all__ = ["checked_fields", "register_converter"]
+__all__ = ["checked_fields", "is_type_check", "mark_type_checks", "register_converter"]
 
 Converter = Callable[[Any], Any]
+
+# The converters that only check a type (a frozen mapping counts: it passes as it is).
+# The decoder, which has checked the type already, skips them; see _codec._compile.
+_TYPE_CHECKS: set[Converter] = set()
+
+
+def is_type_check(converter: object) -> bool:
+    """Whether ``converter`` returns every value of its field's type unchanged."""
+    return converter in _TYPE_CHECKS
+
+
+def mark_type_checks(*converters: Converter) -> None:
+    """Mark hand-written converters as ones that return every value of their field's type unchanged."""
+    _TYPE_CHECKS.update(converters)
 
 
 def _exact(exact: tuple[type, ...], check: Callable[[Any, str], Any]) -> Callable[[str], Converter]:
@@ -37,6 +51,7 @@ def _exact(exact: tuple[type, ...], check: Callable[[Any, str], Any]) -> Callabl
                 return value
             return check(value, arg)
 
+        _TYPE_CHECKS.add(convert)
         return convert
 
     return factory
@@ -57,6 +72,7 @@ def _mapping(arg: str) -> Converter:
     def convert(value: Any) -> Any:
         return _checks.check_mapping(value, arg)
 
+    _TYPE_CHECKS.add(convert)
     return convert
 
 

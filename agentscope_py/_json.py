@@ -91,7 +91,10 @@ if HAVE_ORJSON:
     _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads)
 
 _current = "orjson" if HAVE_ORJSON else "json"
-_dumps, _loads = _BACKENDS[_current]
+#: Compact JSON text of a tree of plain dicts, lists and scalars (values the encoder made).
+#: A variable rebound by use_backend, so that writing costs no extra call.
+dumps: Callable[[Any], str]
+dumps, _loads = _BACKENDS[_current]
 
 
 def backend_name() -> str:
@@ -102,22 +105,17 @@ def backend_name() -> str:
 @contextmanager
 def use_backend(name: str) -> Iterator[None]:
     """Use backend ``name`` inside the ``with`` block (tests and benchmarks compare the two)."""
-    global _current, _dumps, _loads
+    global _current, dumps, _loads
     if name not in _BACKENDS:
         raise ValueError(f"unknown or unavailable JSON backend {name!r}; available: {sorted(_BACKENDS)}")
     saved = _current
     _current = name
-    _dumps, _loads = _BACKENDS[name]
+    dumps, _loads = _BACKENDS[name]
     try:
         yield
     finally:
         _current = saved
-        _dumps, _loads = _BACKENDS[saved]
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text of a tree of plain dicts, lists and scalars (values the encoder made)."""
-    return _dumps(value)
+        dumps, _loads = _BACKENDS[saved]
 
 
 def loads(text: str | bytes, *, exact: bool = False) -> Any:

@@ -53,7 +53,8 @@ from .._reader import json_kind
 from .._serializable import DecodeLimits, install_codec
 from ..errors import DecodeError
 from . import _model  # noqa: F401  # registers the message model
-from ._compile import DECODERS, ENCODERS, register, register_union
+from ._compile import register, register_union
+from ._registry import DECODERS, ENCODERS, Decoder
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
 from ._spec import WireClass, WireField, WireUnion
 from ._values import Context
@@ -90,15 +91,55 @@ def to_json(obj: object) -> str:
     return _json.dumps(ENCODERS[type(obj)](obj))
 
 
-def _decoder(cls: type[_T]) -> Any:
+def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
+    return _decode(_decoder(cls), cls, data, _context(limits.max_depth, False))
+
+
+def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
+    decode = _decoder(cls)  # an unregistered class is a programming error: say so before parsing
+    if type(text) is not str and type(text) is not bytes:
+        text = _as_text(text)
+    if len(text) > limits.max_bytes:
+        unit = "characters" if isinstance(text, str) else "bytes"
+        raise DecodeError(
+            f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
+            "pass limits=DecodeLimits(max_bytes=...) to accept it"
+        )
+    by_orjson = _json.backend_name() == "orjson"
     try:
-        return DECODERS[cls]
-    except KeyError:
-        raise TypeError(f"{cls.__name__} has no wire format; decode with its base class") from None
+        return _decode(decode, cls, _json.loads(text), _context(limits.max_depth, by_orjson))
+    except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
+        return _decode(decode, cls, _json.loads(text, exact=True), _context(limits.max_depth, False))
 
 
-def _decode(cls: type[_T], data: object, ctx: Context) -> _T:
-    decode = _decoder(cls)
+def _decoder(cls: type[_T]) -> Decoder:
+    decode = DECODERS.get(cls)
+    if decode is None:
+        raise TypeError(f"{cls.__name__} has no wire format; decode with its base class")
+    return decode
+
+
+def _as_text(text: object) -> str | bytes:
+    if isinstance(text, (str, bytes)):
+        return text
+    if isinstance(text, (bytearray, memoryview)):
+        return bytes(text)
+    raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")
+
+
+_CONTEXTS: dict[tuple[int, bool], Context] = {}
+
+
+def _context(max_depth: int, parsed_by_orjson: bool) -> Context:
+    # Contexts are immutable; the few distinct ones are shared rather than made per call.
+    key = (max_depth, parsed_by_orjson)
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        ctx = _CONTEXTS[key] = Context(max_depth, parsed_by_orjson)
+    return ctx
+
+
+def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:
     if type(data) is not dict:
         if not isinstance(data, Mapping):
             raise DecodeError(f"expected a JSON object for {cls.__name__}, got {json_kind(data)}")
@@ -107,29 +148,6 @@ def _decode(cls: type[_T], data: object, ctx: Context) -> _T:
         return decode(data, ctx, ctx.max_depth - 1)  # type: ignore[no-any-return]
     except RecursionError:  # max_depth bounds the recursion; this guards a caller already deep in the stack
         raise DecodeError("the document is nested too deeply for the remaining Python stack") from None
-
-
-def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
-    return _decode(cls, data, Context(limits.max_depth, parsed_by_orjson=False))
-
-
-def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
-    if isinstance(text, (bytearray, memoryview)):
-        text = bytes(text)
-    if not isinstance(text, (str, bytes)):
-        raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")
-    if len(text) > limits.max_bytes:
-        unit = "characters" if isinstance(text, str) else "bytes"
-        raise DecodeError(
-            f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
-            "pass limits=DecodeLimits(max_bytes=...) to accept it"
-        )
-    _decoder(cls)  # an unregistered class is a programming error: say so before parsing
-    by_orjson = _json.backend_name() == "orjson"
-    try:
-        return _decode(cls, _json.loads(text), Context(limits.max_depth, by_orjson))
-    except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
-        return _decode(cls, _json.loads(text, exact=True), Context(limits.max_depth, parsed_by_orjson=False))
 
 
 install_codec(sys.modules[__name__])  # this module implements the Codec protocol

@@ -15,25 +15,15 @@ from typing import Any
 
 import attrs
 
+from .._fields import is_type_check
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._kinds import CodeGen, Enum, Kind, ListOf, Nested
+from ._registry import CLASS_DECODERS, CLASSES, DECODERS, ENCODERS, TAG_TABLES, UNIONS, Decoder, Encoder
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._values import Context
 
-__all__ = ["CLASSES", "DECODERS", "ENCODERS", "UNIONS", "register", "register_union"]
+__all__ = ["field_default", "nested_targets", "register", "register_union"]
 
-Encoder = Callable[[Any], dict[str, Any]]
-Decoder = Callable[[dict[str, Any], Context, int], Any]
-
-#: Class → its encoder.
-ENCODERS: dict[type, Encoder] = {}
-#: Class asked for → the decoder that returns an instance of it (through its union, if it has one).
-DECODERS: dict[type, Decoder] = {}
-#: The declarations, for the schema.
-CLASSES: dict[type, WireClass] = {}
-UNIONS: dict[type, WireUnion] = {}
-#: Decoders of documents already known to be of exactly this class.
-_CLASS_DECODERS: dict[type, Decoder] = {}
 
 
 def register(*specs: WireClass) -> None:
@@ -41,13 +31,13 @@ def register(*specs: WireClass) -> None:
     for spec in specs:
         CLASSES[spec.cls] = spec
         ENCODERS[spec.cls] = _compile_encoder(spec)
-        _CLASS_DECODERS[spec.cls] = DECODERS[spec.cls] = _compile_decoder(spec)
+        CLASS_DECODERS[spec.cls] = DECODERS[spec.cls] = _compile_decoder(spec)
 
 
 def register_union(union: WireUnion) -> None:
     """Decode ``union.base`` (and each member asked for by name) by the document's tag."""
     members = [*union.members.values(), *([] if union.default is None else [union.default])]
-    missing = [cls.__name__ for cls in members if cls not in _CLASS_DECODERS]
+    missing = [cls.__name__ for cls in members if cls not in CLASS_DECODERS]
     if missing:
         raise TypeError(f"register the members of the {union.base.__name__} union first: {', '.join(missing)}")
     UNIONS[union.base] = union
@@ -57,6 +47,10 @@ def register_union(union: WireUnion) -> None:
     if union.default is not None and union.default is not union.base:
         DECODERS[union.default] = _checked(decode, union.default, union.key, None)
     DECODERS[union.base] = decode
+    if union.default is None:
+        TAG_TABLES[union.base] = (union.key, {tag: CLASS_DECODERS[cls] for tag, cls in union.members.items()})
+    else:
+        TAG_TABLES.pop(union.base, None)
 
 
 # -- decoding by tag ------------------------------------------------------------------
@@ -64,8 +58,8 @@ def register_union(union: WireUnion) -> None:
 
 def _union_decoder(union: WireUnion) -> Decoder:
     key = union.key
-    table = {tag: _CLASS_DECODERS[cls] for tag, cls in union.members.items()}
-    default = None if union.default is None else _CLASS_DECODERS[union.default]
+    table = {tag: CLASS_DECODERS[cls] for tag, cls in union.members.items()}
+    default = None if union.default is None else CLASS_DECODERS[union.default]
 
     def decode(document: dict[str, Any], ctx: Context, depth: int) -> Any:
         tag = document.get(key)
@@ -167,23 +161,25 @@ def field_default(spec: WireClass, field: WireField) -> Any:
     return None if field.nullable else NO_DEFAULT
 
 
-def _decode_field(spec: WireClass, field: WireField, target: str, gen: CodeGen) -> list[str]:
-    lines = [f"v = d.get({field.key!r})"]
-    lines += [f"if v is None: v = d.get({alias!r})" for alias in field.aliases]
+def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> list[str]:
+    lines = [f"{v} = d.get({field.key!r})"]
+    lines += [f"if {v} is None: {v} = d.get({alias!r})" for alias in field.aliases]
     default = field_default(spec, field)
     keys = (field.key, *field.aliases)
     if field.required or default is NO_DEFAULT:
         present = " or ".join(f"{key!r} in d" for key in keys)
         missing = f"raise {gen.ref(DecodeError, 'DecodeError')}(\"missing required key '{field.key}'\")"
         null = (
-            f"{target} = None"
+            "pass"
             if field.nullable
             else f"raise {gen.ref(DecodeError, 'DecodeError')}({'expected ' + _expected(field.kind) + ', got null'!r}, {field.key!r})"
         )
-        lines += ["if v is None:", f"    if not ({present}): {missing}", f"    {null}"]
+        lines += [f"if {v} is None:", f"    if not ({present}): {missing}", f"    {null}"]
+    elif default is not None:
+        lines += [f"if {v} is None:", f"    {v} = {gen.ref(default, 'default')}"]
     else:
-        lines += ["if v is None:", f"    {target} = {gen.ref(default, 'default')}"]
-    lines += ["else:", *(f"    {line}" for line in field.kind.decode("v", field.key, gen)), f"    {target} = v"]
+        lines += [f"if {v} is None:", "    pass"]
+    lines += ["else:", *(f"    {line}" for line in field.kind.decode(v, field.key, gen))]
     return lines
 
 
@@ -191,20 +187,55 @@ def _compile_decoder(spec: WireClass) -> Decoder:
     gen = CodeGen()
     owner = spec.cls.__name__
     body: list[str] = []
-    arguments: list[str] = []
+    values: dict[str, str] = {}
     for index, field in enumerate(field for field in spec.fields if field.read):
         body += _decode_field(spec, field, f"f{index}", gen)
-        arguments.append(f"{field.attr}=f{index}")
-    build = gen.ref(spec.build or spec.cls, "build")
+        values[field.attr] = f"f{index}"
+    if spec.build is None and attrs.has(spec.cls):
+        build = _construct(spec.cls, values, gen)
+    elif spec.build is None:
+        arguments = ", ".join(f"{attr}={value}" for attr, value in values.items())
+        build = [f"return {gen.ref(spec.cls, 'build')}({arguments})"]
+    else:
+        build = [f"return {gen.ref(spec.build, 'build')}({', '.join(values.values())})"]
     errors = gen.ref((ArgumentTypeError, ArgumentValueError), "model_errors")
     body += [
         "try:",
-        f"    return {build}({', '.join(arguments)})",
+        *(f"    {line}" for line in build),
         f"except {errors} as error:",  # a model invariant the JSON types cannot express
         f"    raise {gen.ref(DecodeError, 'DecodeError')}(str(error)) from None",
     ]
     name = f"decode_{owner}"
     return _compile(f"def {name}(d, ctx, depth):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
+
+
+def _construct(cls: type, values: dict[str, str], gen: CodeGen) -> list[str]:
+    """Statements making an attrs instance from decoded ``values`` (attribute → variable).
+
+    The decoder has checked every type, so the converters that only check a type
+    are skipped; any other converter (a generated id, a list made a tuple) runs
+    as in ``__init__``.  Attributes the document does not carry take their default.
+    """
+    lines = [f"o = {gen.ref(object.__new__, 'new')}({gen.ref(cls, cls.__name__)})"]
+    for attribute in attrs.fields(cls):
+        value = values.get(attribute.name)
+        if value is None:
+            if attribute.default is attrs.NOTHING or isinstance(attribute.default, attrs.Factory):  # type: ignore[arg-type]
+                raise TypeError(f"{cls.__name__}.{attribute.name} needs a WireField or a plain default")
+            value = gen.ref(attribute.default, "default")
+        if attribute.converter is not None and not is_type_check(attribute.converter):
+            value = f"{gen.ref(attribute.converter, 'convert')}({value})"
+        setter = _slot_setter(cls, attribute.name)
+        lines.append(f"{gen.ref(setter, 'set_' + attribute.name)}(o, {value})")
+    return [*lines, "return o"]
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[object, Any], None]:
+    # A frozen class refuses setattr; its slot descriptor still sets the value.
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name].__set__  # type: ignore[no-any-return]
+    raise TypeError(f"{cls.__name__} must be a slotted attrs class (attrs.frozen) to be decoded")
 
 
 def nested_targets(kind: Kind) -> tuple[type, ...]:

@@ -13,8 +13,10 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
+from .._frozen import EMPTY
 from .._reader import item, json_kind, req_bool, req_number, req_str
 from ..errors import ArgumentValueError, DecodeError
+from ._registry import DECODERS, ENCODERS, TAG_TABLES
 from ._values import Context, freeze, thaw, within
 
 __all__ = ["Bool", "Enum", "Float", "Int", "JsonObject", "JsonValue", "Kind", "ListOf", "Nested", "Str"]
@@ -145,19 +147,22 @@ class JsonObject(Kind):
     json_type = "object"
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
-        from ._compile import ENCODERS
-
-        return f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
+        return f"({gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')}) if {expr} else {{}})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
             f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
-            *_guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen),
+            f"if not {var}: {var} = {gen.ref(EMPTY, 'EMPTY')}",
+            "else:",
+            *(f"    {line}" for line in _guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen)),
         ]
 
 
 class JsonValue(JsonObject):
     """Any JSON value, stored as :func:`freeze` leaves it."""
+
+    def encode(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return _guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen)
@@ -189,13 +194,9 @@ class Nested(Kind):
         self.target = target
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
-        from ._compile import ENCODERS
-
         return f"{gen.ref(ENCODERS, 'encoders')}[type({expr})]({expr})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
-        from ._compile import DECODERS
-
         return [
             f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
             "if depth <= 0: raise ctx.too_deep()",
@@ -222,8 +223,6 @@ class ListOf(Kind):
         self.schema_members = schema_members
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
-        from ._compile import ENCODERS
-
         encoders = gen.ref(ENCODERS, "encoders")
         return f"[{encoders}[type(x)](x) for x in {expr}]"
 
@@ -231,18 +230,18 @@ class ListOf(Kind):
         return [f"{var} = {gen.ref(self._decode_items, 'decode_items')}({var}, ctx, depth, {path!r})"]
 
     def _decode_items(self, value: Any, ctx: Context, depth: int, path: str) -> list[Any]:
-        from ._compile import DECODERS
-
         if type(value) is not list:
             raise _wrong("an array", value, path)
         if depth <= 0 or (depth == 1 and value):  # the array, then the objects in it
             raise within(ctx.too_deep(), path)
         decode = DECODERS[self.target]
+        # A union's members are picked here rather than through its decoder: one call less per item.
+        key, members = TAG_TABLES.get(self.target, ("", {}))
         items = []
         for index, raw in enumerate(value):
             if type(raw) is dict:
                 try:
-                    items.append(decode(raw, ctx, depth - 2))
+                    items.append(members.get(raw.get(key), decode)(raw, ctx, depth - 2))
                 except DecodeError as error:
                     raise within(error, item(path, index)) from None
             elif raw is None and self.drop_nulls:

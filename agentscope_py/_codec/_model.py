@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from .._blocks import (
     AudioBlock,
     ContentBlock,
@@ -131,14 +129,14 @@ def _message(cls: type[Msg], role: MsgRole | None) -> WireClass:
         (
             WireField("id", "id", STR, nullable=True),
             WireField("name", "name", STR, nullable=True),
-            WireField("role", "role", Enum(MsgRole), nullable=True, read=False),
+            WireField("role", "role", Enum(MsgRole), nullable=True),
             WireField("content", "content", content, default=()),
             WireField("metadata", "metadata", OBJECT, default=None),
             WireField("timestamp", "timestamp", STR, nullable=True),
             WireField("usage", "usage", Nested(ChatUsage), nullable=True),
         ),
-        # The role chose the class; the class pins the role (plain Msg: a null role).
-        build=partial(cls._from_fields, role=role),
+        # The role chose the class (plain Msg: no role); _from_fields checks the role's blocks.
+        build=cls._from_fields,
     )
 
 

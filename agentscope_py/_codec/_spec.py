@@ -55,7 +55,9 @@ class WireClass:
     ``tag`` is the discriminator value the class writes first under ``tag_key``
     (``{"type": "text", ...}``); ``None`` when a field carries it (a message's
     ``role``) or the class is not part of a union.  ``build`` makes an instance
-    from the decoded fields given as keywords; it defaults to the class itself.
+    from the decoded fields, given positionally in declaration order; by default
+    an attrs class is built from its fields as ``__init__`` would (see ``_compile``),
+    any other class is called with the fields as keywords.
     """
 
     cls: type

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._frozen import FrozenDict
+from .._frozen import EMPTY, FrozenDict
 from .._json import InexactNumber
 from .._reader import json_kind
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
@@ -91,6 +91,12 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
     if kind is dict:
         if depth <= 0:
             raise ctx.too_deep()
+        for key, item in value.items():  # the common case first: str keys, scalar values
+            kind = type(item)
+            if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None):
+                break
+        else:
+            return FrozenDict(value) if value else EMPTY
         frozen = {}
         for key, item in value.items():
             if type(key) is not str:
@@ -131,6 +137,13 @@ def thaw(value: Any, where: str, encoders: Mapping[type, Callable[[Any], dict[st
     Objects the codec knows (a ``ChatUsage`` kept in metadata, say) are written in
     their own format, enums as their value, tuples as arrays.
     """
+    if type(value) is FrozenDict:  # the common case first: str keys, scalar values
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None):
+                break
+        else:
+            return dict(value)
     try:
         return _thaw(value, encoders)
     except _Unencodable as error:
