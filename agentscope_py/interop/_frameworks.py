@@ -24,14 +24,14 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .._blocks import ContentBlock, DataBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from .._enums import MsgRole
 from .._ids import new_msg_id
 from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
 from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
-from .._reader import item, req_list
+from .._reader import at, item, req, req_dict, req_list, req_str
 from ..errors import ArgumentValueError, DecodeError
 from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
@@ -47,7 +47,16 @@ __all__ = [
     "messages_list",
     "name_results",
     "part_extras",
+    "PartReader",
+    "PartRenderer",
     "read_all",
+    "read_epoch",
+    "read_part",
+    "read_parts",
+    "read_role",
+    "same_blocks",
+    "written_epoch",
+    "result_runs",
     "thaw",
     "millis_from_timestamp",
     "overlay",
@@ -251,6 +260,112 @@ def name_results(messages: list[Msg[Any]]) -> list[Msg[Any]]:
             content.append(block)
         out.append(message._replace(content=content) if changed else message)
     return out
+
+
+Run = list[tuple[int, ContentBlock]]
+
+
+def result_runs(message: Msg[Any], keep_inline: frozenset[str | None] = frozenset()) -> list[tuple[bool, Run]]:
+    """The message's ``(index, block)`` pairs cut into runs: ``(True, run)`` for tool results,
+    ``(False, run)`` for the rest, in order.  Results answering a call in ``keep_inline`` count
+    as the rest.  An empty message is one empty run of the rest."""
+    runs: list[tuple[bool, Run]] = []
+    for index, block in enumerate(message.content):
+        is_result = isinstance(block, ToolResultBlock) and block.id not in keep_inline
+        if runs and runs[-1][0] == is_result:
+            runs[-1][1].append((index, block))
+        else:
+            runs.append((is_result, [(index, block)]))
+    return runs or [(False, [])]
+
+
+def same_blocks(a: Iterable[ContentBlock], b: Iterable[ContentBlock]) -> bool:
+    """Equal blocks, ignoring DataBlock ids (fresh each time a payload is read)."""
+    return [_without_id(block) for block in a] == [_without_id(block) for block in b]
+
+
+def _without_id(block: ContentBlock) -> ContentBlock:
+    return attrs.evolve(block, id="-") if isinstance(block, DataBlock) else block
+
+
+# -- reading parts ---------------------------------------------------------------
+
+#: Reads one part (a dict, at a path) into a block and the spelling hints its renderer needs.
+PartReader = Callable[[dict[str, Any], str], "tuple[ContentBlock, dict[str, Any]]"]
+#: Renders a block as a part, given the fields it carries.
+PartRenderer = Callable[[ContentBlock, Mapping[str, Any]], "dict[str, Any]"]
+
+
+def read_role(raw: Mapping[str, Any], path: str, roles: Mapping[str, MsgRole]) -> MsgRole:
+    name = req_str(req(raw, "role", path), at(path, "role"))
+    role = roles.get(name)
+    if role is None:
+        raise DecodeError(f"unknown role {name!r}; expected one of {', '.join(roles)}", at(path, "role"))
+    return role
+
+
+def read_part(reader: PartReader, render: PartRenderer, part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    """A block and what it carries: the hints its reader noted plus what its rendering misses."""
+    block, hints = reader(part, path)
+    return block, {**diff(render(block, hints), part), **hints}
+
+
+def read_parts(
+    fmt: str,
+    role: MsgRole,
+    values: object,
+    path: str,
+    readers: Mapping[str, PartReader],
+    render: PartRenderer,
+    *,
+    keep_unknown: bool,
+) -> tuple[list[ContentBlock], dict[str, Any], dict[str, Any]]:
+    """The blocks of a content list, the carried fields of those without metadata (by index),
+    and (``keep_unknown``) the parts of types we have no block for, whole, by index."""
+    blocks: list[ContentBlock] = []
+    parts: dict[str, Any] = {}
+    whole: dict[str, Any] = {}
+    for index, value in enumerate(req_list(values, path)):
+        part_path = item(path, index)
+        part = req_dict(value, part_path)
+        kind = req_str(req(part, "type", part_path), at(part_path, "type"))
+        reader = readers.get(kind)
+        if reader is None:
+            if not keep_unknown:
+                raise DecodeError(f"unknown part type {kind!r}; expected one of {', '.join(readers)}", at(part_path, "type"))
+            whole[str(index)] = part
+            continue
+        block, extras = read_part(reader, render, part, part_path)
+        check_block_for_role(role, block, kind, part_path)
+        carrier = carry_in_block(block, fmt, extras)
+        if carrier is None and extras:
+            parts[str(index)] = extras
+        blocks.append(carrier or block)
+    return blocks, parts, whole
+
+
+def read_epoch(raw: Mapping[str, Any], key: str, path: str) -> str | None:
+    """The epoch number under ``key`` (absent or null: ``None``) as an AgentScope timestamp."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise DecodeError("expected an epoch number or null", at(path, key))
+    return timestamp_from_epoch(value, at(path, key))
+
+
+def written_epoch(timestamp: str | None, carried_value: object, message_index: int) -> int | float | None:
+    """The epoch number to write for ``timestamp``: the carried one while it still reads the same
+    (seconds, or finer than milliseconds, as it came), else milliseconds."""
+    if timestamp is None:
+        return None
+    if isinstance(carried_value, (int, float)) and not isinstance(carried_value, bool):
+        try:
+            if timestamp_from_epoch(carried_value, "") == timestamp:
+                return carried_value
+        except DecodeError:
+            pass
+    return millis_from_timestamp(timestamp, message_index)
 
 
 # -- media ---------------------------------------------------------------------

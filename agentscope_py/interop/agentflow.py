@@ -11,7 +11,7 @@ See ``docs/interop/agentflow.md`` for the mapping.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Callable
+from typing import Any
 
 from .._blocks import (
     AudioBlock,
@@ -34,22 +34,25 @@ from ._common import Converted, OnUnsupported
 from ._frameworks import (
     PARTS,
     Conversion,
+    PartReader,
     carried,
-    carry_in_block,
-    check_block_for_role,
     diff,
     json_text,
     make_message,
     messages_list,
     name_results,
-    millis_from_timestamp,
     overlay,
     part_extras,
     read_all,
+    read_epoch,
+    read_part,
+    read_parts,
+    read_role,
+    same_blocks,
     thaw,
-    timestamp_from_epoch,
     tool_arguments,
     with_carried,
+    written_epoch,
 )
 
 __all__ = ["from_agentflow", "to_agentflow"]
@@ -82,73 +85,33 @@ def from_agentflow(payload: object) -> list[Msg[Any]]:
 
 def _read_message(value: object, path: str) -> Msg[Any]:
     raw = req_dict(value, path)
-    role_name = req_str(req(raw, "role", path), at(path, "role"))
-    role = _ROLES.get(role_name)
-    if role is None:
-        raise DecodeError(f"unknown role {role_name!r}; expected one of {', '.join(_ROLES)}", at(path, "role"))
-    blocks, parts, whole = _read_content(role, req(raw, "content", path), at(path, "content"))
-
-    id_path = at(path, "message_id")
+    role = read_role(raw, path, _ROLES)
+    blocks, parts, whole = read_parts(
+        _FMT, role, req(raw, "content", path), at(path, "content"), _READERS, _render_plain, keep_unknown=True
+    )
     message_id = raw.get("message_id")
     if isinstance(message_id, int) and not isinstance(message_id, bool):
         message_id = str(message_id)  # AgentFlow's Python side allows ints; the int itself is carried
-    message_id = opt_str(message_id, id_path)
-    stamp = raw.get("timestamp")
-    if stamp is not None and (isinstance(stamp, bool) or not isinstance(stamp, (int, float))):
-        raise DecodeError("expected an epoch number or null", at(path, "timestamp"))
     their_metadata = opt_dict(raw.get("metadata"), at(path, "metadata")) or {}
     ours = their_metadata.get(_OURS)
     name = ours.get("name") if isinstance(ours, dict) else None
-    metadata = {k: v for k, v in their_metadata.items() if k != _FMT and not (k == _OURS and isinstance(name, str))}
+    name = name if isinstance(name, str) else None
     plain = make_message(
         role,
         blocks,
-        id=message_id,
-        name=name if isinstance(name, str) else None,
-        metadata=metadata,
-        timestamp=None if stamp is None else timestamp_from_epoch(stamp, at(path, "timestamp")),
+        id=opt_str(message_id, at(path, "message_id")),
+        name=name,
+        metadata={k: v for k, v in their_metadata.items() if k != _FMT and not (k == _OURS and name is not None)},
+        timestamp=read_epoch(raw, "timestamp", path),
         usage=_read_usage(raw.get("usages"), at(path, "usages")),
     )
     fields = {k: v for k, v in raw.items() if k != "content"}
     extras = diff(_write_fields(plain, 0, {}), fields)
     if parts:
         extras[PARTS] = parts
-    if whole:
+    if whole:  # annotation and error blocks, or types newer than this converter
         extras[_BLOCKS] = whole
     return plain.with_metadata(with_carried(plain.metadata, _FMT, extras))
-
-
-def _read_content(
-    role: MsgRole, value: object, path: str
-) -> tuple[list[ContentBlock], dict[str, Any], dict[str, Any]]:
-    blocks: list[ContentBlock] = []
-    parts: dict[str, Any] = {}
-    whole: dict[str, Any] = {}
-    for index, part_value in enumerate(req_list(value, path)):
-        part_path = item(path, index)
-        part = req_dict(part_value, part_path)
-        kind = req_str(req(part, "type", part_path), at(part_path, "type"))
-        reader = _READERS.get(kind)
-        if reader is None:
-            whole[str(index)] = part  # annotation, error, or a type newer than this converter
-            continue
-        block, extras = _read_block(reader, part, part_path)
-        check_block_for_role(role, block, kind, part_path)
-        carrier = carry_in_block(block, _FMT, extras)
-        if carrier is None and extras:
-            parts[str(index)] = extras
-        blocks.append(carrier or block)
-    return blocks, parts, whole
-
-
-_Reader = Callable[[dict[str, Any], str], "tuple[ContentBlock, dict[str, Any]]"]
-
-
-def _read_block(reader: _Reader, part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    """A block and what it carries: the spelling hints its reader noted plus what rendering misses."""
-    block, hints = reader(part, path)
-    rendered = _render_plain(block, hints)
-    return block, {**diff(rendered, part), **hints}
 
 
 def _render_plain(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,7 +194,7 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
         if reader is None:
             return None
         try:
-            block, extras = _read_block(reader, value, item(path, index))
+            block, extras = read_part(reader, _render_plain, value, item(path, index))
         except DecodeError:
             return None
         if extras:
@@ -258,7 +221,7 @@ def _read_usage(value: object, path: str) -> ChatUsage | None:
     return ChatUsage(count("prompt_tokens"), count("completion_tokens"), count("cache_read_input_tokens"))
 
 
-_READERS: dict[str, _Reader] = {
+_READERS: dict[str, PartReader] = {
     "text": _read_text,
     **{kind: _read_media for kind in _MEDIA_KINDS},
     "data": _read_data,
@@ -318,7 +281,7 @@ def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, An
     out: dict[str, Any] = {
         "message_id": _written_id(message.id, extras.get("message_id")),
         "role": _ROLE_NAMES[message.role],
-        "timestamp": _written_timestamp(message.timestamp, extras.get("timestamp"), message_index),
+        "timestamp": written_epoch(message.timestamp, extras.get("timestamp"), message_index),
         "metadata": thaw(metadata),
     }
     if message.usage is not None:
@@ -340,18 +303,6 @@ def _written_id(message_id: str | None, carried_id: object) -> object:
     if isinstance(carried_id, int) and not isinstance(carried_id, bool) and str(carried_id) == message_id:
         return carried_id
     return message_id
-
-
-def _written_timestamp(timestamp: str | None, carried_stamp: object, message_index: int) -> object:
-    if timestamp is None:
-        return None
-    if isinstance(carried_stamp, (int, float)) and not isinstance(carried_stamp, bool):
-        try:
-            if timestamp_from_epoch(carried_stamp, "") == timestamp:
-                return carried_stamp  # seconds, or finer than milliseconds: written as it came
-        except DecodeError:
-            pass
-    return millis_from_timestamp(timestamp, message_index)
 
 
 def _write_block(
@@ -429,8 +380,9 @@ def _write_tool_result(
     id_key = "call_id" if "call_id" in extras else "tool_call_id"
     output_key = "output" if "output" in extras else "content"
     carried_output = extras.get(output_key)
+    carried_blocks = _read_output_quietly(carried_output) if output_key in extras else None
     output: Any
-    if output_key in extras and _read_output_quietly(carried_output) == block.output:
+    if carried_blocks is not None and same_blocks(carried_blocks, block.output):
         output = thaw(carried_output)  # JSON output: written as the value it was while its text is unchanged
     elif len(block.output) == 1 and isinstance(block.output[0], TextBlock):
         output = block.output[0].text

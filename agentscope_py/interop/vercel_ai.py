@@ -1,0 +1,537 @@
+"""Vercel AI SDK ``ModelMessage`` lists, also Codebuff's message history.
+
+``system`` / ``user`` / ``assistant`` / ``tool`` messages whose content is a
+string or a list of parts: text, image, file, reasoning, tool-call and
+tool-result (with ``text``/``json``/``error-*``/``content`` outputs).  Codebuff
+writes a tool message as ``{"role": "tool", "toolCallId", "toolName",
+"content": [json | media outputs]}``; both shapes are read and written back as
+they came.  Tool results inside an AgentScope assistant message go out as the
+``tool`` message Vercel wants and come back as a TOOL message.  See
+``docs/interop/vercel_ai.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .._blocks import (
+    AudioBlock,
+    ContentBlock,
+    DataBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    VideoBlock,
+)
+from .._enums import MsgRole, ToolResultState
+from .._messages import Msg
+from .._reader import at, item, opt_dict, opt_int, opt_number, opt_str, req, req_dict, req_list, req_str
+from .._sources import Base64Source, Source, URLSource
+from .._usage import ChatUsage
+from ..errors import DecodeError
+from ._common import Converted, OnUnsupported
+from ._frameworks import (
+    PARTS,
+    Conversion,
+    PartReader,
+    PartRenderer,
+    Run,
+    carried,
+    carry_in_block,
+    data_url,
+    diff,
+    json_text,
+    make_message,
+    messages_list,
+    overlay,
+    parse_arguments,
+    part_extras,
+    read_all,
+    read_epoch,
+    read_part,
+    read_parts,
+    read_role,
+    result_runs,
+    same_blocks,
+    source_from_string,
+    thaw,
+    tool_arguments,
+    with_carried,
+    written_epoch,
+)
+
+__all__ = ["from_vercel_ai", "to_vercel_ai"]
+
+_FMT = "vercel_ai"
+_TARGET = "the Vercel AI SDK"
+#: The key in a message's ``providerOptions`` that holds the AgentScope fields Vercel has no place for.
+_OURS = "agentscope"
+#: Bookkeeping: ``"string"`` or ``"list"``, when ``content`` was not written in the role's usual form.
+_FORM = "content_form"
+#: Bookkeeping: ``"codebuff"`` for a tool message in Codebuff's shape.
+_LAYOUT = "layout"
+_CODEBUFF = "codebuff"
+#: Epoch milliseconds at which Codebuff added the message to its history.
+_SENT_AT = "sentAt"
+
+_ROLES = {"system": MsgRole.SYSTEM, "user": MsgRole.USER, "assistant": MsgRole.ASSISTANT, "tool": MsgRole.TOOL}
+_ROLE_NAMES = {role: name for name, role in _ROLES.items()}
+_USUAL_FORM = {MsgRole.SYSTEM: "string", MsgRole.USER: "list", MsgRole.ASSISTANT: "list", MsgRole.TOOL: "list"}
+_ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
+_MediaBlock = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
+
+
+# == reading =========================================================================
+
+
+def from_vercel_ai(payload: object) -> list[Msg[Any]]:
+    """Messages from a list of ``ModelMessage`` dicts (or Codebuff's message history).
+
+    Each message gets a fresh ``id``; ``timestamp`` comes from Codebuff's
+    ``sentAt`` (``None`` without it).  Raises
+    :class:`~agentscope_py.errors.DecodeError` naming the path of anything malformed.
+    """
+    return read_all(payload, _read_message)
+
+
+def _read_message(value: object, path: str) -> Msg[Any]:
+    raw = req_dict(value, path)
+    role = read_role(raw, path, _ROLES)
+    content = req(raw, "content", path)
+    content_path = at(path, "content")
+    bookkeeping: dict[str, Any] = {}
+    parts: dict[str, Any] = {}
+    blocks: list[ContentBlock]
+    layout_keys: tuple[str, ...]
+    if role is MsgRole.TOOL and "toolCallId" in raw:
+        layout_keys = ("toolCallId", "toolName", "content")
+        layout = {key: raw[key] for key in layout_keys if key in raw}
+        block, extras = read_part(_read_codebuff_result, _render_codebuff_result, layout, path)
+        blocks = [carry_in_block(block, _FMT, extras) or block]
+        bookkeeping[_LAYOUT] = _CODEBUFF
+    else:
+        layout_keys = ("content",)
+        if isinstance(content, str) and role is not MsgRole.TOOL:
+            blocks, form = [TextBlock(content)], "string"
+        else:
+            readers = _READERS_BY_ROLE[role]
+            blocks, parts, _ = read_parts(
+                _FMT, role, content, content_path, readers, _renderer(role), keep_unknown=False
+            )
+            form = "list"
+        if form != _USUAL_FORM[role]:
+            bookkeeping[_FORM] = form
+    options_path = at(path, "providerOptions")
+    options = opt_dict(raw.get("providerOptions"), options_path) or {}
+    name, metadata, usage = _read_ours(options.get(_OURS), at(options_path, _OURS))
+    plain = make_message(
+        role, blocks, name=name, metadata=metadata, timestamp=read_epoch(raw, _SENT_AT, path), usage=usage
+    )
+    fields = {k: v for k, v in raw.items() if k not in layout_keys}
+    extras = {**diff(_write_fields(plain, 0, {}, own=True), fields), **bookkeeping}
+    if parts:
+        extras[PARTS] = parts
+    return plain.with_metadata(with_carried(plain.metadata, _FMT, extras))
+
+
+def _read_ours(value: object, path: str) -> tuple[str | None, dict[str, Any], ChatUsage | None]:
+    """Name, metadata and usage from ``providerOptions.agentscope``, where :func:`to_vercel_ai` puts them."""
+    if not isinstance(value, dict):
+        return None, {}, None
+    name = opt_str(value.get("name"), at(path, "name"))
+    metadata = opt_dict(value.get("metadata"), at(path, "metadata")) or {}
+    usage_value = opt_dict(value.get("usage"), at(path, "usage"))
+    usage = None
+    if usage_value is not None:
+        usage_path = at(path, "usage")
+
+        def count(key: str) -> int:
+            return opt_int(usage_value.get(key), at(usage_path, key)) or 0
+
+        seconds = opt_number(usage_value.get("time"), at(usage_path, "time")) or 0.0
+        usage = ChatUsage(count("input_tokens"), count("output_tokens"), count("cached_tokens"), seconds)
+    return name, {k: v for k, v in metadata.items() if k != _FMT}, usage
+
+
+def _read_text(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    return TextBlock(req_str(req(part, "text", path), at(path, "text"))), {}
+
+
+def _read_image(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    image = req_str(req(part, "image", path), at(path, "image"))
+    block = DataBlock(source_from_string(image, opt_str(part.get("mediaType"), at(path, "mediaType"))))
+    return block, _kind_hint(block, "image")
+
+
+def _read_file(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    data = req_str(req(part, "data", path), at(path, "data"))
+    media_type = opt_str(part.get("mediaType"), at(path, "mediaType"))
+    block = DataBlock(source_from_string(data, media_type), name=opt_str(part.get("filename"), at(path, "filename")))
+    return block, _kind_hint(block, "file")
+
+
+def _kind_hint(block: DataBlock, kind: str) -> dict[str, Any]:
+    # An image part of no image type (or a file part of one) says so, or it would come back as the other.
+    return {} if _part_kind(block) == kind else {"type": kind}
+
+
+def _read_reasoning(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    return ThinkingBlock(req_str(req(part, "text", path), at(path, "text"))), {}
+
+
+def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
+    name = req_str(req(part, "toolName", path), at(path, "toolName"))
+    value = req(part, "input", path)
+    if isinstance(value, str):  # arguments as raw JSON text: kept exactly, their object parsed
+        return ToolUseBlock(call_id, name, parse_arguments(value), value), {}
+    # Any other non-object input (null, a list) is carried as it came; input stays empty.
+    return ToolUseBlock(call_id, name, value if isinstance(value, dict) else {}), {}
+
+
+def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
+    name = req_str(req(part, "toolName", path), at(path, "toolName"))
+    output, state = _read_output(req(part, "output", path), at(path, "output"))
+    return ToolResultBlock(call_id, name, output, state=state), {}
+
+
+def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState]:
+    output = req_dict(value, path)
+    kind = req_str(req(output, "type", path), at(path, "type"))
+    value_path = at(path, "value")
+    blocks: tuple[ContentBlock, ...]
+    if kind in ("text", "error-text"):
+        blocks = (TextBlock(req_str(req(output, "value", path), value_path)),)
+    elif kind in ("json", "error-json"):
+        blocks = (TextBlock(json_text(req(output, "value", path))),)
+    elif kind == "content":
+        items = req_list(req(output, "value", path), value_path)
+        blocks = tuple(_read_output_item(entry, item(value_path, index)) for index, entry in enumerate(items))
+    else:
+        raise DecodeError(
+            f"unknown output type {kind!r}; expected text, json, error-text, error-json or content", at(path, "type")
+        )
+    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS
+
+
+def _read_output_item(value: object, path: str) -> ContentBlock:
+    entry = req_dict(value, path)
+    kind = req_str(req(entry, "type", path), at(path, "type"))
+    if kind in ("text", "json"):  # "text" in a content output, "json" in Codebuff's list
+        if kind == "text":
+            return TextBlock(req_str(req(entry, "text", path), at(path, "text")))
+        return TextBlock(json_text(req(entry, "value", path)))
+    if kind == "media":
+        media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
+        return DataBlock(Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data"))))
+    raise DecodeError(f"unknown output part type {kind!r}; expected text, json or media", at(path, "type"))
+
+
+def _read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    call_id = req_str(req(layout, "toolCallId", path), at(path, "toolCallId"))
+    name = req_str(req(layout, "toolName", path), at(path, "toolName"))
+    content_path = at(path, "content")
+    entries = req_list(req(layout, "content", path), content_path)
+    output = [_read_output_item(entry, item(content_path, index)) for index, entry in enumerate(entries)]
+    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {}
+
+
+_USER_READERS: dict[str, PartReader] = {"text": _read_text, "image": _read_image, "file": _read_file}
+_ASSISTANT_READERS: dict[str, PartReader] = {
+    **_USER_READERS,
+    "reasoning": _read_reasoning,
+    "tool-call": _read_tool_call,
+    "tool-result": _read_tool_result,  # a provider-executed tool's result
+}
+_READERS_BY_ROLE: dict[MsgRole, dict[str, PartReader]] = {
+    MsgRole.SYSTEM: {"text": _read_text},
+    MsgRole.USER: _USER_READERS,
+    MsgRole.ASSISTANT: _ASSISTANT_READERS,
+    MsgRole.TOOL: {"tool-result": _read_tool_result},
+}
+
+
+def _renderer(role: MsgRole) -> PartRenderer:
+    kind = _ROLE_NAMES[role]
+
+    def render(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
+        # Every block a reader makes can be written, so this conversion never applies its policy.
+        return _write_part(Conversion(_TARGET, "drop"), 0, 0, block, extras, kind) or {}
+
+    return render
+
+
+# == writing =========================================================================
+
+
+def to_vercel_ai(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise") -> Converted:
+    """``ModelMessage`` dicts for ``messages``.
+
+    Tool results go to ``tool`` messages (one per run of results; an assistant
+    message holding results is split around them), other blocks of a TOOL
+    message to a ``user`` message.  A block Vercel cannot hold (a
+    :class:`~agentscope_py.HintBlock`, media given by URL inside a tool result,
+    reasoning outside an assistant message) raises
+    :class:`~agentscope_py.errors.UnsupportedContentError`, unless
+    ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
+    """
+    conversion = Conversion(_TARGET, on_unsupported)
+    out: list[dict[str, Any]] = []
+    for index, message in enumerate(messages_list(messages)):
+        out.extend(_write_message(conversion, index, message))
+    return Converted(out, conversion.notes)
+
+
+def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]) -> list[dict[str, Any]]:
+    assert message.role is not None
+    extras = carried(message.metadata, _FMT)
+    runs = result_runs(message, _provider_executed(message))
+    own_kind = message.role is MsgRole.TOOL
+    # The message's own fields (and its parts' carried fields) go with its first run of its own kind.
+    own_run = next((i for i, (is_result, _) in enumerate(runs) if is_result == own_kind), 0)
+    out = []
+    for run_index, (is_result, run) in enumerate(runs):
+        own = run_index == own_run
+        run_extras = extras if own else {}
+        if is_result:
+            role = MsgRole.TOOL
+            fields = _write_fields(message, message_index, run_extras, own=own, role=role)
+            body = _write_results(conversion, message_index, run, run_extras)
+        else:
+            role = MsgRole.USER if message.role is MsgRole.TOOL else message.role
+            fields = _write_fields(message, message_index, run_extras, own=own, role=role)
+            body = {"content": _write_content(conversion, message_index, run, run_extras, role)}
+        out.append({**fields, **body})
+    return out
+
+
+def _provider_executed(message: Msg[Any]) -> frozenset[str | None]:
+    """Ids of calls the provider ran itself: their results stay in the assistant message, as Vercel has them."""
+    if message.role is not MsgRole.ASSISTANT:
+        return frozenset()
+    return frozenset(
+        block.id
+        for block in message.content
+        if isinstance(block, ToolUseBlock) and carried(block.metadata, _FMT).get("providerExecuted") is True
+    )
+
+
+def _write_fields(
+    message: Msg[Any],
+    message_index: int,
+    extras: Mapping[str, Any],
+    *,
+    own: bool,
+    role: MsgRole | None = None,
+) -> dict[str, Any]:
+    """Every field of the message but its content; the AgentScope-only ones only in its ``own`` run."""
+    assert message.role is not None
+    out: dict[str, Any] = {"role": _ROLE_NAMES[role or message.role]}
+    if own:
+        ours: dict[str, Any] = {}
+        if message.name is not None:
+            ours["name"] = message.name
+        metadata = {k: v for k, v in message.metadata.items() if k != _FMT}
+        if metadata:
+            ours["metadata"] = thaw(metadata)
+        if message.usage is not None:
+            usage = message.usage
+            ours["usage"] = {
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "cached_tokens": usage.cached_tokens,
+                "time": usage.time,
+            }
+        if ours:
+            out["providerOptions"] = {_OURS: ours}
+        sent_at = written_epoch(message.timestamp, extras.get(_SENT_AT), message_index)
+        if sent_at is not None:
+            out[_SENT_AT] = sent_at
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, _FORM, _LAYOUT)}
+    return overlay(out, fields, ours=(_SENT_AT,))
+
+
+def _write_content(
+    conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any], role: MsgRole
+) -> str | list[dict[str, Any]]:
+    form = extras.get(_FORM, _USUAL_FORM[role])
+    texts = [block.text for _, block in run if isinstance(block, TextBlock)]
+    if form == "string" and len(texts) == len(run) and (role is MsgRole.SYSTEM or len(texts) == 1):
+        return "\n".join(texts)
+    parts: list[dict[str, Any]] = []
+    for block_index, block in run:
+        part = _write_part(
+            conversion, message_index, block_index, block, part_extras(extras, len(parts)), _ROLE_NAMES[role]
+        )
+        if part is not None:
+            parts.append(part)
+    return parts
+
+
+def _write_part(
+    conversion: Conversion,
+    message_index: int,
+    block_index: int,
+    block: ContentBlock,
+    extras: Mapping[str, Any],
+    kind: str,
+) -> dict[str, Any] | None:
+    """The part for ``block`` in a message of role ``kind``, or its stand-in (or ``None``) when
+    that message cannot hold it.  ``extras``: the carried fields of a block without metadata."""
+    if isinstance(block, TextBlock):
+        return overlay({"type": "text", "text": block.text}, extras)
+    if isinstance(block, _MediaBlock) and block.source is not None and kind != "system":
+        return _write_media(block, block.source, extras)
+    if kind == "assistant":
+        if isinstance(block, ThinkingBlock):
+            return overlay({"type": "reasoning", "text": block.thinking}, carried(block.metadata, _FMT))
+        if isinstance(block, ToolUseBlock):
+            args = tool_arguments(block)
+            if args is not None:
+                rendered = {"type": "tool-call", "toolCallId": block.id, "toolName": block.name, "input": args}
+                return overlay(rendered, carried(block.metadata, _FMT))
+    if isinstance(block, ToolResultBlock) and kind in ("assistant", "tool"):
+        return _write_result_part(conversion, message_index, block_index, block)
+    text = conversion.refuse(message_index, block_index, block)
+    return None if text is None else {"type": "text", "text": text}
+
+
+def _part_kind(block: ContentBlock) -> str:
+    """``"image"`` for an image, ``"file"`` for any other media."""
+    if isinstance(block, ImageBlock):
+        return "image"
+    media_type = _media_type(block.source) if isinstance(block, _MediaBlock) and block.source else None
+    return "image" if (media_type or "").startswith("image/") else "file"
+
+
+def _media_type(source: Source) -> str | None:
+    if isinstance(source, URLSource):
+        return source.mime_type
+    assert isinstance(source, Base64Source)
+    return source.media_type or None  # "" is how we hold "no type given"
+
+
+def _media_string(source: Source) -> str:
+    if isinstance(source, URLSource):
+        return source.url
+    assert isinstance(source, Base64Source)
+    return data_url(source) if source.media_type else source.data
+
+
+def _write_media(
+    block: DataBlock | ImageBlock | AudioBlock | VideoBlock, source: Source, extras: Mapping[str, Any]
+) -> dict[str, Any]:
+    kind = extras.get("type") if extras.get("type") in ("image", "file") else _part_kind(block)
+    part: dict[str, Any] = {"type": kind, "image" if kind == "image" else "data": _media_string(source)}
+    media_type = _media_type(source)
+    if media_type is not None:
+        part["mediaType"] = media_type
+    if isinstance(block, DataBlock) and block.name is not None:
+        part["filename"] = block.name
+    return overlay(part, extras)
+
+
+def _write_results(
+    conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The body of a tool message: Codebuff's shape when it came that way, else tool-result parts."""
+    if extras.get(_LAYOUT) == _CODEBUFF and len(run) == 1:
+        block_index, block = run[0]
+        assert isinstance(block, ToolResultBlock)
+        rendered = _codebuff_result(conversion, message_index, block_index, block)
+        carried_fields = carried(block.metadata, _FMT)
+        return _agreeing(rendered, carried_fields, block, _codebuff_reads_as, "content")
+    parts = []
+    for block_index, block in run:
+        assert isinstance(block, ToolResultBlock)
+        parts.append(_write_result_part(conversion, message_index, block_index, block))
+    return {"content": parts}
+
+
+def _write_result_part(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    rendered = {
+        "type": "tool-result",
+        "toolCallId": block.id,
+        "toolName": block.name,
+        "output": _write_output(conversion, message_index, block_index, block),
+    }
+    return _agreeing(rendered, carried(block.metadata, _FMT), block, _output_reads_as, "output")
+
+
+def _agreeing(
+    rendered: dict[str, Any],
+    extras: Mapping[str, Any],
+    block: ToolResultBlock,
+    reads_as: Callable[[object, ToolResultBlock], bool],
+    key: str,
+) -> dict[str, Any]:
+    """``rendered`` with the carried fields laid over it; the carried spelling of the output
+    (a JSON value, say) only while it still reads as what the block holds."""
+    candidate = overlay({key: thaw(rendered[key])}, {key: extras[key]} if key in extras else {})
+    if reads_as(candidate[key], block):
+        rendered[key] = candidate[key]
+    return overlay(rendered, extras, ours=(key,))
+
+
+def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
+    try:
+        blocks, state = _read_output(value, "")
+    except DecodeError:
+        return False
+    return same_blocks(blocks, block.output) and (state is ToolResultState.ERROR) == (block.state in _ERROR_STATES)
+
+
+def _codebuff_reads_as(value: object, block: ToolResultBlock) -> bool:
+    try:
+        blocks = [_read_output_item(entry, "") for entry in req_list(value, "")]
+    except DecodeError:
+        return False
+    return same_blocks(blocks, block.output)
+
+
+def _write_output(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    is_error = block.state in _ERROR_STATES
+    if len(block.output) == 1 and isinstance(block.output[0], TextBlock):
+        return {"type": "error-text" if is_error else "text", "value": block.output[0].text}
+    items = _output_items(conversion, message_index, block_index, block, text_type="text")
+    return {"type": "content", "value": items}
+
+
+def _codebuff_result(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    items = _output_items(conversion, message_index, block_index, block, text_type="json")
+    return {"toolCallId": block.id, "toolName": block.name, "content": items}
+
+
+def _output_items(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, text_type: str
+) -> list[dict[str, Any]]:
+    """A result's output as text (or Codebuff json) and base64 media items."""
+    items: list[dict[str, Any]] = []
+    for inner in block.output:
+        source = inner.source if isinstance(inner, _MediaBlock) else None
+        if isinstance(inner, TextBlock):
+            text: str | None = inner.text
+        elif isinstance(source, Base64Source):
+            items.append({"type": "media", "data": source.data, "mediaType": source.media_type})
+            continue
+        else:  # a URL, a thought or a nested result: a tool output holds none of them
+            text = conversion.refuse(message_index, block_index, inner)
+        if text is not None:
+            items.append({"type": "text", "text": text} if text_type == "text" else {"type": "json", "value": text})
+    return items
+
+
+def _render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
+    assert isinstance(block, ToolResultBlock)
+    rendered = _codebuff_result(Conversion(_TARGET, "drop"), 0, 0, block)
+    return overlay(rendered, extras)
