@@ -27,6 +27,7 @@ __all__ = [
     "Timing",
     "Workload",
     "WorkloadResult",
+    "calibrate",
     "format_figure",
     "format_workload",
     "run_figure",
@@ -127,21 +128,26 @@ def _seconds_for(op: Op, calls: int) -> float:
     return time.perf_counter() - start
 
 
-def time_ops(op: Op, settings: Settings = Settings()) -> Timing:
-    """Time ``op``: calibrate a call count that runs at least ``min_repeat_seconds``,
-    then run that many calls ``repeats`` times."""
+def calibrate(op: Op, settings: Settings = Settings()) -> int:
+    """A call count for which ``op`` runs at least ``min_repeat_seconds``."""
     calls = 1
     while True:
         elapsed = _seconds_for(op, calls)
         if elapsed >= settings.min_repeat_seconds:
-            break
+            return calls
         # Aim a little past the minimum so the next try usually succeeds.
         calls = max(calls * 2, int(calls * 1.2 * settings.min_repeat_seconds / max(elapsed, 1e-9)))
-    per_repeat: list[float] = []
-    for _ in range(settings.repeats):
-        gc.collect()  # start every repeat from the same heap, so the repeats agree
-        per_repeat.append(calls / _seconds_for(op, calls))
-    return Timing(calls, tuple(per_repeat))
+
+
+def _ops_per_second(op: Op, calls: int) -> float:
+    gc.collect()  # start every repeat from a similar heap, so the repeats agree
+    return calls / _seconds_for(op, calls)
+
+
+def time_ops(op: Op, settings: Settings = Settings()) -> Timing:
+    """Time one ``op`` on its own: calibrate, then ``repeats`` runs of that many calls."""
+    calls = calibrate(op, settings)
+    return Timing(calls, tuple(_ops_per_second(op, calls) for _ in range(settings.repeats)))
 
 
 def _set_up(setup: Callable[[], _R]) -> _R | Missing:
@@ -152,11 +158,28 @@ def _set_up(setup: Callable[[], _R]) -> _R | Missing:
 
 
 def run_workload(workload: Workload, settings: Settings = Settings()) -> WorkloadResult:
+    """Time every implementation, interleaved: each round runs one repeat of each.
+
+    On a shared machine the load drifts; interleaving makes every implementation
+    meet the same drift in the same round, so the per-round ratios stay honest.
+    """
+    ops: dict[str, Op] = {}
     results: dict[str, Timing | Missing] = {}
     for name, setup in workload.implementations.items():
         op = _set_up(setup)
-        results[name] = op if isinstance(op, Missing) else time_ops(op, settings)
-    return WorkloadResult(workload, results)
+        if isinstance(op, Missing):
+            results[name] = op
+        else:
+            ops[name] = op
+    calls = {name: calibrate(op, settings) for name, op in ops.items()}
+    rounds: dict[str, list[float]] = {name: [] for name in ops}
+    for _ in range(settings.repeats):
+        for name, op in ops.items():
+            rounds[name].append(_ops_per_second(op, calls[name]))
+    for name in ops:
+        results[name] = Timing(calls[name], tuple(rounds[name]))
+    # Keep the order the workload gave, missing peers included.
+    return WorkloadResult(workload, {name: results[name] for name in workload.implementations})
 
 
 def run_figure(figure: Figure) -> FigureResult:
@@ -186,17 +209,21 @@ def _verdict(ratio: float | None, target: Target | None, higher_is_better: bool)
     return f"{'met' if met else 'MISSED'} (target {sign} {target.ratio:g}x)"
 
 
+def _round_ratio(ours: Timing, peer: Timing) -> float:
+    """The median over rounds of ours/peer: both ran in the same round, under the same load."""
+    return statistics.median(o / p for o, p in zip(ours.per_repeat, peer.per_repeat))
+
+
 def format_workload(result: WorkloadResult) -> str:
     """The workload's table: ops/s of each implementation and the ratio ours/peer."""
     workload = result.workload
     ours = result.results.get(OURS)
-    ours_median = ours.median if isinstance(ours, Timing) else None
-    rows = [("implementation", "ops/s (median)", "spread", "ours/peer", "")]
+    rows = [("implementation", "ops/s (median)", "spread", "ours/peer (per round)", "")]
     for name, timing in result.results.items():
         if isinstance(timing, Missing):
             rows.append((name, "missing", "", "", timing.reason))
             continue
-        ratio = None if ours_median is None or name == OURS else ours_median / timing.median
+        ratio = None if not isinstance(ours, Timing) or name == OURS else _round_ratio(ours, timing)
         target = workload.target if workload.target is not None and workload.target.peer == name else None
         rows.append(
             (

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import functools
 import gc
+import os
 import random
 import re
 import statistics
@@ -204,16 +205,25 @@ IMPORT_RUNS = 7
 _IMPORTTIME_LINE = re.compile(r"^import time:\s+\d+\s+\|\s+(\d+)\s+\|\s*(\S+)\s*$")
 
 
+def _importtime_stderr(module: str) -> str:
+    # Bytecode must be cached, as it is after ``pip install``: PYTHONDONTWRITEBYTECODE
+    # would make every run compile the package from source and measure the compiler.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    ).stderr
+
+
 def import_ms(module: str) -> float:
     """Median cumulative import time of ``module`` in fresh interpreters (``-X importtime``), in ms."""
+    _importtime_stderr(module)  # warm-up: writes the bytecode cache and fills the OS file cache
     runs = []
     for _ in range(IMPORT_RUNS):
-        stderr = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", f"import {module}"],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stderr
+        stderr = _importtime_stderr(module)
         cumulative = [int(m[1]) for line in stderr.splitlines() if (m := _IMPORTTIME_LINE.match(line)) and m[2] == module]
         if not cumulative:
             raise ImportError(f"cannot import {module}", name=module)
