@@ -137,8 +137,11 @@ class ResumableEventStream:
 
     def _open_connection(self) -> http.client.HTTPConnection:
         parts = self._parts
-        connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        return connection_class(parts.hostname or "", parts.port, timeout=self._timeout)
+        https = parts.scheme == "https"
+        connection_class = http.client.HTTPSConnection if https else http.client.HTTPConnection
+        # An explicit port: given None, http.client would read the end of an IPv6 address ("::1") as one.
+        port = parts.port or (443 if https else 80)
+        return connection_class(parts.hostname or "", port, timeout=self._timeout)
 
     def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
         """Send the GET; the response to read, or None when the server says the stream is over."""

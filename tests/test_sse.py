@@ -7,40 +7,20 @@ from sse_server import StreamServer, keep_alive_preamble, serve_events
 
 from agentscope_py import (
     ArgumentValueError,
+    AssistantMessage,
     Base64Source,
     ChatUsage,
     DataBlock,
     DecodeError,
     GenerateReason,
     StreamConnectionError,
-    AssistantMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
     ToolResultState,
+    ToolUseBlock,
 )
-from agentscope_py.event import (
-    AgentEndEvent,
-    AgentEvent,
-    AgentResultEvent,
-    AgentStartEvent,
-    CustomEvent,
-    DataBlockDeltaEvent,
-    DataBlockEndEvent,
-    DataBlockStartEvent,
-    ModelCallEndEvent,
-    ModelCallStartEvent,
-    TextBlockDeltaEvent,
-    TextBlockEndEvent,
-    TextBlockStartEvent,
-    ThinkingBlockDeltaEvent,
-    ThinkingBlockEndEvent,
-    ThinkingBlockStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    ToolResultDataDeltaEvent,
-    ToolResultEndEvent,
-    ToolResultStartEvent,
-    ToolResultTextDeltaEvent,
-)
+from agentscope_py.event import AgentEndEvent, TextBlockDeltaEvent, assemble, events_from_message
 from agentscope_py.sse import (
     ResumableEventStream,
     SSEParser,
@@ -52,32 +32,22 @@ from agentscope_py.sse import (
 TIMEOUT = 5.0
 
 
-def reply_events(text_deltas: int = 2000) -> list[AgentEvent]:
-    """A realistic reply: thinking, a long streamed text, a tool call and its result, a sub-agent."""
-    events: list[AgentEvent] = [AgentStartEvent(None, "R", "Friday"), ModelCallStartEvent("M1")]
-    events += [ThinkingBlockStartEvent("M1", "thinking"), ThinkingBlockDeltaEvent("M1", "thinking", "Let me look…")]
-    events.append(ThinkingBlockEndEvent("M1", "thinking"))
-    events.append(TextBlockStartEvent("M1", "text"))
-    events += [TextBlockDeltaEvent("M1", "text", f"word{i} é🌍\u2028 ") for i in range(text_deltas)]
-    events.append(TextBlockEndEvent("M1", "text"))
-    events.append(ToolCallStartEvent("M1", "call-1", "search"))
-    events += [ToolCallDeltaEvent("M1", "call-1", "search", part) for part in ('{"q"', ': "kit', 'tens"', "}")]
-    events.append(ToolCallEndEvent("M1", "call-1", "search"))
-    events += [DataBlockStartEvent("M1", "img"), DataBlockDeltaEvent("M1", "img", "iVBORw0K"), DataBlockEndEvent("M1", "img")]
-    events.append(ModelCallEndEvent("M1", ChatUsage(120, 45, 7, 1.25)))
-    events.append(ToolResultStartEvent("A1", "call-1", "search"))
-    events.append(TextBlockDeltaEvent("S1", "text", "sub-agent says hi").with_source("main/researcher"))
-    events.append(ToolResultTextDeltaEvent("A1", "call-1", "search", "3 hits\nline two", metadata={"k": "v"}))
-    image = DataBlock(Base64Source("image/png", "iVBORw0KGgo="), "data-9", "chart.png")
-    events.append(ToolResultDataDeltaEvent("A1", "call-1", "search", image))
-    events.append(ToolResultEndEvent("A1", "call-1", "search", ToolResultState.SUCCESS))
-    events.append(CustomEvent("progress", {"pct": 100}))
-    events.append(AgentResultEvent(AssistantMessage("done", name="Friday", generate_reason=GenerateReason.MODEL_STOP)))
-    events.append(AgentEndEvent("R"))
-    return events
+def big_reply() -> AssistantMessage:
+    """A reply worth streaming: reasoning, a long text, a tool call and its result, an image."""
+    return AssistantMessage(
+        ThinkingBlock("Let me look that up. " * 40),
+        TextBlock("".join(f"word{i} é🌍\u2028 " for i in range(6000))),
+        ToolUseBlock("call-1", "search", {"q": "kittens", "n": 3}, '{"q": "kittens", "n": 3}'),
+        ToolResultBlock("call-1", "search", [TextBlock("3 hits\nline two")], state=ToolResultState.SUCCESS),
+        DataBlock(Base64Source("image/png", "iVBORw0KGgo=" * 20), "data-9", "chart.png"),
+        name="Friday",
+        usage=ChatUsage(120, 45, 7, 1.25),
+        generate_reason=GenerateReason.TOOL_CALLS,
+    )
 
 
-EVENTS = reply_events()
+MESSAGE = big_reply()
+EVENTS = events_from_message(MESSAGE, chunk_size=32)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -88,6 +58,7 @@ def test_the_client_resumes_after_every_cut_and_gets_every_event_once(seed: int)
         received = list(stream)
     assert len(EVENTS) > 2000
     assert received == EVENTS
+    assert assemble(received) == [MESSAGE]
     assert stream.reconnects == 6
     assert stream.last_event_id == EVENTS[-1].id
     # Every reconnection named the last event it had: never an event it had not received.
@@ -122,11 +93,14 @@ def test_resuming_from_a_known_last_event_id() -> None:
     assert state.last_event_ids == [EVENTS[99].id]
 
 
-def test_comments_and_messages_of_other_kinds_are_skipped() -> None:
-    state = StreamServer(EVENTS[:3] + EVENTS[-1:], preamble=keep_alive_preamble())
+def test_comments_messages_of_other_kinds_and_sub_agent_events_pass_as_they_should() -> None:
+    # A sub-agent's reply interleaved with the parent's: its AgentEndEvent does not end the stream.
+    sub_agent = events_from_message(AssistantMessage("from the researcher"), source="main/researcher")
+    events = EVENTS[:3] + sub_agent + EVENTS[3:]
+    state = StreamServer(events, cuts=2, seed=11, preamble=keep_alive_preamble())
     with serve_events(state):
-        received = list(ResumableEventStream(state.url, timeout=TIMEOUT))
-    assert received == EVENTS[:3] + EVENTS[-1:]
+        received = list(ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001))
+    assert received == events
 
 
 def test_a_server_that_keeps_dropping_without_progress_makes_the_client_give_up() -> None:
