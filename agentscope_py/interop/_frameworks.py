@@ -73,6 +73,7 @@ PARTS = "parts"
 
 _MISSING: Any = object()
 _T = TypeVar("_T")
+_Block = TypeVar("_Block", bound=ContentBlock)
 
 
 # -- carried fields ----------------------------------------------------------------
@@ -137,7 +138,7 @@ def with_carried(metadata: Mapping[str, Any] | None, fmt: str, extras: Mapping[s
     return out
 
 
-def carry_in_block(block: ContentBlock, fmt: str, extras: Mapping[str, Any]) -> ContentBlock | None:
+def carry_in_block(block: _Block, fmt: str, extras: Mapping[str, Any]) -> _Block | None:
     """``block`` carrying ``extras`` in its own metadata; ``None`` for a block with no metadata."""
     if isinstance(block, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
         return attrs.evolve(block, metadata=with_carried(block.metadata, fmt, extras)) if extras else block
@@ -401,11 +402,11 @@ def data_url(source: Base64Source) -> str:
 
 
 def sniff_image_type(data: str) -> str:
-    """The media type of base64 image bytes, from their first characters."""
+    """The media type of base64 image bytes, from their first characters; ``""`` when unknown."""
     for prefix, media_type in _IMAGE_SIGNATURES:
         if data.startswith(prefix):
             return media_type
-    return "application/octet-stream"
+    return ""
 
 
 # -- the unsupported-content policy, per conversion ---------------------------------------------

@@ -1,0 +1,278 @@
+"""agent-swarm-kit ``IModelMessage`` lists: the history a swarm agent keeps.
+
+A message is flat: ``role``, ``agentName``, a ``content`` string, ``mode``,
+``tool_calls`` (``{id, type: "function", function: {name, arguments}}``),
+``tool_call_id``, ``images`` (base64) and a free ``payload``.  Each tool
+result is a ``tool`` message of its own; consecutive ones come back as one
+TOOL message.  ``agentName`` is the message's ``name``; the other fields we
+have no place for are carried under ``metadata["swarm_kit"]``.  See
+``docs/interop/swarm_kit.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .._blocks import (
+    AudioBlock,
+    ContentBlock,
+    DataBlock,
+    ImageBlock,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    VideoBlock,
+)
+from .._enums import MsgRole, ToolResultState
+from .._messages import Msg
+from .._reader import at, item, opt_list, req, req_dict, req_list, req_str
+from .._sources import Base64Source, Source, URLSource
+from ..errors import DecodeError
+from ._common import Converted, OnUnsupported
+from ._frameworks import (
+    Conversion,
+    Run,
+    carried,
+    carry_in_block,
+    check_block_for_role,
+    diff,
+    make_message,
+    messages_list,
+    name_results,
+    overlay,
+    parse_arguments,
+    result_runs,
+    sniff_image_type,
+    source_from_string,
+    thaw,
+    with_carried,
+)
+
+__all__ = ["from_swarm_kit", "to_swarm_kit"]
+
+_FMT = "swarm_kit"
+_TARGET = "agent-swarm-kit"
+# "resque" (error recovery) and "flush" (history reset) are swarm-kit's own markers: read as
+# SYSTEM messages, their role is carried and written back.
+_ROLES = {
+    "user": MsgRole.USER,
+    "assistant": MsgRole.ASSISTANT,
+    "system": MsgRole.SYSTEM,
+    "tool": MsgRole.TOOL,
+    "resque": MsgRole.SYSTEM,
+    "flush": MsgRole.SYSTEM,
+}
+_ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYSTEM: "system", MsgRole.TOOL: "tool"}
+_MediaBlock = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
+
+
+# == reading =========================================================================
+
+
+def from_swarm_kit(payload: object) -> list[Msg[Any]]:
+    """Messages from a list of ``IModelMessage`` dicts.
+
+    Consecutive ``tool`` messages become one TOOL message (a result block each,
+    named after the call it answers when that call is in the list).  Each
+    message gets a fresh ``id`` and no ``timestamp`` (swarm-kit keeps neither).
+    Raises :class:`~agentscope_py.errors.DecodeError` naming the path of
+    anything malformed (``messages[2].tool_calls[0].function.arguments``).
+    """
+    out: list[Msg[Any]] = []
+    previous_role = None
+    try:
+        for index, value in enumerate(req_list(payload, "messages")):
+            path = item("messages", index)
+            raw = req_dict(value, path)
+            role_name = req_str(req(raw, "role", path), at(path, "role"))
+            role = _ROLES.get(role_name)
+            if role is None:
+                raise DecodeError(f"unknown role {role_name!r}; expected one of {', '.join(_ROLES)}", at(path, "role"))
+            if role is MsgRole.TOOL and previous_role == "tool":
+                group = out[-1]
+                out[-1] = group.with_content([*group.content, _read_result(raw, path, group.name)])
+            elif role is MsgRole.TOOL:
+                name = _agent_name(raw, path)
+                out.append(make_message(MsgRole.TOOL, [_read_result(raw, path, name)], name=name))
+            else:
+                out.append(_read_message(raw, path, role))
+            previous_role = role_name
+    except RecursionError:
+        raise DecodeError("the payload is nested too deeply to read", "messages") from None
+    return name_results(out)
+
+
+def _agent_name(raw: Mapping[str, Any], path: str) -> str | None:
+    # An empty agentName is what we write for a message with no name.
+    return req_str(req(raw, "agentName", path), at(path, "agentName")) or None
+
+
+def _read_body(raw: Mapping[str, Any], path: str) -> tuple[str, list[ContentBlock]]:
+    """The content text and the images, as blocks."""
+    content = req_str(req(raw, "content", path), at(path, "content"))
+    images_path = at(path, "images")
+    images = opt_list(raw.get("images"), images_path) or []
+    blocks: list[ContentBlock] = []
+    for index, value in enumerate(images):
+        data = req_str(value, item(images_path, index))
+        blocks.append(DataBlock(source_from_string(data, sniff_image_type(data))))
+    return content, blocks
+
+
+def _read_message(raw: dict[str, Any], path: str, role: MsgRole) -> Msg[Any]:
+    name = _agent_name(raw, path)
+    content, images = _read_body(raw, path)
+    calls_path = at(path, "tool_calls")
+    calls = [_read_call(value, item(calls_path, index)) for index, value in enumerate(opt_list(raw.get("tool_calls"), calls_path) or [])]
+    text = [] if content == "" and (images or calls) else [TextBlock(content)]
+    blocks: list[ContentBlock] = [*text, *images, *calls]
+    for block in images:
+        check_block_for_role(role, block, "images", at(path, "images"))
+    if calls:
+        check_block_for_role(role, calls[0], "tool_calls", calls_path)
+    plain = make_message(role, blocks, name=name)
+    written = _write_message_run(Conversion(_TARGET, "drop"), 0, plain, list(enumerate(plain.content)), {})
+    fields = {k: v for k, v in raw.items() if k != "tool_calls"}
+    return plain.with_metadata(with_carried(plain.metadata, _FMT, diff(written, fields)))
+
+
+def _read_call(value: object, path: str) -> ToolUseBlock:
+    call = req_dict(value, path)
+    function_path = at(path, "function")
+    function = req_dict(req(call, "function", path), function_path)
+    call_id = req_str(req(call, "id", path), at(path, "id"))
+    name = req_str(req(function, "name", function_path), at(function_path, "name"))
+    arguments = req(function, "arguments", function_path)
+    if isinstance(arguments, str):  # raw JSON text, as a model streamed it: kept exactly
+        block = ToolUseBlock(call_id, name, parse_arguments(arguments), arguments)
+    elif isinstance(arguments, dict):
+        block = ToolUseBlock(call_id, name, arguments)
+    else:
+        raise DecodeError("expected an object or a JSON string", at(function_path, "arguments"))
+    return carry_in_block(block, _FMT, diff(_write_call(block), call)) or block
+
+
+def _read_result(raw: dict[str, Any], path: str, group_name: str | None) -> ToolResultBlock:
+    content, images = _read_body(raw, path)
+    call_id_path = at(path, "tool_call_id")
+    call_id = raw.get("tool_call_id")
+    call_id = None if call_id is None else req_str(call_id, call_id_path)
+    text = [] if content == "" and images else [TextBlock(content)]
+    block = ToolResultBlock(call_id, None, [*text, *images], state=ToolResultState.SUCCESS)
+    # The tool message's own fields ride on its result block: several results share one message here.
+    written = _write_result(Conversion(_TARGET, "drop"), 0, group_name, 0, block)
+    return carry_in_block(block, _FMT, diff(written, raw)) or block
+
+
+# == writing =========================================================================
+
+
+def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise") -> Converted:
+    """``IModelMessage`` dicts for ``messages``.
+
+    Text blocks are joined into ``content`` (with ``"\\n"``), base64 images go to
+    ``images``, each tool result to a ``tool`` message of its own (an assistant
+    message holding results is split around them; other blocks of a TOOL message
+    go to a ``user`` message).  A block swarm-kit cannot hold (thinking, hints,
+    media other than base64 images) raises
+    :class:`~agentscope_py.errors.UnsupportedContentError`, unless
+    ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
+    """
+    conversion = Conversion(_TARGET, on_unsupported)
+    out: list[dict[str, Any]] = []
+    for message_index, message in enumerate(messages_list(messages)):
+        extras = carried(message.metadata, _FMT)
+        own_kind = message.role is MsgRole.TOOL
+        runs = result_runs(message)
+        own_run = next((i for i, (is_result, _) in enumerate(runs) if is_result == own_kind), 0)
+        for run_index, (is_result, run) in enumerate(runs):
+            if is_result:
+                for block_index, block in run:
+                    assert isinstance(block, ToolResultBlock)
+                    out.append(_write_result(conversion, message_index, message.name, block_index, block))
+            else:
+                run_extras = extras if run_index == own_run else {}
+                out.append(_write_message_run(conversion, message_index, message, run, run_extras))
+    return Converted(out, conversion.notes)
+
+
+def _write_message_run(
+    conversion: Conversion, message_index: int, message: Msg[Any], run: Run, extras: Mapping[str, Any]
+) -> dict[str, Any]:
+    """One message for a run of blocks other than tool results."""
+    assert message.role is not None
+    role = MsgRole.USER if message.role is MsgRole.TOOL else message.role
+    texts: list[str] = []
+    images: list[str] = []
+    calls: list[dict[str, Any]] = []
+    for block_index, block in run:
+        if isinstance(block, ToolUseBlock):
+            calls.append(_write_call(block))
+        else:
+            _add_to_body(conversion, message_index, block_index, block, texts, images)
+    out: dict[str, Any] = {
+        "role": _ROLE_NAMES[role],
+        "agentName": message.name or "",
+        "content": "\n".join(texts),
+        "mode": "user",
+    }
+    if calls:
+        out["tool_calls"] = calls
+    if images:
+        out["images"] = images
+    return overlay(out, extras)
+
+
+def _write_call(block: ToolUseBlock) -> dict[str, Any]:
+    arguments = block.content if block.content is not None else thaw(block.input)
+    rendered = {"id": block.id, "type": "function", "function": {"name": block.name, "arguments": arguments}}
+    return overlay(rendered, carried(block.metadata, _FMT))
+
+
+def _write_result(
+    conversion: Conversion, message_index: int, name: str | None, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    texts: list[str] = []
+    images: list[str] = []
+    for inner in block.output:
+        _add_to_body(conversion, message_index, block_index, inner, texts, images)
+    out: dict[str, Any] = {"role": "tool", "agentName": name or "", "content": "\n".join(texts), "mode": "tool"}
+    if block.id is not None:
+        out["tool_call_id"] = block.id
+    if images:
+        out["images"] = images
+    return overlay(out, carried(block.metadata, _FMT))
+
+
+def _add_to_body(
+    conversion: Conversion,
+    message_index: int,
+    block_index: int,
+    block: ContentBlock,
+    texts: list[str],
+    images: list[str],
+) -> None:
+    """Put a block into a message's text or images, or apply the policy when it fits neither."""
+    if isinstance(block, TextBlock):
+        texts.append(block.text)
+        return
+    source = block.source if isinstance(block, _MediaBlock) else None
+    if source is not None and _is_image(block, source):
+        assert isinstance(source, Base64Source)
+        images.append(source.data)
+        return
+    text = conversion.refuse(message_index, block_index, block)
+    if text is not None:
+        texts.append(text)
+
+
+def _is_image(block: ContentBlock, source: Source) -> bool:
+    """Whether the block is an image swarm-kit can hold: base64 bytes (it has no URLs)."""
+    if isinstance(source, URLSource):
+        return False
+    assert isinstance(source, Base64Source)
+    # "" is a type nobody gave: bare base64 read from swarm-kit whose format we could not tell.
+    return isinstance(block, ImageBlock) or (
+        isinstance(block, DataBlock) and (source.media_type == "" or source.media_type.startswith("image/"))
+    )
