@@ -15,8 +15,11 @@ from ._conversation import (
     repair_conversation,
     validate_conversation,
 )
+from .agentflow import from_agentflow, to_agentflow
 from .anthropic import from_anthropic, to_anthropic
 from .openai import from_openai, to_openai
+from .swarm_kit import from_swarm_kit, to_swarm_kit
+from .vercel_ai import from_vercel_ai, to_vercel_ai
 
 __all__ = [
     "ConversationProblem",
@@ -28,10 +31,16 @@ __all__ = [
     "RepairAction",
     "RepairChange",
     "RepairedConversation",
+    "from_agentflow",
     "from_anthropic",
     "from_openai",
+    "from_swarm_kit",
+    "from_vercel_ai",
     "repair_conversation",
+    "to_agentflow",
     "to_anthropic",
     "to_openai",
+    "to_swarm_kit",
+    "to_vercel_ai",
     "validate_conversation",
 ]
