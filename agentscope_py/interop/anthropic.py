@@ -223,6 +223,8 @@ def from_anthropic(payload: object) -> list[Msg]:
     :class:`UserMessage`.  Message ids and timestamps are generated.  Malformed
     input raises :class:`~agentscope_py.DecodeError` naming the path.
     """
+    if isinstance(payload, ConvertedDict):
+        payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
     if type(payload) is list:
         payload = {"messages": payload}
     request = req_dict(payload, "")

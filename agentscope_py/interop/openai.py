@@ -232,6 +232,8 @@ def from_openai(payload: object) -> list[Msg]:
     names: dict[str, str] = {}
     out: list[Msg] = []
     results: list[ToolResultBlock] = []
+    if isinstance(payload, Converted):
+        payload = list(payload)  # what to_openai returned: read it like the list it is
     for index, raw in enumerate(req_list(payload, "messages")):
         path = item("messages", index)
         obj = req_dict(raw, path)

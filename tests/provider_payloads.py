@@ -1,0 +1,233 @@
+"""Hypothesis strategies for OpenAI Chat Completions and Anthropic Messages payloads.
+
+Everything generated is a payload the format's SDK types accept (with
+``surrogates=False``; with lone surrogates the text is still JSON-shaped but
+pydantic refuses it), using every shape the converters claim to keep: string or
+list content, refusals, custom tool calls, cache markers, titles, signatures.
+Conversations are free-form (tool results need not follow their calls): the
+round trip is a property of the mapping, the conversation checks are tested
+on their own.  ``mutated`` turns a valid payload into a nearly valid one.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+from strategies import json_objects, json_text, json_values
+
+__all__ = ["anthropic_payloads", "mutated", "openai_payloads"]
+
+_B64 = st.binary(max_size=24).map(lambda raw: base64.b64encode(raw).decode())
+_IDS = st.sampled_from(["call_1", "call_2", "toolu_01A", "x"])
+_NAMES = st.sampled_from(["get_weather", "search", "a"])
+_HTTP = st.sampled_from(["https://example.com/cat.png", "https://example.com/doc.pdf", "http://x/é?q=1"])
+
+
+def _text(surrogates: bool) -> st.SearchStrategy[str]:
+    return json_text(surrogates=surrogates)
+
+
+# -- OpenAI ----------------------------------------------------------------------
+
+_BREAKPOINT = st.fixed_dictionaries({"mode": st.just("explicit")}, optional={"ttl": st.sampled_from(["30m", "12h"])})
+
+
+def _openai_text_part(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {"type": st.just("text"), "text": _text(surrogates)}, optional={"prompt_cache_breakpoint": _BREAKPOINT}
+    )
+
+
+def _openai_media_part() -> st.SearchStrategy[dict[str, Any]]:
+    data_url = st.builds(lambda t, d: f"data:{t};base64,{d}", st.sampled_from(["image/png", "image/jpeg"]), _B64)
+    image_url = st.fixed_dictionaries(
+        {"url": _HTTP | data_url}, optional={"detail": st.sampled_from(["auto", "low", "high"])}
+    )
+    image = st.fixed_dictionaries({"type": st.just("image_url"), "image_url": image_url})
+    audio = st.fixed_dictionaries(
+        {
+            "type": st.just("input_audio"),
+            "input_audio": st.fixed_dictionaries({"data": _B64, "format": st.sampled_from(["wav", "mp3"])}),
+        }
+    )
+    pdf = _B64.map(lambda d: f"data:application/pdf;base64,{d}")
+    inline = st.fixed_dictionaries({"file_data": pdf}, optional={"filename": st.just("a.pdf"), "file_id": st.just("file-1")})
+    by_id = st.fixed_dictionaries({"file_id": st.just("file-abc")}, optional={"filename": st.just("b.pdf")})
+    file = st.fixed_dictionaries({"type": st.just("file"), "file": inline | by_id})
+    return st.one_of(image, audio, file)
+
+
+def _content(part: st.SearchStrategy[dict[str, Any]], surrogates: bool) -> st.SearchStrategy[Any]:
+    return _text(surrogates) | st.lists(part, max_size=3)
+
+
+def _openai_arguments(surrogates: bool) -> st.SearchStrategy[str]:
+    compact = json_objects(surrogates=surrogates).map(lambda o: json.dumps(o, separators=(",", ":")))
+    spaced = json_objects(surrogates=surrogates).map(json.dumps)
+    broken = st.sampled_from(["", "{", '{"city": "Par', "[1, 2]", "null", "{'a': 1}"])
+    return st.one_of(compact, spaced, broken)
+
+
+def _openai_tool_call(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+    function = st.fixed_dictionaries(
+        {
+            "id": _IDS,
+            "type": st.just("function"),
+            "function": st.fixed_dictionaries({"name": _NAMES, "arguments": _openai_arguments(surrogates)}),
+        }
+    )
+    custom = st.fixed_dictionaries(
+        {
+            "id": _IDS,
+            "type": st.just("custom"),
+            "custom": st.fixed_dictionaries({"name": _NAMES, "input": _text(surrogates)}),
+        }
+    )
+    return function | custom
+
+
+def _openai_message(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+    text_part = _openai_text_part(surrogates)
+    name = {"name": _NAMES}
+    system = st.fixed_dictionaries(
+        {"role": st.sampled_from(["system", "developer"]), "content": _content(text_part, surrogates)}, optional=name
+    )
+    user = st.fixed_dictionaries(
+        {"role": st.just("user"), "content": _content(text_part | _openai_media_part(), surrogates)}, optional=name
+    )
+    refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)})
+    assistant = st.fixed_dictionaries(
+        {"role": st.just("assistant")},
+        optional={
+            "content": st.none() | _content(text_part | refusal_part, surrogates),
+            "refusal": st.none() | _text(surrogates),
+            "audio": st.fixed_dictionaries({"id": st.just("audio_1")}),
+            "tool_calls": st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3),
+            "name": _NAMES,
+        },
+    )
+    tool = st.fixed_dictionaries(
+        {"role": st.just("tool"), "tool_call_id": _IDS, "content": _content(text_part, surrogates)}
+    )
+    return st.one_of(system, user, assistant, tool)
+
+
+def openai_payloads(*, surrogates: bool = True) -> st.SearchStrategy[list[dict[str, Any]]]:
+    """A Chat Completions ``messages`` list."""
+    return st.lists(_openai_message(surrogates), max_size=6)
+
+
+# -- Anthropic ----------------------------------------------------------------------
+
+_CACHE = {"cache_control": st.fixed_dictionaries({"type": st.just("ephemeral")}, optional={"ttl": st.just("5m")})}
+
+
+def _anthropic_text(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries({"type": st.just("text"), "text": _text(surrogates)}, optional=_CACHE)
+
+
+def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+    image_source = st.fixed_dictionaries(
+        {"type": st.just("base64"), "media_type": st.sampled_from(["image/png", "image/gif"]), "data": _B64}
+    ) | st.fixed_dictionaries({"type": st.just("url"), "url": _HTTP})
+    image = st.fixed_dictionaries({"type": st.just("image"), "source": image_source}, optional=_CACHE)
+    document_source = st.one_of(
+        st.fixed_dictionaries({"type": st.just("base64"), "media_type": st.just("application/pdf"), "data": _B64}),
+        st.fixed_dictionaries({"type": st.just("url"), "url": _HTTP}),
+        st.fixed_dictionaries(
+            {"type": st.just("text"), "media_type": st.just("text/plain"), "data": _text(surrogates)}
+        ),
+    )
+    document = st.fixed_dictionaries(
+        {"type": st.just("document"), "source": document_source},
+        optional={
+            **_CACHE,
+            "title": st.none() | _text(surrogates),
+            "context": st.none() | _text(surrogates),
+            "citations": st.fixed_dictionaries({"enabled": st.booleans()}),
+        },
+    )
+    return image | document
+
+
+def _anthropic_tool_result(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+    content = _text(surrogates) | st.lists(_anthropic_text(surrogates) | _anthropic_media(surrogates), max_size=3)
+    return st.fixed_dictionaries(
+        {"type": st.just("tool_result"), "tool_use_id": _IDS},
+        optional={**_CACHE, "content": content, "is_error": st.booleans()},
+    )
+
+
+def _anthropic_user(surrogates: bool) -> st.SearchStrategy[Any]:
+    block = st.one_of(_anthropic_text(surrogates), _anthropic_media(surrogates), _anthropic_tool_result(surrogates))
+    return _text(surrogates) | st.lists(block, max_size=4)
+
+
+def _anthropic_assistant(surrogates: bool) -> st.SearchStrategy[Any]:
+    thinking = st.fixed_dictionaries(
+        {"type": st.just("thinking"), "thinking": _text(surrogates), "signature": st.just("EqQBCkYIARgC")}
+    )
+    redacted = st.fixed_dictionaries({"type": st.just("redacted_thinking"), "data": st.just("EmwKAhgBEgy3")})
+    tool_use = st.fixed_dictionaries(
+        {"type": st.just("tool_use"), "id": _IDS, "name": _NAMES, "input": json_objects(surrogates=surrogates)},
+        optional=_CACHE,
+    )
+    block = st.one_of(_anthropic_text(surrogates), thinking, redacted, tool_use)
+    return _text(surrogates) | st.lists(block, max_size=4)
+
+
+@st.composite
+def _anthropic_request(draw: st.DrawFn, surrogates: bool) -> dict[str, Any]:
+    request: dict[str, Any] = {}
+    if draw(st.booleans()):
+        request["system"] = draw(_text(surrogates) | st.lists(_anthropic_text(surrogates), max_size=3))
+    user, assistant = _anthropic_user(surrogates), _anthropic_assistant(surrogates)
+    turns = draw(st.integers(min_value=0, max_value=5))
+    request["messages"] = [
+        {"role": "user", "content": draw(user)} if index % 2 == 0 else {"role": "assistant", "content": draw(assistant)}
+        for index in range(turns)
+    ]
+    return request
+
+
+def anthropic_payloads(*, surrogates: bool = True) -> st.SearchStrategy[dict[str, Any]]:
+    """``{"system"?: ..., "messages": [...]}`` with alternating user and assistant turns."""
+    return _anthropic_request(surrogates)
+
+
+# -- mutations ------------------------------------------------------------------------
+
+
+def _containers(value: Any, found: list[Any]) -> list[Any]:
+    if isinstance(value, (dict, list)):
+        found.append(value)
+        for child in value.values() if isinstance(value, dict) else value:
+            _containers(child, found)
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn, payloads: st.SearchStrategy[Any]) -> Any:
+    """A valid payload with one container changed: a key dropped, a value or element replaced
+    by arbitrary JSON, or a string turned into another type."""
+    payload = json.loads(json.dumps(draw(payloads)))  # a private copy to mutate
+    containers = _containers(payload, [])
+    if not containers:
+        return draw(json_values())
+    target = draw(st.sampled_from(containers))
+    keys = list(target) if isinstance(target, dict) else list(range(len(target)))
+    if not keys:
+        return payload
+    key = draw(st.sampled_from(keys))
+    action = draw(st.sampled_from(["replace", "delete", "retype"]))
+    if action == "delete":
+        del target[key]
+    elif action == "retype":
+        target[key] = draw(st.sampled_from([None, 0, 1.5, True, "", [], {}, [target[key]]]))
+    else:
+        target[key] = draw(json_values())
+    return payload

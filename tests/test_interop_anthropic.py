@@ -1,0 +1,266 @@
+"""Anthropic Messages: mapping, round trips both ways, policies, tool turns, SDK conformance."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any, Union
+
+import pytest
+from anthropic.types import MessageParam, TextBlockParam
+from hypothesis import given
+from interop_compare import comparable, conversations_for
+from provider_payloads import anthropic_payloads
+from pydantic import TypeAdapter
+
+from agentscope_py import (
+    AssistantMessage,
+    AudioBlock,
+    Base64Source,
+    ConversationError,
+    DataBlock,
+    DecodeError,
+    HintBlock,
+    Msg,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+    UnsupportedContentError,
+    URLSource,
+    UserMessage,
+)
+from agentscope_py.interop import ConversionNote, from_anthropic, to_anthropic
+
+MESSAGE = TypeAdapter(MessageParam)
+SYSTEM = TypeAdapter(Union[str, list[TextBlockParam]])
+
+
+def conforms(request: dict[str, Any]) -> None:
+    """``system`` and every message validate against the SDK's param types."""
+    if "system" in request:
+        SYSTEM.validate_python(request["system"])
+    for message in request["messages"]:
+        assert message["role"] in ("user", "assistant")
+        MESSAGE.validate_python(message)
+    roles = [message["role"] for message in request["messages"]]
+    assert all(a != b for a, b in zip(roles, roles[1:])), "turns must alternate"
+
+
+# -- worked examples ------------------------------------------------------------------
+
+REQUEST: dict[str, Any] = {
+    "system": [{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}],
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Use the tool.", "signature": "EqQBCkYIARgC"},
+                {"type": "redacted_thinking", "data": "EmwKAhgBEgy3"},
+                {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny", "is_error": False},
+                {"type": "text", "text": "And tomorrow?"},
+            ],
+        },
+        {"role": "assistant", "content": "Also sunny."},
+    ],
+}
+
+
+def test_reads_turns_into_messages() -> None:
+    system, question, call, result, follow_up, answer = from_anthropic(REQUEST)
+    assert isinstance(system, SystemMessage) and system.get_text_content() == "You are terse."
+    assert system.metadata["anthropic"] == {"parts": {"0": {"cache_control": {"type": "ephemeral"}}}}
+    assert isinstance(question, UserMessage)
+    assert call.content == (
+        ThinkingBlock("Use the tool.", {"anthropic": {"signature": "EqQBCkYIARgC"}}),
+        ThinkingBlock("", {"anthropic": {"type": "redacted_thinking", "data": "EmwKAhgBEgy3"}}),
+        ToolUseBlock("toolu_1", "get_weather", {"city": "Paris"}),
+    )
+    assert isinstance(result, ToolResultMessage)
+    assert result.content == (
+        ToolResultBlock("toolu_1", "get_weather", TextBlock("sunny"), {"anthropic": {"is_error": False}}, ToolResultState.SUCCESS),
+    )
+    assert isinstance(follow_up, UserMessage) and follow_up.get_text_content() == "And tomorrow?"
+    assert isinstance(answer, AssistantMessage)
+
+
+def test_writes_the_request_back_exactly() -> None:
+    out = to_anthropic(from_anthropic(REQUEST))
+    assert out == REQUEST
+    assert out.notes == ()
+    conforms(out)
+
+
+def test_a_bare_messages_list_is_accepted() -> None:
+    assert from_anthropic(REQUEST["messages"])[0].get_text_content() == "Weather in Paris?"
+
+
+def test_media_and_documents() -> None:
+    user = UserMessage(
+        DataBlock(Base64Source("image/png", "iVBO")),
+        DataBlock(URLSource("https://e.com/cat.jpg")),
+        DataBlock(Base64Source("application/pdf", "JVBE"), name="Report"),
+        DataBlock(URLSource("https://e.com/a.pdf", "application/pdf")),
+        DataBlock(Base64Source("text/plain", base64.b64encode("plain words".encode()).decode())),
+    )
+    out = to_anthropic([user])
+    assert out["messages"][0]["content"] == [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBO"}},
+        {"type": "image", "source": {"type": "url", "url": "https://e.com/cat.jpg"}},
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}, "title": "Report"},
+        {"type": "document", "source": {"type": "url", "url": "https://e.com/a.pdf"}},
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "plain words"}},
+    ]
+    conforms(out)
+    assert comparable(from_anthropic(out)) == comparable([user])
+
+
+def test_error_states_become_is_error() -> None:
+    messages = [
+        AssistantMessage(ToolUseBlock("a", "f", {}), ToolUseBlock("b", "f", {})),
+        ToolResultMessage(ToolResultBlock.error("a", "boom"), ToolResultBlock("b", "f", TextBlock("ok"), state=ToolResultState.SUCCESS)),
+    ]
+    results = to_anthropic(messages)["messages"][1]["content"]
+    assert results == [
+        {"type": "tool_result", "tool_use_id": "a", "is_error": True, "content": "[ERROR] boom"},
+        {"type": "tool_result", "tool_use_id": "b", "content": "ok"},
+    ]
+
+
+# -- rule 1: round trips -----------------------------------------------------------------
+
+
+@given(anthropic_payloads())
+def test_payload_round_trip(payload: dict[str, Any]) -> None:
+    assert to_anthropic(from_anthropic(payload), validate=False) == payload
+
+
+@given(anthropic_payloads(surrogates=False))
+def test_output_conforms_to_the_sdk_types(payload: dict[str, Any]) -> None:
+    conforms(to_anthropic(from_anthropic(payload), validate=False))
+
+
+@given(conversations_for("anthropic"))
+def test_message_round_trip(messages: list[Msg]) -> None:
+    out = to_anthropic(messages)
+    conforms(out)
+    assert comparable(from_anthropic(out)) == comparable(messages)
+
+
+# -- rule 2: never silently lossy ------------------------------------------------------------
+
+UNSUPPORTED = [
+    (UserMessage(TextBlock("x"), AudioBlock(URLSource("https://e.com/a.wav"))), 1, "AudioBlock"),
+    (UserMessage(DataBlock(Base64Source("audio/wav", "UklG"))), 0, "DataBlock"),
+    (AssistantMessage(HintBlock("h", "be brief")), 0, "HintBlock"),
+    (AssistantMessage(ThinkingBlock("no signature")), 0, "ThinkingBlock"),
+    (AssistantMessage(TextBlock("x"), ToolUseBlock("c", "f", {}, "{not json")), 1, "ToolUseBlock"),
+]
+
+
+@pytest.mark.parametrize(("message", "block_index", "block_type"), UNSUPPORTED)
+def test_a_block_anthropic_cannot_hold_raises_naming_where(message: Msg, block_index: int, block_type: str) -> None:
+    with pytest.raises(UnsupportedContentError) as caught:
+        to_anthropic([UserMessage("hi"), message], validate=False)
+    assert f"messages[1].content[{block_index}]" in str(caught.value)
+    assert block_type in str(caught.value)
+
+
+def test_drop_and_text_policies_record_their_choice() -> None:
+    messages = [UserMessage(TextBlock("listen"), AudioBlock(URLSource("https://e.com/a.wav")))]
+    dropped = to_anthropic(messages, on_unsupported="drop")
+    assert dropped["messages"] == [{"role": "user", "content": "listen"}]
+    assert dropped.notes == (ConversionNote(0, 1, "audio", "dropped", "Anthropic Messages"),)
+    as_text = to_anthropic(messages, on_unsupported="text")
+    assert as_text["messages"][0]["content"][1] == {"type": "text", "text": "[audio: https://e.com/a.wav]"}
+    assert as_text.notes[0].action == "as_text"
+
+
+def test_a_late_system_message_follows_the_policy() -> None:
+    messages = [SystemMessage("be terse"), UserMessage("hi"), AssistantMessage("hello"), SystemMessage("now be verbose")]
+    with pytest.raises(UnsupportedContentError, match=r"messages\[3\]\.content\[0\]"):
+        to_anthropic(messages)
+    out = to_anthropic(messages, on_unsupported="text")
+    assert out["system"] == "be terse"
+    assert out["messages"][-1] == {"role": "user", "content": "now be verbose"}
+    assert "system instructions only before the first turn" in out.notes[0].target
+
+
+# -- rule 3: tool results into the next user turn, same-role turns merged ------------------------
+
+
+def test_results_go_first_in_the_next_user_turn_and_turns_alternate() -> None:
+    messages = [
+        UserMessage("a"),
+        UserMessage("b"),
+        AssistantMessage(TextBlock("checking"), ToolUseBlock("t", "f", {"q": 1}), ToolResultBlock("t", "f", TextBlock("1"))),
+        UserMessage("thanks"),
+        AssistantMessage("done"),
+        AssistantMessage("really"),
+    ]
+    out = to_anthropic(messages)
+    assert [m["role"] for m in out["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert out["messages"][0]["content"] == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    assert out["messages"][2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "t", "content": "1"},
+        {"type": "text", "text": "thanks"},
+    ]
+    conforms(out)
+    back = from_anthropic(out)
+    assert [type(m) for m in back] == [UserMessage, AssistantMessage, ToolResultMessage, UserMessage, AssistantMessage]
+
+
+# -- rule 6 ----------------------------------------------------------------------------------
+
+
+def test_an_orphan_result_raises_and_points_at_repair() -> None:
+    messages = [UserMessage("hi"), ToolResultMessage.of("nope", "f", "x")]
+    with pytest.raises(ConversationError, match="repair_conversation"):
+        to_anthropic(messages)
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+BAD: list[tuple[Any, str]] = [
+    (3, ""),
+    ({}, ""),
+    ({"messages": {}}, "messages"),
+    ({"messages": [], "system": 3}, "system"),
+    ({"messages": [], "system": [{"type": "image"}]}, "system[0].type"),
+    ({"messages": [{"role": "system", "content": "x"}]}, "messages[0].role"),
+    ({"messages": [{"role": "user"}]}, "messages[0]"),
+    ({"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "base64"}}]}]}, "messages[0].content[0].source"),
+    ({"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": "{}"}]}]}, "messages[0].content[0].input"),
+    ({"messages": [{"role": "assistant", "content": [{"type": "thinking", "thinking": "x"}]}]}, "messages[0].content[0]"),
+    ({"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "is_error": "yes"}]}]}, "messages[0].content[0].is_error"),
+    ({"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text"}]}]}]}, "messages[0].content[0].content[0]"),
+]
+
+
+@pytest.mark.parametrize(("payload", "path"), BAD)
+def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        from_anthropic(payload)
+    assert caught.value.path == path
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}},
+        {"type": "image", "source": {"type": "file", "file_id": "file_1"}},
+        {"type": "thinking", "thinking": "x", "signature": "s"},
+    ],
+)
+def test_content_we_cannot_represent_is_refused_clearly(block: dict[str, Any]) -> None:
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
+        from_anthropic({"messages": [{"role": "user", "content": [block]}]})

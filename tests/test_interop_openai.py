@@ -1,0 +1,342 @@
+"""OpenAI Chat Completions: mapping, round trips both ways, policies, tool turns, SDK conformance."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from openai.types.chat import ChatCompletionMessageParam
+from provider_payloads import openai_payloads
+from pydantic import TypeAdapter
+
+from agentscope_py import (
+    AssistantMessage,
+    AudioBlock,
+    Base64Source,
+    ConversationError,
+    DataBlock,
+    HintBlock,
+    ImageBlock,
+    Msg,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+    UnsupportedContentError,
+    URLSource,
+    UserMessage,
+    VideoBlock,
+)
+from agentscope_py.interop import ConversionNote, from_openai, to_openai
+from interop_compare import comparable, conversations_for
+
+MESSAGE = TypeAdapter(ChatCompletionMessageParam)
+
+
+def conforms(payload: list[dict[str, Any]]) -> None:
+    """Every message validates against the SDK's ``ChatCompletionMessageParam``."""
+    for message in payload:
+        MESSAGE.validate_python(message)
+
+
+# -- worked examples ------------------------------------------------------------
+
+CONVERSATION: list[dict[str, Any]] = [
+    {"role": "developer", "content": "Answer briefly."},
+    {
+        "role": "user",
+        "name": "alice",
+        "content": [
+            {"type": "text", "text": "What is in this picture, and the weather in Paris?"},
+            {"type": "image_url", "image_url": {"url": "https://example.com/cat.png", "detail": "high"}},
+        ],
+    },
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    {"role": "assistant", "content": "A cat; and it is sunny in Paris."},
+]
+
+
+def test_reads_each_role_into_its_message_class() -> None:
+    developer, user, call, result, answer = from_openai(CONVERSATION)
+    assert isinstance(developer, SystemMessage) and developer.get_text_content() == "Answer briefly."
+    assert developer.metadata["openai"] == {"role": "developer"}
+    assert isinstance(user, UserMessage) and user.name == "alice"
+    assert user.content[1] == DataBlock(URLSource("https://example.com/cat.png"), id=user.content[1].id)  # type: ignore[union-attr]
+    assert user.metadata["openai"]["parts"] == {"1": {"image_url": {"detail": "high"}}}
+    assert isinstance(call, AssistantMessage)
+    assert call.content == (ToolUseBlock("call_1", "get_weather", {"city": "Paris"}, '{"city": "Paris"}'),)
+    assert isinstance(result, ToolResultMessage)
+    assert result.content == (ToolResultBlock("call_1", "get_weather", TextBlock("sunny"), state=ToolResultState.SUCCESS),)
+    assert isinstance(answer, AssistantMessage) and answer.get_text_content() == "A cat; and it is sunny in Paris."
+
+
+def test_writes_the_conversation_back_exactly() -> None:
+    out = to_openai(from_openai(CONVERSATION))
+    assert out == CONVERSATION
+    assert out.notes == ()
+    conforms(out)
+
+
+def test_ids_and_timestamps_are_generated_because_the_format_has_none() -> None:
+    first, second = from_openai(CONVERSATION[:2])
+    assert first.id and second.id and first.id != second.id
+    assert first.timestamp is not None
+
+
+def test_raw_argument_text_is_kept_byte_for_byte() -> None:
+    raw = '{ "city" :"Paris",\n "days": 1.0e0 }'
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}]
+    (message,) = from_openai(payload)
+    call = message.content[0]
+    assert isinstance(call, ToolUseBlock) and call.content == raw and call.input == {"city": "Paris", "days": 1.0}
+    assert to_openai([message], validate=False)[0]["tool_calls"][0]["function"]["arguments"] == raw
+
+
+@pytest.mark.parametrize("raw", ["", "{", '{"city": "Par', "[1, 2]", "null", "5"])
+def test_arguments_that_are_not_a_json_object_keep_the_text_and_an_empty_input(raw: str) -> None:
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}]
+    call = from_openai(payload)[0].content[0]
+    assert isinstance(call, ToolUseBlock) and call.input == {} and call.content == raw
+    assert to_openai(from_openai(payload), validate=False) == payload
+
+
+def test_a_call_built_without_raw_text_is_written_compactly() -> None:
+    calls = [AssistantMessage(ToolUseBlock("c", "f", {"city": "Zürich", "n": [1, 2]})), ToolResultMessage.of("c", "f", "ok")]
+    assert to_openai(calls)[0]["tool_calls"][0]["function"]["arguments"] == '{"city":"Zürich","n":[1,2]}'
+
+
+def test_media_parts() -> None:
+    user = UserMessage(
+        DataBlock(Base64Source("image/png", "iVBO")),
+        ImageBlock(URLSource("https://e.com/x.jpg")),
+        DataBlock(Base64Source("audio/wav", "UklG")),
+        AudioBlock(Base64Source("audio/mpeg", "SUQz")),
+        DataBlock(Base64Source("application/pdf", "JVBE"), name="report.pdf"),
+    )
+    out = to_openai([user])
+    assert out[0]["content"] == [
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBO"}},
+        {"type": "image_url", "image_url": {"url": "https://e.com/x.jpg"}},
+        {"type": "input_audio", "input_audio": {"data": "UklG", "format": "wav"}},
+        {"type": "input_audio", "input_audio": {"data": "SUQz", "format": "mp3"}},
+        {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBE", "filename": "report.pdf"}},
+    ]
+    conforms(out)
+
+
+def test_a_file_by_id_reads_as_a_url_source_and_goes_back_as_the_id() -> None:
+    payload = [{"role": "user", "content": [{"type": "file", "file": {"file_id": "file-abc", "filename": "a.pdf"}}]}]
+    block = from_openai(payload)[0].content[0]
+    assert isinstance(block, DataBlock) and block.source == URLSource("file-abc") and block.name == "a.pdf"
+    assert to_openai(from_openai(payload)) == payload
+
+
+def test_refusal_audio_and_custom_calls_travel_in_metadata() -> None:
+    payload = [
+        {
+            "role": "assistant",
+            "content": [{"type": "refusal", "refusal": "I can't help with that."}],
+            "refusal": "I can't help with that.",
+            "audio": {"id": "audio_1"},
+            "name": "bot",
+            "tool_calls": [{"id": "c", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}}],
+        },
+        {"role": "tool", "tool_call_id": "c", "content": "1"},
+    ]
+    message = from_openai(payload)[0]
+    assert message.metadata["openai"]["refusal"] == "I can't help with that."
+    assert message.metadata["openai"]["audio"] == {"id": "audio_1"}
+    assert message.content[1] == ToolUseBlock("c", "sql", {}, "SELECT 1", {"openai": {"type": "custom"}})
+    assert to_openai(from_openai(payload)) == payload
+    conforms(to_openai(from_openai(payload)))
+
+
+# -- rule 1: round trips -------------------------------------------------------------
+
+
+@given(openai_payloads())
+def test_payload_round_trip(payload: list[dict[str, Any]]) -> None:
+    assert to_openai(from_openai(payload), validate=False) == payload
+
+
+@given(openai_payloads(surrogates=False))
+def test_output_conforms_to_the_sdk_types(payload: list[dict[str, Any]]) -> None:
+    conforms(to_openai(from_openai(payload), validate=False))
+
+
+@given(conversations_for("openai"))
+def test_message_round_trip(messages: list[Msg]) -> None:
+    out = to_openai(messages)
+    conforms(out)
+    assert comparable(from_openai(out)) == comparable(messages)
+
+
+# -- rule 2: never silently lossy ---------------------------------------------------------
+
+UNSUPPORTED = [
+    (AssistantMessage(TextBlock("ok"), ThinkingBlock("hmm")), 1, "ThinkingBlock"),
+    (AssistantMessage(HintBlock("h", "be brief")), 0, "HintBlock"),
+    (UserMessage(TextBlock("x"), VideoBlock(URLSource("https://e.com/v.mp4"))), 1, "VideoBlock"),
+    (UserMessage(DataBlock(URLSource("https://e.com/a.wav", "audio/wav"))), 0, "DataBlock"),
+    (AssistantMessage(DataBlock(URLSource("https://e.com/cat.png"))), 0, "DataBlock"),
+]
+
+
+@pytest.mark.parametrize(("message", "block_index", "block_type"), UNSUPPORTED)
+def test_a_block_openai_cannot_hold_raises_naming_where(message: Msg, block_index: int, block_type: str) -> None:
+    with pytest.raises(UnsupportedContentError) as caught:
+        to_openai([UserMessage("hi"), message])
+    assert f"messages[1].content[{block_index}]" in str(caught.value)
+    assert block_type in str(caught.value)
+    assert "on_unsupported" in str(caught.value)
+
+
+def test_drop_and_text_policies_record_their_choice() -> None:
+    messages = [UserMessage("hi"), AssistantMessage(ThinkingBlock("hmm"), TextBlock("hello"))]
+    dropped = to_openai(messages, on_unsupported="drop")
+    assert dropped[1] == {"role": "assistant", "content": "hello"}
+    assert dropped.notes == (ConversionNote(1, 0, "thinking", "dropped", "OpenAI Chat Completions"),)
+    as_text = to_openai(messages, on_unsupported="text")
+    assert as_text[1]["content"] == [{"type": "text", "text": "[thinking] hmm"}, {"type": "text", "text": "hello"}]
+    assert [note.action for note in as_text.notes] == ["as_text"]
+    assert "messages[1].content[0]: thinking block sent as text" in str(as_text.notes[0])
+
+
+def test_a_non_text_tool_output_is_unsupported() -> None:
+    messages = [
+        AssistantMessage(ToolUseBlock("c", "shot", {})),
+        ToolResultMessage(ToolResultBlock("c", "shot", [TextBlock("here"), DataBlock(URLSource("https://e.com/s.png"))])),
+    ]
+    with pytest.raises(UnsupportedContentError, match=r"messages\[1\]\.content\[0\]"):
+        to_openai(messages)
+    out = to_openai(messages, on_unsupported="text")
+    assert out[1]["content"] == [{"type": "text", "text": "here"}, {"type": "text", "text": "[data: https://e.com/s.png]"}]
+
+
+def test_an_unknown_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match="on_unsupported"):
+        to_openai([], on_unsupported="ignore")  # type: ignore[arg-type]
+
+
+# -- rule 3: tool results split out and merged back ------------------------------------------
+
+
+def test_results_inside_an_assistant_message_become_tool_messages() -> None:
+    inline = AssistantMessage(
+        TextBlock("checking"),
+        ToolUseBlock("a", "f", {}),
+        ToolUseBlock("b", "g", {}),
+        ToolResultBlock("a", "f", TextBlock("1"), state=ToolResultState.SUCCESS),
+        ToolResultBlock("b", "g", TextBlock("2"), state=ToolResultState.SUCCESS),
+        TextBlock("done"),
+    )
+    out = to_openai([inline])
+    assert [m["role"] for m in out] == ["assistant", "tool", "tool", "assistant"]
+    assert [m.get("tool_call_id") for m in out] == [None, "a", "b", None]
+    back = from_openai(out)
+    assert [type(m) for m in back] == [AssistantMessage, ToolResultMessage, AssistantMessage]
+    assert [b.id for b in back[1].get_content_blocks(ToolResultBlock)] == ["a", "b"]
+    conforms(out)
+
+
+def test_text_beside_results_in_a_tool_message_goes_in_a_user_message() -> None:
+    messages = [
+        AssistantMessage(ToolUseBlock("a", "f", {})),
+        ToolResultMessage(ToolResultBlock("a", "f", TextBlock("1")), TextBlock("note")),
+    ]
+    assert [m["role"] for m in to_openai(messages)] == ["assistant", "tool", "user"]
+
+
+# -- rule 6: the converter refuses what the API would answer with a 400 -------------------------
+
+
+def test_an_unanswered_call_raises_and_points_at_repair() -> None:
+    messages = [UserMessage("hi"), AssistantMessage(ToolUseBlock("a", "f", {}))]
+    with pytest.raises(ConversationError, match="repair_conversation") as caught:
+        to_openai(messages)
+    assert "messages[1].content[0]: tool call 'a' has no result" in str(caught.value)
+    assert len(caught.value.problems) == 1
+    assert to_openai(messages, validate=False)[1]["tool_calls"][0]["id"] == "a"
+
+
+def test_a_message_without_role_is_refused() -> None:
+    with pytest.raises(ValueError, match="no role"):
+        to_openai([Msg("x", role=None)])
+
+
+# -- bad input ------------------------------------------------------------------------
+
+BAD: list[tuple[Any, str]] = [
+    ({"messages": []}, "messages"),
+    ([1], "messages[0]"),
+    ([{"content": "x"}], "messages[0]"),
+    ([{"role": "robot", "content": "x"}], "messages[0].role"),
+    ([{"role": "user"}], "messages[0]"),
+    ([{"role": "user", "content": 3}], "messages[0].content"),
+    ([{"role": "user", "content": [{"type": "video"}]}], "messages[0].content[0].type"),
+    ([{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}], "messages[0].content[0].image_url"),
+    ([{"role": "user", "content": [{"type": "file", "file": {}}]}], "messages[0].content[0].file"),
+    ([{"role": "system", "content": [{"type": "image_url"}]}], "messages[0].content[0].type"),
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": "b"},
+            {"role": "user", "content": "c"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": {}}}]},
+        ],
+        "messages[3].tool_calls[0].function.arguments",
+    ),
+    ([{"role": "assistant", "tool_calls": {}}], "messages[0].tool_calls"),
+    ([{"role": "assistant", "refusal": 1}], "messages[0].refusal"),
+    ([{"role": "tool", "content": "x"}], "messages[0]"),
+    ([{"role": "user", "content": "x", "name": 5}], "messages[0].name"),
+]
+
+
+@pytest.mark.parametrize(("payload", "path"), BAD)
+def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: str) -> None:
+    from agentscope_py import DecodeError
+
+    with pytest.raises(DecodeError) as caught:
+        from_openai(payload)
+    assert caught.value.path == path
+
+
+def test_the_deprecated_function_role_is_refused_clearly() -> None:
+    with pytest.raises(UnsupportedContentError, match="'function' role"):
+        from_openai([{"role": "function", "name": "f", "content": "x"}])
+
+
+def test_sdk_objects_dumped_to_dicts_read_back() -> None:
+    from openai.types.chat import ChatCompletionMessage
+
+    sdk = ChatCompletionMessage.model_validate(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}],
+        }
+    )
+    (message,) = from_openai([sdk.model_dump(exclude_none=True)])
+    assert message.content == (ToolUseBlock("c", "f", {"a": 1}, '{"a":1}'),)
+    assert json.loads(json.dumps(to_openai([message], validate=False)))[0]["tool_calls"][0]["id"] == "c"
+
+
+@given(st.sampled_from(["system", "user", "assistant"]))
+def test_a_name_travels_for_every_role_that_has_one(role: str) -> None:
+    payload = [{"role": role, "content": "x", "name": "n"}]
+    assert from_openai(payload)[0].name == "n"
+    assert to_openai(from_openai(payload)) == payload
