@@ -36,6 +36,7 @@ from ..errors import ArgumentValueError, DecodeError
 from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
 __all__ = [
+    "ABSENT",
     "Conversion",
     "PARTS",
     "carried",
@@ -67,6 +68,8 @@ __all__ = [
     "with_carried",
 ]
 
+#: Bookkeeping entry of any carried dict: the keys we would write that the format's object did not have.
+ABSENT = "absent"
 #: Bookkeeping entry of a message's carried dict: ``{"<index in the format's content>": {...}}``,
 #: the carried fields of parts that became blocks without metadata of their own (text, media).
 PARTS = "parts"
@@ -94,7 +97,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, Any]:
-    """The entries of ``original`` that ``rendered`` does not reproduce (objects compared key by key)."""
+    """The entries of ``original`` that ``rendered`` does not reproduce (objects compared key by key),
+    and under :data:`ABSENT` the keys ``rendered`` has that ``original`` did not."""
     extras: dict[str, Any] = {}
     for key, value in original.items():
         have = rendered.get(key, _MISSING)
@@ -104,23 +108,31 @@ def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, 
                 extras[key] = nested
         elif have is _MISSING or not _same(have, value):
             extras[key] = value
+    absent = [key for key in rendered if key not in original]
+    if absent:
+        extras[ABSENT] = absent
     return extras
 
 
 def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[str] = ()) -> dict[str, Any]:
     """``rendered`` with the carried ``extras`` laid over it (objects merged key by key).
 
-    Keys in ``ours`` keep the rendered value: the renderer decided them from the block.
+    Keys in ``ours`` keep the rendered value: the renderer decided them from the block
+    (and drops them as absent only while that value is ``None``).
     """
     keep = frozenset(ours)
     for key, value in extras.items():
-        if key in keep:
+        if key in keep or key == ABSENT:
             continue
         have = rendered.get(key)
         if isinstance(have, dict) and isinstance(value, Mapping):
             rendered[key] = overlay(have, value)
         else:
             rendered[key] = thaw(value)
+    absent = extras.get(ABSENT)
+    for key in absent if isinstance(absent, list) else ():
+        if key not in keep or rendered.get(key) is None:
+            rendered.pop(key, None)
     return rendered
 
 

@@ -133,7 +133,9 @@ def _read_message(raw: dict[str, Any], path: str, role: MsgRole) -> Msg[Any]:
         check_block_for_role(role, calls[0], "tool_calls", calls_path)
     plain = make_message(role, blocks, name=name)
     written = _write_message_run(Conversion(_TARGET, "drop"), 0, plain, list(enumerate(plain.content)), {})
-    fields = {k: v for k, v in raw.items() if k != "tool_calls"}
+    fields = dict(raw)
+    if calls:  # each call carries its own fields
+        del written["tool_calls"], fields["tool_calls"]
     return plain.with_metadata(with_carried(plain.metadata, _FMT, diff(written, fields)))
 
 

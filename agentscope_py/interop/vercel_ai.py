@@ -390,10 +390,15 @@ def _write_part(
         if isinstance(block, ThinkingBlock):
             return overlay({"type": "reasoning", "text": block.thinking}, carried(block.metadata, _FMT))
         if isinstance(block, ToolUseBlock):
+            # Vercel's input may be any JSON: raw text that holds no object goes as the string it is.
             args = tool_arguments(block)
-            if args is not None:
-                rendered = {"type": "tool-call", "toolCallId": block.id, "toolName": block.name, "input": args}
-                return overlay(rendered, carried(block.metadata, _FMT))
+            rendered = {
+                "type": "tool-call",
+                "toolCallId": block.id,
+                "toolName": block.name,
+                "input": block.content if args is None else args,
+            }
+            return overlay(rendered, carried(block.metadata, _FMT))
     if isinstance(block, ToolResultBlock) and kind in ("assistant", "tool"):
         return _write_result_part(conversion, message_index, block_index, block)
     text = conversion.refuse(message_index, block_index, block)
