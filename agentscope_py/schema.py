@@ -1,0 +1,137 @@
+"""JSON Schema (draft 2020-12) of the wire format, generated from the codec's declarations.
+
+The schema is derived from the same :class:`~agentscope_py._codec.WireClass`
+declarations the encoder and decoder are generated from, so it describes what
+the decoder accepts: a document the decoder refuses for its shape (a missing
+key, a wrong type, an unknown ``type`` or a block the role does not allow) is
+refused by the schema too.  What the schema cannot say is left to the decoder:
+the nesting and size limits of :class:`~agentscope_py.DecodeLimits`.
+
+Each union (blocks by ``"type"``, sources by ``"type"``, messages by ``"role"``)
+is a ``oneOf`` with an OpenAPI-style ``discriminator`` annotation::
+
+    >>> from agentscope_py import Msg
+    >>> from agentscope_py.schema import json_schema
+    >>> json_schema(Msg)["$defs"]["Msg"]["discriminator"]["propertyName"]
+    'role'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ._codec._compile import field_default
+from ._codec._registry import CLASSES, UNIONS
+from ._codec._spec import NO_DEFAULT, WireClass, WireField, WireUnion
+from ._codec._kinds import Schemas
+from ._messages import Msg
+
+__all__ = ["DIALECT", "json_schema"]
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def json_schema(root: type = Msg) -> dict[str, Any]:
+    """The JSON Schema of documents that decode to ``root`` (``Msg``, ``ContentBlock``, ``TextBlock``,
+    ``Source``, ``ChatUsage``, or any class registered with the codec, such as the events).
+
+    A fresh dict each call; ``json.dumps`` it to publish it.
+    """
+    builder = _Builder()
+    reference = builder.ref(root)
+    return {
+        "$schema": DIALECT,
+        "title": f"AgentScope {root.__name__} (wire format shared with AgentScope Java)",
+        **reference,
+        "$defs": dict(sorted(builder.defs.items())),
+    }
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.defs: dict[str, dict[str, Any]] = {}
+        self.schemas = Schemas(self.ref)
+        # A class whose tag is a field (a message's role) gets that field pinned by its union.
+        self.pinned: dict[type, tuple[str, str | None]] = {}
+        for union in UNIONS.values():
+            for tag, member in union.members.items():
+                if CLASSES[member].tag is None:
+                    self.pinned[member] = (union.key, tag)
+            if union.default is not None:
+                self.pinned[union.default] = (union.key, None)
+
+    def ref(self, cls: type) -> dict[str, Any]:
+        """A reference to the documents of ``cls``: its union if it is a union's base, else its own."""
+        if cls in UNIONS:
+            return self._define(cls.__name__, lambda: self._union(UNIONS[cls]))
+        return self._class_ref(cls)
+
+    def _class_ref(self, cls: type) -> dict[str, Any]:
+        if cls not in CLASSES:
+            raise TypeError(f"{cls.__name__} has no wire format")
+        # A union's base may also be its default member (Msg): the member gets its own name.
+        name = f"{cls.__name__}WithoutRole" if cls in UNIONS else cls.__name__
+        return self._define(name, lambda: self._class(CLASSES[cls]))
+
+    def _define(self, name: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        if name not in self.defs:
+            self.defs[name] = {}  # reserve first: definitions may refer to each other
+            self.defs[name] = make()
+        return {"$ref": f"#/$defs/{name}"}
+
+    def _union(self, union: WireUnion) -> dict[str, Any]:
+        members = [*union.members.values(), *([] if union.default is None else [union.default])]
+        return {
+            "oneOf": [self._class_ref(member) for member in members],
+            "discriminator": {
+                "propertyName": union.key,
+                "mapping": {tag: self._class_ref(member)["$ref"] for tag, member in union.members.items()},
+            },
+        }
+
+    def _class(self, spec: WireClass) -> dict[str, Any]:
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        if spec.tag is not None:
+            properties[spec.tag_key] = {"const": spec.tag}
+            required.append(spec.tag_key)
+        for field in spec.fields:
+            schema = self._field(spec, field)
+            for key in (field.key, *field.aliases):
+                properties[key] = schema
+            if field.read and _required(spec, field):
+                required.append(field.key)
+        pinned = self.pinned.get(spec.cls)
+        if pinned is not None:
+            key, tag = pinned
+            properties[key] = {"type": "null"} if tag is None else {"const": tag}
+            if tag is not None:
+                required.append(key)
+        schema: dict[str, Any] = {"type": "object", "properties": properties}
+        if required:
+            schema["required"] = required
+        return schema
+
+    def _field(self, spec: WireClass, field: WireField) -> dict[str, Any]:
+        schema = field.kind.schema(self.schemas)
+        if not field.read:
+            return {**schema, "readOnly": True, "description": "written on output, ignored on input"}
+        if field.nullable or not _required(spec, field):  # null reads as None or as the default
+            schema = _or_null(schema)
+        return schema
+
+
+def _required(spec: WireClass, field: WireField) -> bool:
+    return field.required or field_default(spec, field) is NO_DEFAULT
+
+
+def _or_null(schema: dict[str, Any]) -> dict[str, Any]:
+    kind = schema.get("type")
+    if isinstance(kind, str) and set(schema) <= {"type", "items"}:
+        return {**schema, "type": [kind, "null"]}
+    if "enum" in schema:
+        return {"enum": [*schema["enum"], None]}
+    if not schema:
+        return schema  # any value already
+    return {"anyOf": [schema, {"type": "null"}]}
