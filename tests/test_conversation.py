@@ -1,0 +1,165 @@
+"""validate_conversation and repair_conversation."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import messages
+
+from agentscope_py import (
+    AssistantMessage,
+    Msg,
+    MsgRole,
+    SystemMessage,
+    TextBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+    UserMessage,
+)
+from agentscope_py.interop import (
+    ConversationProblem,
+    ProblemKind,
+    RepairAction,
+    repair_conversation,
+    validate_conversation,
+)
+
+CALL_A = ToolUseBlock("a", "search", {"q": "x"})
+CALL_B = ToolUseBlock("b", "fetch", {})
+RESULT_A = ToolResultBlock("a", "search", TextBlock("found"), state=ToolResultState.SUCCESS)
+RESULT_B = ToolResultBlock("b", "fetch", TextBlock("page"), state=ToolResultState.SUCCESS)
+
+
+def kinds(problems: list[ConversationProblem] | tuple[ConversationProblem, ...]) -> list[ProblemKind]:
+    return [problem.kind for problem in problems]
+
+
+def test_a_sound_conversation_has_no_problems() -> None:
+    conversation = [
+        SystemMessage("be brief"),
+        UserMessage("hi"),
+        AssistantMessage(TextBlock("looking"), CALL_A, CALL_B),
+        ToolResultMessage(RESULT_A, RESULT_B),
+        AssistantMessage("done"),
+    ]
+    assert validate_conversation(conversation) == []
+
+
+def test_results_inside_the_assistant_message_count() -> None:
+    assert validate_conversation([UserMessage("hi"), AssistantMessage(CALL_A, RESULT_A, TextBlock("done"))]) == []
+
+
+def test_each_kind_of_problem_is_found_with_its_place() -> None:
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage(CALL_A, CALL_B),
+        ToolResultMessage(RESULT_A, RESULT_A),
+        ToolResultMessage.of("zzz", "search", "stray"),
+        SystemMessage("late"),
+        AssistantMessage(TextBlock("  ")),
+    ]
+    assert validate_conversation(conversation) == [
+        ConversationProblem(ProblemKind.UNANSWERED_TOOL_CALL, 1, 1, "b"),
+        ConversationProblem(ProblemKind.DUPLICATE_TOOL_RESULT, 2, 1, "a"),
+        ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, 3, 0, "zzz"),
+        ConversationProblem(ProblemKind.LATE_SYSTEM_MESSAGE, 4),
+        ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 5),
+    ]
+
+
+def test_problems_read_as_sentences() -> None:
+    problem = ConversationProblem(ProblemKind.UNANSWERED_TOOL_CALL, 1, 0, "b")
+    assert str(problem) == "messages[1].content[0]: tool call 'b' has no result right after it"
+    assert str(ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 4)) == "messages[4]: assistant message with no content"
+
+
+def test_a_result_must_come_right_after_its_call() -> None:
+    conversation = [AssistantMessage(CALL_A), UserMessage("wait"), ToolResultMessage(RESULT_A)]
+    assert kinds(validate_conversation(conversation)) == [ProblemKind.UNANSWERED_TOOL_CALL, ProblemKind.ORPHAN_TOOL_RESULT]
+
+
+def test_repair_answers_an_unanswered_call_with_a_marked_error() -> None:
+    conversation = [UserMessage("hi"), AssistantMessage(CALL_A, CALL_B), ToolResultMessage(RESULT_A), UserMessage("and?")]
+    repaired = repair_conversation(conversation)
+    assert [type(m) for m in repaired.messages] == [UserMessage, AssistantMessage, ToolResultMessage, ToolResultMessage, UserMessage]
+    (synthetic,) = repaired.messages[3].content
+    assert isinstance(synthetic, ToolResultBlock)
+    assert (synthetic.id, synthetic.name, synthetic.state) == ("b", "fetch", ToolResultState.ERROR)
+    assert synthetic.metadata == {Msg.METADATA_SYNTHETIC: True}
+    assert repaired.messages[3].metadata == {Msg.METADATA_SYNTHETIC: True}
+    assert [c.action for c in repaired.changes] == [RepairAction.ADDED_ERROR_RESULT]
+    assert repaired.changes[0].problem == ConversationProblem(ProblemKind.UNANSWERED_TOOL_CALL, 1, 1, "b")
+    assert str(repaired.changes[0]) == "added error result: messages[1].content[1]: tool call 'b' has no result right after it"
+    assert repaired.remaining == ()
+
+
+def test_repair_inserts_inside_a_message_when_the_call_is_answered_inline() -> None:
+    conversation = [AssistantMessage(CALL_A, CALL_B, RESULT_A, TextBlock("so"))]
+    (message,) = repair_conversation(conversation).messages
+    assert [type(b).__name__ for b in message.content] == ["ToolUseBlock", "ToolUseBlock", "ToolResultBlock", "ToolResultBlock", "TextBlock"]
+    assert validate_conversation([message]) == []
+
+
+def test_repair_drops_orphans_duplicates_and_empty_assistant_messages() -> None:
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage(CALL_A),
+        AssistantMessage(""),
+        ToolResultMessage(RESULT_A, RESULT_A),
+        ToolResultMessage.of("zzz", "x", "stray"),
+    ]
+    repaired = repair_conversation(conversation)
+    assert list(repaired.messages) == [UserMessage("hi", id=conversation[0].id, timestamp=conversation[0].timestamp), conversation[1], conversation[3].with_content([RESULT_A])]
+    assert [(c.action, c.problem.message_index) for c in repaired.changes] == [
+        (RepairAction.DROPPED_EMPTY_ASSISTANT_MESSAGE, 2),
+        (RepairAction.DROPPED_DUPLICATE_RESULT, 3),
+        (RepairAction.DROPPED_ORPHAN_RESULT, 4),
+    ]
+
+
+def test_repair_leaves_what_it_cannot_fix_in_remaining() -> None:
+    conversation = [UserMessage("hi"), SystemMessage("late"), AssistantMessage(ToolUseBlock(None, "f", {}))]
+    repaired = repair_conversation(conversation)
+    assert repaired.messages == tuple(conversation)
+    assert kinds(repaired.remaining) == [ProblemKind.LATE_SYSTEM_MESSAGE, ProblemKind.UNANSWERED_TOOL_CALL]
+
+
+_PINNED = st.one_of([messages(role) for role in MsgRole])
+_CONVERSATIONS = st.lists(
+    _PINNED | st.sampled_from([AssistantMessage(CALL_A), ToolResultMessage(RESULT_A), AssistantMessage()]), max_size=8
+)
+
+
+@given(_CONVERSATIONS)
+def test_repair_fixes_every_fixable_problem_and_is_idempotent(conversation: list[Msg]) -> None:
+    repaired = repair_conversation(conversation)
+    for problem in repaired.remaining:
+        assert problem.kind is ProblemKind.LATE_SYSTEM_MESSAGE or (
+            problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is None
+        )
+    assert repaired.remaining == tuple(validate_conversation(repaired.messages))
+    again = repair_conversation(repaired.messages)
+    assert again.changes == () and again.messages == repaired.messages
+    # Nothing but tool results and empty assistant messages changes; added results are marked.
+    assert others(repaired.messages) == others(conversation)
+    given_results = results(conversation)
+    kept = [r for r in results(repaired.messages) if not r.metadata.get(Msg.METADATA_SYNTHETIC)]
+    assert all(r in given_results for r in kept)
+
+
+def results(conversation: list[Msg] | tuple[Msg, ...]) -> list[ToolResultBlock]:
+    return [b for m in conversation for b in m.get_content_blocks(ToolResultBlock)]
+
+
+def others(conversation: list[Msg] | tuple[Msg, ...]) -> list[object]:
+    blank = [m for m in conversation if m.role is MsgRole.ASSISTANT and not "".join(m.get_text_content().split())
+             and all(isinstance(b, TextBlock) for b in m.content)]
+    return [b for m in conversation if m not in blank for b in m.content if not isinstance(b, ToolResultBlock)]
+
+
+def test_a_message_without_a_role_is_refused() -> None:
+    with pytest.raises(ValueError, match="no role"):
+        validate_conversation([Msg("x", role=None)])

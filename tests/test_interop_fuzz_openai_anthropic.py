@@ -1,0 +1,74 @@
+"""from_openai and from_anthropic on untrusted input: a clear error or a result, never a crash.
+
+Arbitrary JSON, and valid payloads with one thing broken, either read (and then
+convert back without a bare exception) or raise DecodeError with a path, or
+UnsupportedContentError for well-formed content the model cannot represent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from provider_payloads import anthropic_payloads, mutated, openai_payloads
+from strategies import json_values
+
+from agentscope_py import AgentScopeError, DecodeError, Msg, UnsupportedContentError
+from agentscope_py.interop import from_anthropic, from_openai, to_anthropic, to_openai
+
+Reader = Callable[[Any], list[Msg]]
+Writer = Callable[..., Any]
+
+FORMATS: list[tuple[Reader, Writer, st.SearchStrategy[Any]]] = [
+    (from_openai, to_openai, openai_payloads()),
+    (from_anthropic, to_anthropic, anthropic_payloads()),
+]
+
+
+def read_or_refuse(read: Reader, write: Writer, payload: Any) -> None:
+    try:
+        messages = read(payload)
+    except DecodeError as error:
+        assert str(error).startswith(error.path)
+        return
+    except UnsupportedContentError as error:
+        assert "cannot be represented" in str(error) or "not supported" in str(error)
+        return
+    try:
+        write(messages, validate=False)
+    except AgentScopeError:
+        pass  # refusing what it cannot send is fine; anything else escaping is not
+
+
+@pytest.mark.parametrize(("read", "write", "payloads"), FORMATS, ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_arbitrary_json(read: Reader, write: Writer, payloads: st.SearchStrategy[Any], data: st.DataObject) -> None:
+    read_or_refuse(read, write, data.draw(json_values()))
+
+
+@pytest.mark.parametrize(("read", "write", "payloads"), FORMATS, ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_mutated_valid_payloads(read: Reader, write: Writer, payloads: st.SearchStrategy[Any], data: st.DataObject) -> None:
+    read_or_refuse(read, write, data.draw(mutated(payloads)))
+
+
+@given(json_values())
+def test_arbitrary_tool_call_arguments_never_fail_to_read(arguments: Any) -> None:
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}]}]
+    if isinstance(arguments, str):
+        (message,) = from_openai(payload)
+        assert to_openai([message], validate=False) == payload
+    else:
+        with pytest.raises(DecodeError) as caught:
+            from_openai(payload)
+        assert caught.value.path == "messages[0].tool_calls[0].function.arguments"
+
+
+def test_deeply_nested_arguments_do_not_blow_the_stack() -> None:
+    raw = "[" * 100_000
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}]
+    (message,) = from_openai(payload)
+    assert message.content[0].content == raw  # type: ignore[attr-defined]
