@@ -439,6 +439,7 @@ class MessageAssembler:
         block = self._end(event, cls, event.tool_call_id, event.tool_call_name)
         if isinstance(block, ToolResultAccumulator) and event.state is not None:
             block.state = event.state
+            block.built = None
         return []
 
     def _on_tool_call_delta(self, event: ToolCallDeltaEvent, _: None) -> list[AssistantMessage]:

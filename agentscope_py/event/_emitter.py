@@ -78,7 +78,7 @@ def events_from_message(
         raise ArgumentTypeError(f"events_from_message needs an assistant message, got {describe(msg)}")
     if msg.role is not MsgRole.ASSISTANT:
         raise ArgumentValueError(
-            f"events_from_message streams assistant replies; got a {describe(msg.role)} message "
+            f"events_from_message streams assistant replies; got a {getattr(msg.role, 'value', 'role-less')} message "
             "(only an agent's reply is sent as events)"
         )
     if type(chunk_size) is not int or chunk_size < 1:

@@ -1,0 +1,380 @@
+"""MessageAssembler on the streams AgentScope Java sends: replies, model calls, acting phases,
+sub-agents, generate reasons, bare model calls, tool arguments, replays and snapshots."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentResultEvent,
+    AgentStartEvent,
+    AllToolsDeniedEvent,
+    AnomalyKind,
+    AssembledMessages,
+    AssistantMessage,
+    Base64Source,
+    ChatUsage,
+    CustomEvent,
+    DataBlock,
+    DataBlockDeltaEvent,
+    DataBlockEndEvent,
+    DataBlockStartEvent,
+    ExceedMaxItersEvent,
+    GenerateReason,
+    HintBlock,
+    HintBlockEvent,
+    MessageAssembler,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    RequestStopEvent,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
+    TextBlock,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    ThinkingBlock,
+    ThinkingBlockDeltaEvent,
+    ThinkingBlockEndEvent,
+    ThinkingBlockStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolCallState,
+    ToolResultBlock,
+    ToolResultDataDeltaEvent,
+    ToolResultEndEvent,
+    ToolResultStartEvent,
+    ToolResultState,
+    ToolResultTextDeltaEvent,
+    ToolUseBlock,
+    StreamError,
+    URLSource,
+    assemble,
+)
+
+
+def text_call(model_call: str, *deltas: str, block_id: str = "text", source: str | None = None) -> list[AgentEvent]:
+    """One text block of model call ``model_call``, as Java streams it."""
+    return [
+        TextBlockStartEvent(model_call, block_id, source=source),
+        *(TextBlockDeltaEvent(model_call, block_id, delta, source=source) for delta in deltas),
+        TextBlockEndEvent(model_call, block_id, source=source),
+    ]
+
+
+def tool_call(model_call: str, call_id: str, name: str, *fragments: str) -> list[AgentEvent]:
+    return [
+        ToolCallStartEvent(model_call, call_id, name),
+        *(ToolCallDeltaEvent(model_call, call_id, name, fragment) for fragment in fragments),
+        ToolCallEndEvent(model_call, call_id, name),
+    ]
+
+
+def react_reply() -> list[AgentEvent]:
+    """A ReActAgent reply: think, call a tool, read its result, answer; ids as Java gives them."""
+    return [
+        AgentStartEvent(None, "R", "Friday"),
+        ModelCallStartEvent("M1"),
+        ThinkingBlockStartEvent("M1", "thinking"),
+        ThinkingBlockDeltaEvent("M1", "thinking", "the user wants "),
+        ThinkingBlockDeltaEvent("M1", "thinking", "the weather"),
+        ThinkingBlockEndEvent("M1", "thinking"),
+        *text_call("M1", "Let me ", "check."),
+        *tool_call("M1", "call-1", "get_weather", '{"city":', ' "Paris"}'),
+        ModelCallEndEvent("M1", ChatUsage(10, 5, 2, 0.5)),
+        ToolResultStartEvent("A1", "call-1", "get_weather"),
+        ToolResultTextDeltaEvent("A1", "call-1", "get_weather", "sunny, "),
+        ToolResultTextDeltaEvent("A1", "call-1", "get_weather", "21°C"),
+        ToolResultDataDeltaEvent("A1", "call-1", "get_weather", DataBlock(URLSource("https://e.com/map.png"), "d1")),
+        ToolResultEndEvent("A1", "call-1", "get_weather", ToolResultState.SUCCESS, metadata={"cached": True}),
+        ModelCallStartEvent("M2"),
+        *text_call("M2", "It is sunny ", "in Paris."),
+        ModelCallEndEvent("M2", ChatUsage(20, 7, 0, 0.25)),
+        AgentEndEvent("R"),
+    ]
+
+
+def test_a_react_reply_condenses_into_exactly_one_message() -> None:
+    messages = assemble(react_reply())
+    assert len(messages) == 1
+    message = messages[0]
+    assert isinstance(message, AssistantMessage)
+    assert (message.id, message.name) == ("R", "Friday")
+    assert message.content == (
+        ThinkingBlock("the user wants the weather"),
+        TextBlock("Let me check."),
+        ToolUseBlock("call-1", "get_weather", {"city": "Paris"}, '{"city": "Paris"}'),
+        ToolResultBlock(
+            "call-1",
+            "get_weather",
+            [TextBlock("sunny, 21°C"), DataBlock(URLSource("https://e.com/map.png"), "d1")],
+            {"cached": True},
+            ToolResultState.SUCCESS,
+        ),
+        TextBlock("It is sunny in Paris."),  # block id "text" again, but in another model call
+    )
+    assert message.usage == ChatUsage(30, 12, 2, 0.75)  # the sum of the model calls
+    assert message.get_generate_reason() is GenerateReason.MODEL_STOP
+    assert message.metadata == {}
+    assert messages.anomalies == ()
+
+
+def test_feed_returns_the_message_when_its_reply_ends() -> None:
+    assembler = MessageAssembler()
+    events = react_reply()
+    *body, end = events
+    assert all(assembler.feed(event) == [] for event in body)
+    [message] = assembler.feed(end)
+    assert message == assemble(events)[0]
+    assert assembler.snapshot() is None
+    assert assembler.close() == []
+
+
+def test_text_reopened_in_the_same_model_call_continues_its_block() -> None:
+    # Java closes "text" for a tool call and opens it again in the same model call: one text block.
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        *text_call("M1", "Before"),
+        *tool_call("M1", "c1", "t", "{}"),
+        *text_call("M1", " and after"),
+        AgentEndEvent("R"),
+    ]
+    [message] = assemble(events)
+    assert message.content == (TextBlock("Before and after"), ToolUseBlock("c1", "t", {}, "{}"))
+
+
+def test_distinct_block_ids_give_distinct_blocks() -> None:
+    events = [AgentStartEvent(None, "R", "a"), *text_call("M", "one"), *text_call("M", "two", block_id="t2"), AgentEndEvent("R")]
+    assert assemble(events)[0].content == (TextBlock("one"), TextBlock("two"))
+
+
+def test_a_text_and_a_data_block_with_the_same_id_stay_apart() -> None:
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        TextBlockStartEvent("M", "b"),
+        DataBlockStartEvent("M", "b"),
+        TextBlockDeltaEvent("M", "b", "hi"),
+        DataBlockDeltaEvent("M", "b", "AAAA"),
+        AgentEndEvent("R"),
+    ]
+    content = assemble(events)[0].content
+    assert content == (TextBlock("hi"), DataBlock(Base64Source("application/octet-stream", "AAAA"), "b"))
+
+
+def test_bare_model_calls_assemble_one_message_each() -> None:
+    events = [
+        ModelCallStartEvent("M1"),
+        *text_call("M1", "first"),
+        ModelCallEndEvent("M1", ChatUsage(1, 1)),
+        ModelCallStartEvent("M2"),
+        *tool_call("M2", "c", "search", '{"q": "x"}'),
+        ModelCallEndEvent("M2", None),
+    ]
+    messages = assemble(events)
+    assert [(m.id, m.name, m.usage) for m in messages] == [("M1", None, ChatUsage(1, 1)), ("M2", None, None)]
+    assert messages[0].content == (TextBlock("first"),)
+    assert messages[1].content == (ToolUseBlock("c", "search", {"q": "x"}, '{"q": "x"}'),)
+    assert messages.anomalies == ()
+
+
+def test_sub_agent_events_form_their_own_reply_and_never_leak() -> None:
+    child = "main/researcher"
+    events = [
+        AgentStartEvent(None, "R", "main"),
+        ModelCallStartEvent("M1"),
+        TextBlockStartEvent("M1", "text"),
+        AgentStartEvent(None, "S", "researcher", source=child),
+        TextBlockDeltaEvent("M1", "text", "parent "),
+        TextBlockStartEvent("M1", "text", source=child),  # same reply and block ids, other source
+        TextBlockDeltaEvent("M1", "text", "child", source=child),
+        TextBlockDeltaEvent("M1", "text", "text", source=None),
+        ModelCallEndEvent("M1", ChatUsage(1, 1), source=child),
+        AgentEndEvent("S", source=child),
+        AgentEndEvent("R"),
+    ]
+    assembler = MessageAssembler()
+    done = [message for event in events for message in assembler.feed(event)]
+    assert [(m.id, m.name, m.get_text_content(), m.usage) for m in done] == [
+        ("S", "researcher", "child", ChatUsage(1, 1)),
+        ("R", "main", "parent text", None),
+    ]
+    assert assembler.anomalies == ()
+
+
+def test_snapshot_follows_the_reply_of_the_source_asked_for() -> None:
+    assembler = MessageAssembler()
+    for event in [
+        AgentStartEvent(None, "R", "main"),
+        AgentStartEvent(None, "S", "child", source="main/child"),
+        *text_call("M", "mine"),
+        *text_call("M", "theirs", source="main/child"),
+    ]:
+        assembler.feed(event)
+    parent, child = assembler.snapshot(), assembler.snapshot("main/child")
+    assert parent is not None and parent.get_text_content() == "mine"
+    assert child is not None and child.get_text_content() == "theirs"
+    assert assembler.snapshot("nobody") is None
+
+
+@pytest.mark.parametrize(
+    ("event", "reason"),
+    [
+        (ExceedMaxItersEvent("", 10, 10), GenerateReason.MAX_ITERATIONS),
+        (RequireUserConfirmEvent("A", []), GenerateReason.PERMISSION_ASKING),
+        (RequireExternalExecutionEvent("A", []), GenerateReason.TOOL_SUSPENDED),
+        (RequestStopEvent("budget"), GenerateReason.MIDDLEWARE_STOP_REQUESTED),
+        (RequestStopEvent("hook", GenerateReason.REASONING_STOP_REQUESTED), GenerateReason.REASONING_STOP_REQUESTED),
+        (AllToolsDeniedEvent([]), GenerateReason.ALL_TOOLS_DENIED),
+    ],
+)
+def test_the_generate_reason_comes_from_the_event_that_states_it(event: AgentEvent, reason: GenerateReason) -> None:
+    [message] = assemble([AgentStartEvent(None, "R", "a"), *text_call("M", "x"), event, AgentEndEvent("R")])
+    assert message.get_generate_reason() is reason
+    assert message.metadata == {AssistantMessage.METADATA_GENERATE_REASON: reason.name}
+
+
+def test_the_last_event_naming_a_reason_decides() -> None:
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        AllToolsDeniedEvent([]),
+        RequestStopEvent("stop", GenerateReason.ACTING_STOP_REQUESTED),
+        AgentEndEvent("R"),
+    ]
+    assert assemble(events)[0].get_generate_reason() is GenerateReason.ACTING_STOP_REQUESTED
+
+
+def test_calls_waiting_for_confirmation_take_the_state_java_lists_them_with() -> None:
+    asking = ToolUseBlock("c1", "rm", {"path": "/"}, state=ToolCallState.ASKING)
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        *tool_call("M", "c1", "rm", '{"path": "/"}'),
+        *tool_call("M", "c2", "ls", "{}"),
+        RequireUserConfirmEvent("A", [asking]),
+        RequestStopEvent("permission asking", GenerateReason.PERMISSION_ASKING),
+        AgentEndEvent("R"),
+    ]
+    [message] = assemble(events)
+    assert [call.state for call in message.get_content_blocks(ToolUseBlock)] == [ToolCallState.ASKING, ToolCallState.PENDING]
+    assert message.get_generate_reason() is GenerateReason.PERMISSION_ASKING
+
+
+@pytest.mark.parametrize(
+    ("fragments", "problem"),
+    [(['{"q": ', '"unterminated'], "not valid JSON"), (["[1, ", "2]"], "JSON list, not an object"), (["nul", "l"], "JSON NoneType")],
+)
+@pytest.mark.parametrize("strict", [False, True])
+def test_arguments_that_are_not_a_json_object_keep_their_text(fragments: list[str], problem: str, strict: bool) -> None:
+    events = [AgentStartEvent(None, "R", "a"), *tool_call("M", "c1", "search", *fragments), AgentEndEvent("R")]
+    result = assemble(events, strict=strict)  # the stream is well-formed: even strict mode gives the message
+    [call] = result[0].get_content_blocks(ToolUseBlock)
+    assert (call.content, call.input) == ("".join(fragments), {})
+    [anomaly] = result.anomalies
+    assert anomaly.kind is AnomalyKind.INVALID_TOOL_ARGUMENTS
+    assert problem in anomaly.message and "'c1'" in anomaly.message
+    assert (anomaly.source, anomaly.reply_id) == (None, "R")
+
+
+def test_a_call_without_argument_events_has_no_content() -> None:
+    events = [AgentStartEvent(None, "R", "a"), *tool_call("M", "c1", "now"), AgentEndEvent("R")]
+    assert assemble(events)[0].content == (ToolUseBlock("c1", "now", {}, None),)
+
+
+def test_data_block_media_type_comes_from_the_start_event_else_octet_stream() -> None:
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        DataBlockStartEvent("M", "d1", metadata={"agentscope_block": {"media_type": "image/png", "name": "cat.png"}}),
+        DataBlockDeltaEvent("M", "d1", "iVBO"),
+        DataBlockDeltaEvent("M", "d1", "Rw=="),
+        DataBlockEndEvent("M", "d1"),
+        DataBlockStartEvent("M", "d2", metadata={"mediaType": "audio/wav"}),  # the name AgentScope's docs use
+        DataBlockEndEvent("M", "d2"),
+        DataBlockStartEvent("M", "d3"),
+        DataBlockEndEvent("M", "d3"),
+        AgentEndEvent("R"),
+    ]
+    assert assemble(events)[0].content == (
+        DataBlock(Base64Source("image/png", "iVBORw=="), "d1", "cat.png"),
+        DataBlock(Base64Source("audio/wav", ""), "d2"),
+        DataBlock(Base64Source("application/octet-stream", ""), "d3"),
+    )
+
+
+def test_hints_and_whole_blocks_take_their_place_in_arrival_order() -> None:
+    image = DataBlock(URLSource("https://e.com/a.png", "image/png"), "img")
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        HintBlockEvent("M", "h1", "alice", "be brief"),
+        *text_call("M", "ok"),
+        CustomEvent("agentscope_content_block", {"replyId": "M", "block": image.to_dict()}),
+        CustomEvent("state_updated", {"k": 1}),  # an application event: not content
+        AgentResultEvent(None),
+        AgentEndEvent("R"),
+    ]
+    result = assemble(events)
+    assert result[0].content == (HintBlock("h1", "be brief", "alice"), TextBlock("ok"), image)
+    assert result.anomalies == ()
+
+
+def test_replaying_from_any_checkpoint_changes_nothing() -> None:
+    events = react_reply()
+    once = assemble(events)
+    for received in range(1, len(events)):
+        for checkpoint in range(received):
+            # The client got events[:received]; the server replays everything from the checkpoint on.
+            result = assemble(events[:received] + events[checkpoint:])
+            assert result == once
+            assert result.anomalies == ()
+
+
+def test_events_of_a_completed_reply_are_late_and_dropped() -> None:
+    events = react_reply()
+    result = assemble(events + events[-4:])
+    assert result == assemble(events)
+    assert {anomaly.kind for anomaly in result.anomalies} == {AnomalyKind.LATE_EVENT}
+    with pytest.raises(StreamError, match="after its reply completed"):
+        assemble(events + events[-4:-3], strict=True)
+
+
+def test_events_without_ids_are_never_taken_for_replays() -> None:
+    delta = TextBlockDeltaEvent("M", "text", "ha", id=None)
+    events = [AgentStartEvent(None, "R", "a"), TextBlockStartEvent("M", "text"), delta, delta, AgentEndEvent("R")]
+    assert assemble(events)[0].get_text_content() == "haha"
+
+
+def test_snapshot_shows_the_reply_so_far_and_is_cached() -> None:
+    assembler = MessageAssembler()
+    assert assembler.snapshot() is None
+    texts = []
+    events = react_reply()
+    for event in events[:-1]:
+        assembler.feed(event)
+        snapshot = assembler.snapshot()
+        assert snapshot is not None and snapshot is assembler.snapshot()  # unchanged: the same object
+        texts.append(snapshot.get_text_content())
+    assert texts[:3] == ["", "", ""]
+    assert "Let me check." in texts and texts[-1] == "Let me check.\nIt is sunny in Paris."
+    final = assembler.snapshot()
+    assert assembler.feed(events[-1]) == [final]
+
+
+def test_the_message_timestamp_is_the_start_events_time_in_local_time() -> None:
+    start = AgentStartEvent(None, "R", "a", created_at="2026-01-02T03:04:05.678901234Z")
+    [message] = assemble([start, AgentEndEvent("R")])
+    local = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(1767323045))
+    assert message.timestamp == f"{local}.678"
+
+
+def test_assembled_messages_is_a_list_with_anomalies() -> None:
+    result = assemble([TextBlockDeltaEvent("M", "text", "orphan")])
+    assert type(result) is AssembledMessages
+    assert result == [result[0]] and result[0].get_text_content() == "orphan"
+    assert [anomaly.kind for anomaly in result.anomalies] == [
+        AnomalyKind.OUTSIDE_REPLY,
+        AnomalyKind.DELTA_WITHOUT_START,
+        AnomalyKind.UNFINISHED_REPLY,
+    ]

@@ -1,0 +1,215 @@
+"""Streams that break the rules: lenient mode keeps every byte and records what it saw;
+strict mode raises StreamError naming the event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    AnomalyKind,
+    AssistantMessage,
+    Base64Source,
+    ChatUsage,
+    DataBlock,
+    DataBlockStartEvent,
+    MessageAssembler,
+    ModelCallEndEvent,
+    RequestStopEvent,
+    StreamError,
+    TextBlock,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    ThinkingBlock,
+    ThinkingBlockStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolResultBlock,
+    ToolResultEndEvent,
+    ToolResultState,
+    ToolUseBlock,
+    assemble,
+)
+
+
+class UnknownEvent(AgentEvent):
+    """An event class the assembler has never heard of (a newer producer's, say)."""
+
+    type = None  # type: ignore[assignment]  # concrete, but of no known type
+
+
+START, END = AgentStartEvent(None, "R", "bot"), AgentEndEvent("R")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    events: list[AgentEvent]
+    kinds: list[AnomalyKind]  # what lenient mode records, in order
+    content: tuple[object, ...]  # what the message holds in lenient mode
+    culprit: str  # the event class the strict error names
+
+
+CASES = [
+    Case(
+        "delta before its start: the block is created",
+        [START, TextBlockDeltaEvent("M", "text", "kept"), END],
+        [AnomalyKind.DELTA_WITHOUT_START],
+        (TextBlock("kept"),),
+        "TextBlockDeltaEvent",
+    ),
+    Case(
+        "delta after its end: the block is reopened",
+        [START, TextBlockStartEvent("M", "t"), TextBlockEndEvent("M", "t"), TextBlockDeltaEvent("M", "t", "late"), END],
+        [AnomalyKind.DELTA_WITHOUT_START],
+        (TextBlock("late"),),
+        "TextBlockDeltaEvent",
+    ),
+    Case(
+        "arguments of a call never started",
+        [START, ToolCallDeltaEvent("M", "c1", "search", "{}"), END],
+        [AnomalyKind.DELTA_WITHOUT_START],
+        (ToolUseBlock("c1", "search", {}, "{}"),),
+        "ToolCallDeltaEvent",
+    ),
+    Case(
+        "end of an unknown text block: nothing to keep",
+        [START, TextBlockEndEvent("M", "text"), END],
+        [AnomalyKind.END_WITHOUT_START],
+        (),
+        "TextBlockEndEvent",
+    ),
+    Case(
+        "end of an unknown tool call: it carries the call, which is kept",
+        [START, ToolCallEndEvent("M", "c1", "search"), END],
+        [AnomalyKind.END_WITHOUT_START],
+        (ToolUseBlock("c1", "search"),),
+        "ToolCallEndEvent",
+    ),
+    Case(
+        "end of an unknown tool result: its state is kept",
+        [START, ToolResultEndEvent("A", "c1", "search", ToolResultState.ERROR), END],
+        [AnomalyKind.END_WITHOUT_START],
+        (ToolResultBlock("c1", "search", state=ToolResultState.ERROR),),
+        "ToolResultEndEvent",
+    ),
+    Case(
+        "a block started twice",
+        [START, ThinkingBlockStartEvent("M", "thinking"), ThinkingBlockStartEvent("M", "thinking"), END],
+        [AnomalyKind.DUPLICATE_START],
+        (ThinkingBlock(""),),
+        "ThinkingBlockStartEvent",
+    ),
+    Case(
+        "an event of no known class",
+        [START, UnknownEvent(), END],
+        [AnomalyKind.UNKNOWN_EVENT],
+        (),
+        "UnknownEvent",
+    ),
+    Case(
+        "a stop request while nothing is open",
+        [RequestStopEvent("why"), START, END],
+        [AnomalyKind.OUTSIDE_REPLY],
+        (),
+        "RequestStopEvent",
+    ),
+    Case(
+        "a malformed agentscope_block entry: the rest of the event applies",
+        [START, DataBlockStartEvent("M", "d", metadata={"agentscope_block": {"media_type": 7}}), END],
+        [AnomalyKind.MALFORMED_EVENT],
+        (DataBlock(Base64Source("application/octet-stream", ""), "d"),),
+        "DataBlockStartEvent",
+    ),
+    Case(
+        "an end for a reply that never started",
+        [START, AgentEndEvent("other"), END],
+        [AnomalyKind.END_WITHOUT_START],
+        (),
+        "AgentEndEvent",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_lenient_mode_keeps_the_content_and_records_the_anomaly(case: Case) -> None:
+    result = assemble(case.events)
+    assert [message.content for message in result] == [case.content]
+    assert [anomaly.kind for anomaly in result.anomalies] == case.kinds
+    assert case.culprit in result.anomalies[0].message
+    assert result.anomalies[0].event is not None and type(result.anomalies[0].event).__name__ == case.culprit
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_strict_mode_raises_naming_the_event(case: Case) -> None:
+    with pytest.raises(StreamError, match=case.culprit) as raised:
+        assemble(case.events, strict=True)
+    assert "strict=False" in str(raised.value)  # and says how to get the lenient behaviour
+
+
+def test_a_reply_that_never_ends_is_flushed_by_close() -> None:
+    assembler = MessageAssembler()
+    for event in [START, TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "cut off")]:
+        assert assembler.feed(event) == []
+    [message] = assembler.close()
+    assert message.content == (TextBlock("cut off"),)
+    [anomaly] = assembler.anomalies
+    assert anomaly.kind is AnomalyKind.UNFINISHED_REPLY and anomaly.event is None
+    assert (anomaly.source, anomaly.reply_id) == (None, "R")
+    assert assembler.close() == []  # nothing is open any more
+
+    strict = MessageAssembler(strict=True)
+    strict.feed(START)
+    with pytest.raises(StreamError, match="reply 'R' of source None never ended"):
+        strict.close()
+
+
+def test_a_new_start_completes_the_reply_that_never_ended() -> None:
+    assembler = MessageAssembler()
+    assembler.feed(START)
+    assembler.feed(TextBlockDeltaEvent("M", "text", "first"))
+    [first] = assembler.feed(AgentStartEvent(None, "R2", "bot"))
+    assert first.get_text_content() == "first" and first.id == "R"
+    assert [anomaly.kind for anomaly in assembler.anomalies] == [
+        AnomalyKind.DELTA_WITHOUT_START,
+        AnomalyKind.UNFINISHED_REPLY,
+    ]
+    [second] = assembler.feed(AgentEndEvent("R2"))
+    assert second.id == "R2" and second.content == ()
+
+
+def test_events_before_their_start_join_the_reply_when_it_starts() -> None:
+    events = [TextBlockDeltaEvent("R", "text", "early "), START, TextBlockDeltaEvent("R", "text", "bird"), END]
+    result = assemble(events)
+    assert [(message.id, message.name, message.get_text_content()) for message in result] == [("R", "bot", "early bird")]
+    assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.OUTSIDE_REPLY, AnomalyKind.DELTA_WITHOUT_START]
+
+
+def test_a_lonely_model_call_end_keeps_its_usage() -> None:
+    result = assemble([ModelCallEndEvent("M", ChatUsage(3, 4))])
+    assert [(message.id, message.usage) for message in result] == [("M", ChatUsage(3, 4))]
+    assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.OUTSIDE_REPLY]
+
+
+def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
+    assembler = MessageAssembler()
+    assert assembler.feed("TEXT_BLOCK_DELTA") == []  # type: ignore[arg-type]
+    [anomaly] = assembler.anomalies
+    assert anomaly.kind is AnomalyKind.UNKNOWN_EVENT and anomaly.event is None and "str(" in anomaly.message
+
+
+def test_after_a_strict_error_the_assembler_goes_on() -> None:
+    assembler = MessageAssembler(strict=True)
+    assembler.feed(START)
+    with pytest.raises(StreamError):
+        assembler.feed(TextBlockEndEvent("M", "nope"))
+    assembler.feed(TextBlockStartEvent("M", "text"))
+    assembler.feed(TextBlockDeltaEvent("M", "text", "fine"))
+    [message] = assembler.feed(END)
+    assert message.get_text_content() == "fine"
+    assert assembler.anomalies == () and assembler.strict

@@ -1,0 +1,140 @@
+"""Properties: every assistant message survives the trip through its events, whatever the
+chunking, the JSON wire, a replay from any checkpoint, or a sub-agent streaming alongside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    AssistantMessage,
+    ChatUsage,
+    DataBlockDeltaEvent,
+    DataBlockStartEvent,
+    GenerateReason,
+    MessageAssembler,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    RequestStopEvent,
+    StreamError,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolResultEndEvent,
+    ToolResultStartEvent,
+    ToolResultTextDeltaEvent,
+    assemble,
+    events_from_message,
+)
+
+from strategies import assistant_messages
+
+CHUNK_SIZES = st.integers(min_value=1, max_value=40)
+
+
+@st.composite
+def replies(draw: st.DrawFn) -> AssistantMessage:
+    """Any assistant message, with any generate reason (or none stated)."""
+    message = draw(assistant_messages())
+    reason = draw(st.none() | st.sampled_from(GenerateReason))
+    return message if reason is None else message.with_generate_reason(reason)
+
+
+@given(replies(), CHUNK_SIZES)
+def test_assembling_the_events_of_a_message_gives_it_back(message: AssistantMessage, chunk_size: int) -> None:
+    result = assemble(events_from_message(message, chunk_size=chunk_size))
+    assert result == [message]
+    assert result.anomalies == ()
+
+
+@given(replies(), CHUNK_SIZES)
+def test_the_events_survive_the_json_wire(message: AssistantMessage, chunk_size: int) -> None:
+    wire = [AgentEvent.from_json(event.to_json()) for event in events_from_message(message, chunk_size=chunk_size)]
+    assert assemble(wire) == [message]
+
+
+@given(replies(), CHUNK_SIZES)
+def test_the_last_snapshot_is_the_message(message: AssistantMessage, chunk_size: int) -> None:
+    *body, end = events_from_message(message, chunk_size=chunk_size)
+    assembler = MessageAssembler(strict=True)
+    for event in body:
+        assembler.feed(event)
+        assert isinstance(assembler.snapshot(), AssistantMessage)
+    assert assembler.snapshot() == message
+    assert assembler.feed(end) == [message]
+
+
+@given(replies(), CHUNK_SIZES, st.data())
+def test_resuming_from_any_checkpoint_gives_the_same_message(
+    message: AssistantMessage, chunk_size: int, data: st.DataObject
+) -> None:
+    events = events_from_message(message, chunk_size=chunk_size)
+    received = data.draw(st.integers(min_value=1, max_value=len(events) - 1), label="received before the drop")
+    checkpoint = data.draw(st.integers(min_value=0, max_value=received), label="replayed from")
+    assert assemble(events[:received] + events[checkpoint:], strict=True) == [message]
+
+
+@given(replies(), replies(), st.randoms(use_true_random=False))
+def test_a_sub_agent_streaming_alongside_never_leaks(parent: AssistantMessage, child: AssistantMessage, random: Any) -> None:
+    parent_events = events_from_message(parent, chunk_size=7)
+    child_events = events_from_message(child, chunk_size=5, source="main/helper")
+    # Interleave the two streams at random, each keeping its own order.
+    picks = [0] * len(parent_events) + [1] * len(child_events)
+    random.shuffle(picks)
+    streams = [iter(parent_events), iter(child_events)]
+    merged = [next(streams[pick]) for pick in picks]
+    parent_first = merged.index(parent_events[-1]) < merged.index(child_events[-1])
+    assert assemble(merged, strict=True) == ([parent, child] if parent_first else [child, parent])
+
+
+# -- any soup of events: lenient mode never fails, strict mode fails only with StreamError --
+
+_IDS = st.sampled_from(["R", "M", "A", "", "x"]) | st.none()
+_TEXT = st.text(max_size=4)
+_SOURCES = st.sampled_from([None, "sub"])
+
+
+def _event(cls: type[AgentEvent], *fields: st.SearchStrategy[Any]) -> st.SearchStrategy[AgentEvent]:
+    return st.builds(lambda source, *values: cls(*values, source=source), _SOURCES, *fields)
+
+
+_SOUP = st.lists(
+    st.one_of(
+        _event(AgentStartEvent, st.none(), _IDS, _TEXT | st.none()),
+        _event(AgentEndEvent, _IDS),
+        _event(ModelCallStartEvent, _IDS),
+        _event(ModelCallEndEvent, _IDS, st.none() | st.builds(ChatUsage, st.integers(0, 9))),
+        _event(TextBlockStartEvent, _IDS, _IDS),
+        _event(TextBlockDeltaEvent, _IDS, _IDS, _TEXT | st.none()),
+        _event(TextBlockEndEvent, _IDS, _IDS),
+        _event(DataBlockStartEvent, _IDS, _IDS),
+        _event(DataBlockDeltaEvent, _IDS, _IDS, _TEXT),
+        _event(ToolCallStartEvent, _IDS, _IDS, _TEXT),
+        _event(ToolCallDeltaEvent, _IDS, _IDS, _TEXT, st.sampled_from(["{", "}", '"a"', ":1", "[", "x"])),
+        _event(ToolCallEndEvent, _IDS, _IDS, _TEXT),
+        _event(ToolResultStartEvent, _IDS, _IDS, _TEXT),
+        _event(ToolResultTextDeltaEvent, _IDS, _IDS, _TEXT, _TEXT),
+        _event(ToolResultEndEvent, _IDS, _IDS, _TEXT, st.none()),
+        _event(RequestStopEvent, _TEXT),
+    ),
+    max_size=30,
+)
+
+
+@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=40) if events else st.just(events)))
+def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_error(events: list[AgentEvent]) -> None:
+    result = assemble(events)
+    assert all(isinstance(message, AssistantMessage) for message in result)
+    try:
+        strict = assemble(events, strict=True)
+    except StreamError:
+        return
+    assert strict == result

@@ -1,0 +1,208 @@
+"""events_from_message: the shape of the stream a server sends for an assistant message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    AllToolsDeniedEvent,
+    ArgumentTypeError,
+    ArgumentValueError,
+    AssistantMessage,
+    ChatUsage,
+    CustomEvent,
+    GenerateReason,
+    ImageBlock,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    RequestStopEvent,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
+    TextBlock,
+    TextBlockDeltaEvent,
+    TextBlockStartEvent,
+    ThinkingBlock,
+    ThinkingBlockStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallStartEvent,
+    ToolCallState,
+    ToolResultBlock,
+    ToolResultDataDeltaEvent,
+    ToolResultState,
+    ToolResultTextDeltaEvent,
+    ToolUseBlock,
+    URLSource,
+    UserMessage,
+    assemble,
+    events_from_message,
+)
+
+
+def types(events: list[AgentEvent]) -> list[str]:
+    return [event.type.value for event in events]
+
+
+def test_a_text_reply_streams_as_agentscope_does() -> None:
+    msg = AssistantMessage("Hello, world", name="Friday", id="m1", usage=ChatUsage(3, 4))
+    events = events_from_message(msg, chunk_size=5)
+    assert types(events) == [
+        "AGENT_START",
+        "MODEL_CALL_START",
+        "TEXT_BLOCK_START",
+        "TEXT_BLOCK_DELTA",
+        "TEXT_BLOCK_DELTA",
+        "TEXT_BLOCK_DELTA",
+        "TEXT_BLOCK_END",
+        "MODEL_CALL_END",
+        "AGENT_END",
+    ]
+    start, model_start, text_start, *deltas, _, model_end, end = events
+    assert isinstance(start, AgentStartEvent) and (start.reply_id, start.name) == ("m1", "Friday")
+    assert isinstance(end, AgentEndEvent) and end.reply_id == "m1"
+    assert isinstance(model_start, ModelCallStartEvent) and model_start.reply_id != "m1"  # a model call id, as Java
+    assert isinstance(text_start, TextBlockStartEvent) and text_start.block_id == "text"
+    assert [d.delta for d in deltas if isinstance(d, TextBlockDeltaEvent)] == ["Hello", ", wor", "ld"]
+    assert isinstance(model_end, ModelCallEndEvent) and model_end.usage == ChatUsage(3, 4)
+    assert start.metadata == {"agentscope_message": {"timestamp": msg.timestamp}}
+    assert assemble(events) == [msg]
+
+
+def test_chunks_are_code_points_so_a_character_is_never_split() -> None:
+    text = "👨‍👩‍👧 naïve 日本"
+    events = events_from_message(AssistantMessage(text), chunk_size=1)
+    deltas = [event.delta for event in events if isinstance(event, TextBlockDeltaEvent)]
+    assert deltas == list(text)
+
+
+def test_several_blocks_of_a_kind_get_ids_of_their_own() -> None:
+    msg = AssistantMessage(ThinkingBlock("a"), "one", ThinkingBlock("b", {"k": 1}), "two", "")
+    events = events_from_message(msg)
+    starts = [
+        (event.type.value, event.block_id)
+        for event in events
+        if isinstance(event, (TextBlockStartEvent, ThinkingBlockStartEvent))
+    ]
+    assert starts == [
+        ("THINKING_BLOCK_START", "thinking"),
+        ("TEXT_BLOCK_START", "text"),
+        ("THINKING_BLOCK_START", "thinking-2"),
+        ("TEXT_BLOCK_START", "text-2"),
+        ("TEXT_BLOCK_START", "text-3"),
+    ]
+    assert assemble(events) == [msg]
+
+
+def test_tool_call_arguments_stream_as_json_fragments() -> None:
+    call = ToolUseBlock("c1", "search", {"q": "kittens", "n": 3})  # content None: built, not streamed
+    events = events_from_message(AssistantMessage(call), chunk_size=4)
+    [start] = [event for event in events if isinstance(event, ToolCallStartEvent)]
+    fragments = [event.delta for event in events if isinstance(event, ToolCallDeltaEvent)]
+    assert json.loads("".join(f or "" for f in fragments)) == {"q": "kittens", "n": 3}
+    assert all(len(f or "") <= 4 for f in fragments)
+    assert start.metadata == {"agentscope_block": {"state": "pending", "content": None}}
+    assert assemble(events)[0].content == (call,)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        ToolUseBlock("c1", "search", {"q": 1}, '{"q": 1}'),
+        ToolUseBlock("c1", "search", {}, "not json at all"),
+        ToolUseBlock("c1", "search", {"q": 1}, "raw text that does not match the input"),
+        ToolUseBlock("c1", "search", {}, ""),
+        ToolUseBlock(None, None, {"x": [1, {"y": None}]}, None, {"thoughtSignature": "abc"}, ToolCallState.FINISHED),
+    ],
+)
+def test_every_tool_call_comes_back_exactly(call: ToolUseBlock) -> None:
+    msg = AssistantMessage(call)
+    result = assemble(events_from_message(msg, chunk_size=3))
+    assert result == [msg]
+    assert result.anomalies == ()  # the input travelled outright: nothing was guessed
+
+
+def test_tool_results_stream_text_as_deltas_and_other_blocks_whole() -> None:
+    image = ImageBlock(URLSource("https://e.com/a.png"))
+    result_block = ToolResultBlock(
+        "c1",
+        "fetch",
+        [TextBlock("ab"), TextBlock("cd"), image, TextBlock(""), ToolResultBlock.text("nested")],
+        {"agentscope_suspended": True},
+        ToolResultState.RUNNING,
+    )
+    msg = AssistantMessage(result_block)
+    events = events_from_message(msg, chunk_size=1)
+    streamed = [
+        event.delta if isinstance(event, ToolResultTextDeltaEvent) else event.data
+        for event in events
+        if isinstance(event, (ToolResultTextDeltaEvent, ToolResultDataDeltaEvent))
+    ]
+    # "cd" right after "ab" would merge with it, so it goes whole; "" after a block is a delta.
+    assert streamed == ["a", "b", TextBlock("cd"), image, "", ToolResultBlock.text("nested")]
+    assert assemble(events) == [msg]
+
+
+def test_blocks_that_no_event_streams_travel_whole_in_a_custom_event() -> None:
+    image = ImageBlock(URLSource("https://e.com/a.png"), 10, 20)
+    events = events_from_message(AssistantMessage(image))
+    [custom] = [event for event in events if isinstance(event, CustomEvent)]
+    assert custom.name == "agentscope_content_block" and custom.value["block"] == image.to_dict()
+
+
+def test_duplicate_tool_call_ids_go_to_separate_model_calls() -> None:
+    msg = AssistantMessage(ToolUseBlock("same", "a", {}, "{}"), ToolUseBlock("same", "b", {}, "{}"))
+    events = events_from_message(msg)
+    assert types(events).count("MODEL_CALL_START") == 2
+    assert assemble(events) == [msg]
+
+
+@pytest.mark.parametrize(
+    ("reason", "event_class"),
+    [
+        (GenerateReason.PERMISSION_ASKING, RequireUserConfirmEvent),
+        (GenerateReason.TOOL_SUSPENDED, RequireExternalExecutionEvent),
+        (GenerateReason.ALL_TOOLS_DENIED, AllToolsDeniedEvent),
+        (GenerateReason.MAX_ITERATIONS, RequestStopEvent),
+        (GenerateReason.TOOL_CALLS, RequestStopEvent),
+        (GenerateReason.INTERRUPTED, RequestStopEvent),
+    ],
+)
+def test_the_generate_reason_travels_in_the_event_that_states_it(
+    reason: GenerateReason, event_class: type[AgentEvent]
+) -> None:
+    asking = ToolUseBlock("c1", "rm", {}, state=ToolCallState.ASKING)
+    msg = AssistantMessage(asking, generate_reason=reason)
+    events = events_from_message(msg)
+    assert isinstance(events[-2], event_class)
+    assert assemble(events) == [msg]
+
+
+def test_no_event_states_the_default_reason() -> None:
+    events = events_from_message(AssistantMessage("done"))
+    assert not any(isinstance(event, (RequestStopEvent, RequireUserConfirmEvent)) for event in events)
+
+
+def test_a_message_without_id_or_timestamp_comes_back_without_them() -> None:
+    msg = AssistantMessage._from_fields(None, None, AssistantMessage._ROLE, [TextBlock("x")], None, None, None)
+    events = events_from_message(msg)
+    assert isinstance(events[0], AgentStartEvent) and events[0].reply_id  # a reply still needs an id
+    assert assemble(events) == [msg]
+    assert assemble(events + events_from_message(msg)) == [msg, msg]  # two id-less replies stay apart
+
+
+def test_source_tags_every_event_as_a_sub_agent_does() -> None:
+    events = events_from_message(AssistantMessage("x"), source="main/researcher")
+    assert {event.source for event in events} == {"main/researcher"}
+
+
+def test_wrong_arguments_say_what_is_expected() -> None:
+    with pytest.raises(ArgumentValueError, match="chunk_size must be a positive int"):
+        events_from_message(AssistantMessage("x"), chunk_size=0)
+    with pytest.raises(ArgumentValueError, match="streams assistant replies; got a USER message"):
+        events_from_message(UserMessage("x"))
+    with pytest.raises(ArgumentTypeError, match="needs an assistant message"):
+        events_from_message("x")  # type: ignore[arg-type]
