@@ -48,6 +48,7 @@ __all__ = [
     "messages_list",
     "name_results",
     "part_extras",
+    "payload_list",
     "PartReader",
     "PartRenderer",
     "read_all",
@@ -320,7 +321,7 @@ def read_role(raw: Mapping[str, Any], path: str, roles: Mapping[str, MsgRole]) -
 def read_part(reader: PartReader, render: PartRenderer, part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     """A block and what it carries: the hints its reader noted plus what its rendering misses."""
     block, hints = reader(part, path)
-    return block, {**diff(render(block, hints), part), **hints}
+    return block, overlay(diff(render(block, hints), part), hints)
 
 
 def read_parts(
@@ -459,9 +460,14 @@ def messages_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
     return out
 
 
+def payload_list(payload: object) -> list[Any]:
+    """The top-level list of messages (a :class:`Converted` result is a list too)."""
+    return req_list(list(payload) if isinstance(payload, list) else payload, "messages")
+
+
 def read_all(payload: object, read: Callable[[Any, str], _T]) -> list[_T]:
     """Read every element of a payload list with ``read(value, path)``; paths start at ``messages``."""
     try:
-        return [read(value, item("messages", index)) for index, value in enumerate(req_list(payload, "messages"))]
+        return [read(value, item("messages", index)) for index, value in enumerate(payload_list(payload))]
     except RecursionError:
         raise DecodeError("the payload is nested too deeply to read", "messages") from None

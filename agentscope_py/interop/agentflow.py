@@ -310,22 +310,24 @@ def _write_block(
 ) -> dict[str, Any] | None:
     """The AgentFlow block for ``block``, or its stand-in (or ``None``) when AgentFlow cannot hold it.
 
-    ``extras`` are the carried fields of a block without metadata (text, media); the
-    others carry theirs in their own metadata.
+    ``extras`` are the block's carried fields: given for a block without metadata (text,
+    media), or the hints of a block being read; the others also carry theirs in their metadata.
     """
+    if isinstance(block, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
+        extras = {**carried(block.metadata, _FMT), **extras}
     if isinstance(block, TextBlock):
         return overlay({"type": "text", "text": block.text}, extras)
     if isinstance(block, ThinkingBlock):
-        return _write_reasoning(block, carried(block.metadata, _FMT))
+        return _write_reasoning(block, extras)
     if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)) and block.source is not None:
         return _write_media(block, block.source, extras)
     if isinstance(block, ToolUseBlock):
         args = tool_arguments(block)
         if args is not None:
             rendered = {"type": "tool_call", "id": block.id, "name": block.name, "args": args}
-            return overlay(rendered, carried(block.metadata, _FMT))
+            return overlay(rendered, extras)
     if isinstance(block, ToolResultBlock):
-        return _write_tool_result(conversion, message_index, block_index, block)
+        return _write_tool_result(conversion, message_index, block_index, block, extras)
     text = conversion.refuse(message_index, block_index, block)
     return None if text is None else {"type": "text", "text": text}
 
@@ -374,9 +376,8 @@ def _media_kind(block: ContentBlock, media_type: str | None) -> str:
 
 
 def _write_tool_result(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
-    extras = carried(block.metadata, _FMT)
     id_key = "call_id" if "call_id" in extras else "tool_call_id"
     output_key = "output" if "output" in extras else "content"
     carried_output = extras.get(output_key)

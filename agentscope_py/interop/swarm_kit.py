@@ -26,7 +26,7 @@ from .._blocks import (
 )
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
-from .._reader import at, item, opt_list, req, req_dict, req_list, req_str
+from .._reader import at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._common import Converted, OnUnsupported
@@ -42,6 +42,7 @@ from ._frameworks import (
     name_results,
     overlay,
     parse_arguments,
+    payload_list,
     result_runs,
     sniff_image_type,
     source_from_string,
@@ -82,7 +83,7 @@ def from_swarm_kit(payload: object) -> list[Msg[Any]]:
     out: list[Msg[Any]] = []
     previous_role = None
     try:
-        for index, value in enumerate(req_list(payload, "messages")):
+        for index, value in enumerate(payload_list(payload)):
             path = item("messages", index)
             raw = req_dict(value, path)
             role_name = req_str(req(raw, "role", path), at(path, "role"))

@@ -1,0 +1,239 @@
+"""Hypothesis strategies for the payloads of AgentFlow, the Vercel AI SDK and agent-swarm-kit.
+
+Everything generated is a payload the format can express, in the shape its
+serializers write (``role`` and ``content`` always there, AgentFlow's
+``message_id``/``timestamp``/``metadata`` too), with optional fields present or
+absent at random.  Also: what the converters normalize when AgentScope messages
+go out and come back (:func:`comparable`), and the seed examples.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+from hypothesis import strategies as st
+
+from agentscope_py import ContentBlock, DataBlock, Msg, ToolResultBlock
+from strategies import json_objects, json_text, json_values
+
+__all__ = [
+    "agentflow_payloads",
+    "comparable",
+    "seed",
+    "swarm_kit_payloads",
+    "vercel_ai_payloads",
+]
+
+DATA = Path(__file__).parent / "data" / "interop"
+
+_TEXT = json_text(max_size=12)
+_IDS = st.sampled_from(["call_1", "c2", "toolu_01"]) | st.text("abcdefghij_0123456789", min_size=1, max_size=8)
+_MEDIA_TYPES = st.sampled_from(["image/png", "image/jpeg", "audio/wav", "video/mp4", "application/pdf"])
+_BASE64 = st.binary(max_size=12).map(lambda raw: base64.b64encode(raw).decode())
+_URLS = st.sampled_from(["https://example.com/a.png", "https://example.com/doc.pdf", "file:///tmp/x.wav"])
+_MILLIS = st.integers(min_value=0, max_value=4_102_444_800_000)
+_EXTRA_VALUES = json_values(max_leaves=4)
+
+
+def seed(name: str) -> Any:
+    """A seed example file of ``tests/data/interop``."""
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+@st.composite
+def _with_optional(draw: st.DrawFn, required: dict[str, Any], optional: dict[str, st.SearchStrategy[Any]]) -> dict[str, Any]:
+    out = dict(required)
+    for key, strategy in optional.items():
+        if draw(st.booleans()):
+            out[key] = draw(strategy)
+    return out
+
+
+def _obj(required: dict[str, st.SearchStrategy[Any]], optional: dict[str, st.SearchStrategy[Any]] | None = None) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(required, optional=optional or {})
+
+
+# -- AgentFlow ------------------------------------------------------------------------
+
+_MEDIA_EXTRAS = {
+    "mime_type": st.none() | _MEDIA_TYPES,
+    "filename": st.none() | _TEXT,
+    "size_bytes": st.none() | st.integers(0, 10**6),
+    "sha256": st.none() | _TEXT,
+    "width": st.none() | st.integers(0, 4000),
+}
+_MEDIA_REFS = st.one_of(
+    _obj({"kind": st.just("url"), "url": _URLS}, _MEDIA_EXTRAS),
+    _obj({"kind": st.just("file_id"), "file_id": _TEXT}, _MEDIA_EXTRAS),
+    _obj({"kind": st.just("data"), "data_base64": _BASE64}, _MEDIA_EXTRAS),
+)
+_ANNOTATION_REFS = _obj({}, {"url": _URLS, "title": _TEXT, "page": st.integers(1, 9)})
+_AF_TEXT = _obj({"type": st.just("text"), "text": _TEXT}, {"annotations": st.lists(_ANNOTATION_REFS, max_size=2)})
+_AF_MEDIA = st.one_of(
+    _obj({"type": st.just("image"), "media": _MEDIA_REFS}, {"alt_text": st.none() | _TEXT, "bbox": st.none() | st.lists(st.floats(0, 1), max_size=4)}),
+    _obj({"type": st.just("audio"), "media": _MEDIA_REFS}, {"transcript": st.none() | _TEXT, "sample_rate": st.none() | st.integers(8000, 48000)}),
+    _obj({"type": st.just("video"), "media": _MEDIA_REFS}, {"thumbnail": st.none() | _MEDIA_REFS}),
+    _obj({"type": st.just("document"), "media": _MEDIA_REFS}, {"pages": st.none() | st.lists(st.integers(1, 9), max_size=3), "excerpt": st.none() | _TEXT}),
+    _obj({"type": st.just("data"), "mime_type": _MEDIA_TYPES, "data_base64": _BASE64}),
+    _obj({"type": st.just("data"), "mime_type": _MEDIA_TYPES, "media": _MEDIA_REFS}),
+)
+_AF_CARRIED = st.one_of(
+    _obj({"type": st.just("annotation"), "kind": st.sampled_from(["citation", "note"]), "refs": st.lists(_ANNOTATION_REFS, max_size=2)}),
+    _obj({"type": st.just("error"), "message": _TEXT}, {"code": st.none() | _TEXT, "data": json_objects()}),
+)
+_AF_OUTPUTS = st.one_of(_TEXT, _EXTRA_VALUES, st.lists(_AF_TEXT, max_size=2))
+_AF_AGENT_BLOCKS = st.one_of(
+    _obj({"type": st.sampled_from(["tool_call", "remote_tool_call"]), "id": _IDS, "name": _TEXT, "args": json_objects()}, {"tool_type": st.none() | _TEXT}),
+    _obj({"type": st.just("tool_result"), "tool_call_id": _IDS, "content": _AF_OUTPUTS}, {"is_error": st.booleans(), "status": st.sampled_from(["completed", "failed"])}),
+    _obj({"type": st.just("tool_result"), "call_id": _IDS, "output": _AF_OUTPUTS}, {"is_error": st.booleans(), "status": st.sampled_from(["completed", "failed"])}),
+    _obj({"type": st.just("reasoning"), "thinking": _TEXT}, {"signature": st.none() | _TEXT}),
+    _obj({"type": st.just("reasoning"), "summary": _TEXT}, {"details": st.lists(_TEXT, max_size=2)}),
+)
+_AF_BLOCKS_BY_ROLE = {
+    "system": st.one_of(_AF_TEXT, _AF_CARRIED),
+    "user": st.one_of(_AF_TEXT, _AF_MEDIA, _AF_CARRIED),
+    "assistant": st.one_of(_AF_TEXT, _AF_MEDIA, _AF_CARRIED, _AF_AGENT_BLOCKS),
+    "tool": st.one_of(_AF_TEXT, _AF_MEDIA, _AF_CARRIED, _AF_AGENT_BLOCKS),
+}
+_USAGES = _obj(
+    {name: st.integers(0, 10**6) for name in ("completion_tokens", "prompt_tokens", "total_tokens")},
+    {name: st.none() | st.integers(0, 10**6) for name in ("reasoning_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "image_tokens")},
+)
+_AF_METADATA = st.dictionaries(_TEXT, _EXTRA_VALUES, max_size=3) | st.fixed_dictionaries({"agentscope": st.fixed_dictionaries({"name": _TEXT})})
+
+
+def _agentflow_message(role: str) -> st.SearchStrategy[dict[str, Any]]:
+    return _obj(
+        {
+            "message_id": st.none() | _TEXT | st.integers(0, 10**9),
+            "role": st.just(role),
+            "content": st.lists(_AF_BLOCKS_BY_ROLE[role], max_size=4),
+            "timestamp": st.none() | _MILLIS | st.floats(0, 4e9, allow_nan=False),
+            "metadata": _AF_METADATA,
+        },
+        {"delta": st.booleans(), "usages": st.none() | _USAGES, "raw": st.none() | json_objects(), "tools_calls": st.none() | st.lists(json_objects(), max_size=1)},
+    )
+
+
+def agentflow_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
+    return st.lists(st.one_of([_agentflow_message(role) for role in _AF_BLOCKS_BY_ROLE]), max_size=4)
+
+
+# -- Vercel AI SDK / Codebuff ------------------------------------------------------------
+
+_PROVIDER_OPTIONS = st.fixed_dictionaries({"anthropic": st.fixed_dictionaries({"cacheControl": st.just({"type": "ephemeral"})})})
+_PART_EXTRAS = {"providerOptions": _PROVIDER_OPTIONS}
+_MEDIA_STRINGS = st.one_of(
+    st.builds(lambda t, d: f"data:{t};base64,{d}", _MEDIA_TYPES, _BASE64), _URLS, _BASE64.filter(bool)
+)
+_V_TEXT = _obj({"type": st.just("text"), "text": _TEXT}, _PART_EXTRAS)
+_V_IMAGE = _obj({"type": st.just("image"), "image": _MEDIA_STRINGS}, {"mediaType": _MEDIA_TYPES, **_PART_EXTRAS})
+_V_FILE = _obj({"type": st.just("file"), "data": _MEDIA_STRINGS, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT, **_PART_EXTRAS})
+_V_REASONING = _obj({"type": st.just("reasoning"), "text": _TEXT}, _PART_EXTRAS)
+_V_CALL = _obj(
+    {"type": st.just("tool-call"), "toolCallId": _IDS, "toolName": _TEXT, "input": json_objects() | _TEXT},
+    {**_PART_EXTRAS, "providerExecuted": st.just(False)},
+)
+_V_MEDIA_ITEM = _obj({"type": st.just("media"), "data": _BASE64, "mediaType": _MEDIA_TYPES})
+_V_OUTPUTS = st.one_of(
+    _obj({"type": st.sampled_from(["text", "error-text"]), "value": _TEXT}),
+    _obj({"type": st.sampled_from(["json", "error-json"]), "value": _EXTRA_VALUES}),
+    _obj({"type": st.just("content"), "value": st.lists(_obj({"type": st.just("text"), "text": _TEXT}) | _V_MEDIA_ITEM, max_size=3)}),
+)
+_V_RESULT = _obj({"type": st.just("tool-result"), "toolCallId": _IDS, "toolName": _TEXT, "output": _V_OUTPUTS}, _PART_EXTRAS)
+_MESSAGE_EXTRAS = {
+    "providerOptions": _PROVIDER_OPTIONS,
+    "tags": st.lists(st.sampled_from(["USER_PROMPT", "SYSTEM"]), max_size=2),
+    "sentAt": _MILLIS,
+    "keepDuringTruncation": st.booleans(),
+}
+
+
+def _vercel_message(role: str, parts: st.SearchStrategy[dict[str, Any]], string_content: bool) -> st.SearchStrategy[dict[str, Any]]:
+    content = st.lists(parts, max_size=4)
+    if string_content:
+        content = content | _TEXT  # type: ignore[operator]
+    return _obj({"role": st.just(role), "content": content}, _MESSAGE_EXTRAS)
+
+
+_CODEBUFF_TOOL = _obj(
+    {
+        "role": st.just("tool"),
+        "toolCallId": _IDS,
+        "toolName": _TEXT,
+        "content": st.lists(_obj({"type": st.just("json"), "value": _EXTRA_VALUES}) | _V_MEDIA_ITEM, max_size=3),
+    },
+    _MESSAGE_EXTRAS,
+)
+
+
+def vercel_ai_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
+    messages = st.one_of(
+        _vercel_message("system", _V_TEXT, True),
+        _vercel_message("user", st.one_of(_V_TEXT, _V_IMAGE, _V_FILE), True),
+        _vercel_message("assistant", st.one_of(_V_TEXT, _V_FILE, _V_REASONING, _V_CALL), True),
+        _vercel_message("tool", _V_RESULT, False),
+        _CODEBUFF_TOOL,
+    )
+    return st.lists(messages, max_size=4)
+
+
+# -- agent-swarm-kit --------------------------------------------------------------------
+
+_ARGUMENTS = json_objects() | st.builds(json.dumps, json_objects()) | _TEXT
+_SWARM_CALL = _obj(
+    {"id": _IDS, "function": _obj({"name": _TEXT, "arguments": _ARGUMENTS})}, {"type": st.just("function")}
+)
+_IMAGES = st.lists(_BASE64.map(lambda data: "iVBORw0KGgo" + data) | _BASE64 | _MEDIA_STRINGS.filter(lambda s: s.startswith("data:")), max_size=2)
+_SWARM_COMMON: dict[str, st.SearchStrategy[Any]] = {
+    "agentName": _TEXT,
+    "content": _TEXT,
+    "mode": st.sampled_from(["user", "tool"]),
+}
+_SWARM_OPTIONAL = {"payload": st.none() | json_objects()}
+
+
+def _swarm_message(role: str, optional: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    required = {**_SWARM_COMMON, "role": st.just(role)}
+    return _obj(required, {**_SWARM_OPTIONAL, **optional})
+
+
+def swarm_kit_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
+    messages = st.one_of(
+        _swarm_message("system", {}),
+        _swarm_message("resque", {}),
+        _swarm_message("flush", {}),
+        _swarm_message("user", {"images": _IMAGES}),
+        _swarm_message("assistant", {"tool_calls": st.lists(_SWARM_CALL, max_size=2), "images": _IMAGES}),
+        _swarm_message("tool", {"tool_call_id": _IDS, "images": _IMAGES}),
+    )
+    return st.lists(messages, max_size=5)
+
+
+# -- comparing what came back ----------------------------------------------------------
+
+
+def _without_data_ids(block: ContentBlock) -> ContentBlock:
+    if isinstance(block, DataBlock):
+        return attrs.evolve(block, id="-")
+    if isinstance(block, ToolResultBlock):
+        return attrs.evolve(block, output=tuple(_without_data_ids(inner) for inner in block.output))
+    return block
+
+
+def comparable(message: Msg[Any], *, ids: bool = True, timestamps: bool = True) -> Any:
+    """What of a message a round trip keeps: DataBlock ids never (fresh on every read), and the
+    message ``id``/``timestamp`` only when asked."""
+    return (
+        type(message),
+        message.id if ids else None,
+        message.name,
+        tuple(_without_data_ids(block) for block in message.content),
+        dict(message.metadata),
+        message.timestamp if timestamps else None,
+        message.usage,
+    )

@@ -1,0 +1,251 @@
+"""AgentFlow: payloads come back exactly, messages come back equal, nothing is lost silently."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Literal
+
+import pytest
+from framework_payloads import agentflow_payloads, comparable, seed
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import chat_usages, json_text, message_metadata, msg_ids, msg_timestamps
+
+from agentscope_py import (
+    AssistantMessage,
+    AudioBlock,
+    Base64Source,
+    ChatUsage,
+    ContentBlock,
+    DataBlock,
+    DecodeError,
+    HintBlock,
+    ImageBlock,
+    Msg,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+    UnsupportedContentError,
+    URLSource,
+    UserMessage,
+    VideoBlock,
+)
+from agentscope_py.interop import ConversionNote, from_agentflow, to_agentflow
+
+SEEDS = seed("agentflow_seed.json")
+
+
+@pytest.mark.parametrize("side", ["typescript_client", "python"])
+def test_seed_examples_come_back_exactly(side: str) -> None:
+    payload = SEEDS[side]
+    original = copy.deepcopy(payload)
+    assert to_agentflow(from_agentflow(payload)) == original
+    assert payload == original  # reading never changes the caller's payload
+
+
+def test_seed_messages_read_as_agentscope_messages() -> None:
+    user, system, multimodal, _, tool, assistant, _ = from_agentflow(SEEDS["typescript_client"])
+    assert isinstance(user, UserMessage) and user.get_text_content() == "What is the capital of France?"
+    assert user.id is None and user.timestamp is not None and len(user.timestamp) == 23
+    assert isinstance(system, SystemMessage)
+    image = multimodal.get_first_content_block(DataBlock)
+    assert image is not None and image.source == URLSource("https://example.com/photo.jpg")
+    assert multimodal.metadata["agentflow"]["parts"]["1"]["alt_text"] == "A street photo"
+    result = tool.content[0]
+    assert isinstance(result, ToolResultBlock)
+    assert (result.id, result.state, result.output) == ("call_abc123", ToolResultState.SUCCESS, (TextBlock('{"result": 42}'),))
+    assert isinstance(assistant, AssistantMessage)
+    thinking, call = assistant.content  # the annotation and error blocks are carried, not content
+    assert thinking == ThinkingBlock("Look up the weather first.", {"agentflow": {"summary": "Look up the weather first.", "details": ["the user asked about Paris"]}})
+    assert isinstance(call, ToolUseBlock) and (call.id, call.name, dict(call.input)) == ("call_9", "get_location", {})
+    assert set(assistant.metadata["agentflow"]["blocks"]) == {"2", "3"}
+    assert assistant.usage == ChatUsage(input_tokens=30, output_tokens=12, cached_tokens=8)
+    assert assistant.metadata["agentflow"]["usages"] == {"reasoning_tokens": 5, "image_tokens": 0}
+
+
+def test_python_side_ids_timestamps_and_names() -> None:
+    hello, mixed, assistant, tool, _ = from_agentflow(SEEDS["python"])
+    assert hello.id == "msg-001" and hello.timestamp is not None and hello.timestamp.endswith(".250")
+    assert hello.metadata["source"] == "api"
+    assert mixed.id == "42" and mixed.metadata["agentflow"]["message_id"] == 42
+    assert [type(block) for block in mixed.content] == [TextBlock, *[DataBlock] * 7]
+    document = mixed.content[6]
+    assert isinstance(document, DataBlock) and document.source == URLSource("file-def456", "application/pdf")
+    result = tool.content[0]
+    assert isinstance(result, ToolResultBlock) and result.name == "get_weather"  # from the call it answers
+    assert result.output == (TextBlock("Sunny, 25°C"),)
+
+
+# -- property: every payload comes back exactly --------------------------------------
+
+
+@given(agentflow_payloads())
+def test_payloads_come_back_exactly(payload: list[dict[str, Any]]) -> None:
+    assert to_agentflow(from_agentflow(payload)) == payload
+
+
+# -- property: messages AgentFlow can hold come back equal -----------------------------
+
+_TEXT = json_text(max_size=12)
+_TEXTS = st.builds(TextBlock, _TEXT)
+_DATA = st.builds(
+    DataBlock,
+    st.one_of(
+        st.builds(URLSource, st.sampled_from(["https://e.com/a.png", "https://e.com/b.pdf"]), st.none() | st.sampled_from(["image/png", "application/pdf"])),
+        st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav", "application/pdf"]), st.sampled_from(["iVBORw0KGgo=", "AAAA"])),
+    ),
+    name=st.none() | _TEXT,
+)
+_CALLS = st.builds(ToolUseBlock, _TEXT, _TEXT, st.dictionaries(_TEXT, st.integers() | _TEXT, max_size=2))
+_RESULTS = st.builds(
+    ToolResultBlock,
+    _TEXT,
+    _TEXT,
+    st.lists(_TEXTS | _DATA, max_size=3),
+    state=st.sampled_from([ToolResultState.SUCCESS, ToolResultState.ERROR]),
+)
+_THINKING = st.builds(ThinkingBlock, _TEXT)
+_ANY = st.one_of(_TEXTS, _DATA, _CALLS, _RESULTS, _THINKING)
+_FIELDS = {
+    "id": st.none() | msg_ids(),
+    "name": st.none() | _TEXT,
+    "metadata": message_metadata(),
+    "timestamp": st.none() | msg_timestamps(),
+}
+_MESSAGES = st.one_of(
+    st.builds(UserMessage, st.lists(_TEXTS | _DATA, max_size=3), **_FIELDS),
+    st.builds(SystemMessage, st.lists(_TEXTS, max_size=2), **_FIELDS),
+    st.builds(AssistantMessage, st.lists(_ANY, max_size=4), usage=st.none() | chat_usages().map(lambda u: ChatUsage(u.input_tokens, u.output_tokens, u.cached_tokens)), **_FIELDS),
+    st.builds(ToolResultMessage, st.lists(_ANY, max_size=3), **_FIELDS),
+)
+
+
+def _name_results(messages: list[Msg[Any]]) -> list[Msg[Any]]:
+    # A result's name travels only through the call it answers: the strategy keeps the two apart.
+    return [
+        m.with_content([b.with_id_and_name(b.id, None) if isinstance(b, ToolResultBlock) else b for b in m.content])
+        for m in messages
+    ]
+
+
+@given(st.lists(_MESSAGES, max_size=4))
+def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
+    unnamed = _name_results(messages)
+    back = from_agentflow(to_agentflow(unnamed))
+    expected = [comparable(m) for m in unnamed]
+    # Results whose call is in the conversation get its name back; compare them nameless.
+    assert [comparable(m) for m in _name_results(back)] == expected
+
+
+def test_a_result_gets_the_name_of_its_call() -> None:
+    messages = [
+        AssistantMessage(ToolUseBlock("c1", "search", {"q": "x"}), id="a", timestamp="2024-06-10 09:00:00.000"),
+        ToolResultMessage(ToolResultBlock("c1", "search", TextBlock("found"), state=ToolResultState.SUCCESS), id="t", timestamp="2024-06-10 09:00:01.000"),
+    ]
+    assert from_agentflow(to_agentflow(messages)) == messages
+
+
+def test_legacy_media_blocks_go_out_by_their_kind_and_come_back_as_data_blocks() -> None:
+    source = URLSource("https://e.com/a.mp4", "video/mp4")
+    sent = to_agentflow([UserMessage(ImageBlock(source), AudioBlock(source), VideoBlock(source), id="u")])
+    assert [part["type"] for part in sent[0]["content"]] == ["image", "audio", "video"]
+    back = from_agentflow(sent)[0]
+    assert all(isinstance(block, DataBlock) and block.source == source for block in back.content)
+
+
+def test_an_edited_json_output_is_written_as_the_new_text() -> None:
+    payload = copy.deepcopy(SEEDS["typescript_client"][4:5])
+    tool = from_agentflow(payload)[0]
+    result = tool.content[0]
+    assert isinstance(result, ToolResultBlock)
+    edited = tool.with_content([attrs_evolve_output(result, "now plain text")])
+    assert to_agentflow([edited])[0]["content"][0]["output"] == "now plain text"
+
+
+def attrs_evolve_output(block: ToolResultBlock, text: str) -> ToolResultBlock:
+    return ToolResultBlock(block.id, block.name, TextBlock(text), block.metadata, block.state)
+
+
+# -- never silently lossy --------------------------------------------------------------
+
+_HINTED = [AssistantMessage("fine", id="a"), AssistantMessage(TextBlock("x"), HintBlock("h1", "be brief"), id="b")]
+
+
+def test_a_block_agentflow_cannot_hold_raises_naming_where() -> None:
+    with pytest.raises(UnsupportedContentError, match=r"messages\[1\]\.content\[1\]") as info:
+        to_agentflow(_HINTED)
+    assert "HintBlock" in str(info.value) and "on_unsupported" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("policy", "parts"),
+    [
+        ("drop", [{"type": "text", "text": "x"}]),
+        ("text", [{"type": "text", "text": "x"}, {"type": "text", "text": "[hint] be brief"}]),
+    ],
+)
+def test_the_policy_changes_that_and_says_so(policy: Any, parts: list[dict[str, Any]]) -> None:
+    result = to_agentflow(_HINTED, on_unsupported=policy)
+    assert result[1]["content"] == parts
+    action: Literal["dropped", "as_text"] = "dropped" if policy == "drop" else "as_text"
+    assert result.notes == (ConversionNote(1, 1, "hint", action, "AgentFlow"),)
+
+
+def test_unparsable_raw_arguments_and_sourceless_video_are_unsupported() -> None:
+    message = AssistantMessage(ToolUseBlock("c", "f", {}, '{"cut'), VideoBlock(), id="a")
+    result = to_agentflow([message], on_unsupported="drop")
+    assert result[0]["content"] == []
+    assert [(note.block_index, note.block_type) for note in result.notes] == [(0, "tool_use"), (1, "video")]
+
+
+def test_a_nested_block_a_result_cannot_hold_is_refused_too() -> None:
+    message = ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("a"), HintBlock(None, "h")]), id="t")
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
+        to_agentflow([message])
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("payload", "path"),
+    [
+        ({"role": "user"}, "messages"),
+        ([{"role": "user"}], "messages[0]"),
+        ([{"role": "robot", "content": []}], "messages[0].role"),
+        ([{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image", "media": {"kind": "url", "url": 7}}]}], "messages[0].content[1].media.url"),
+        ([{"role": "user", "content": [{"type": "image", "media": {"kind": "s3"}}]}], "messages[0].content[0].media.kind"),
+        ([{"role": "user", "content": [{"type": "tool_call", "id": "c", "name": "f", "args": {}}]}], "messages[0].content[0]"),
+        ([{"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "f", "args": "{}"}]}], "messages[0].content[0].args"),
+        ([{"role": "tool", "content": [{"type": "tool_result", "call_id": "c", "output": 1, "is_error": "no"}]}], "messages[0].content[0].is_error"),
+        ([{"role": "user", "content": [], "timestamp": "yesterday"}], "messages[0].timestamp"),
+        ([{"role": "user", "content": [], "timestamp": 1e300}], "messages[0].timestamp"),
+        ([{"role": "user", "content": [], "message_id": [1]}], "messages[0].message_id"),
+        ([{"role": "assistant", "content": [], "usages": {"prompt_tokens": "3"}}], "messages[0].usages.prompt_tokens"),
+    ],
+)
+def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        from_agentflow(payload)
+    assert info.value.path == path
+
+
+def test_messages_must_be_messages_with_a_role() -> None:
+    with pytest.raises(ValueError, match=r"messages\[0\]"):
+        to_agentflow([TextBlock("x")])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="has no role"):
+        to_agentflow([Msg("x", role=None)])
+
+
+def test_an_unknown_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match="on_unsupported"):
+        to_agentflow([], on_unsupported="ignore")  # type: ignore[arg-type]
+
+
+def test_blocks_keep_their_content_type() -> None:
+    block: ContentBlock = from_agentflow([{"role": "user", "content": [{"type": "data", "mime_type": "application/json", "data_base64": "e30="}]}])[0].content[0]
+    assert isinstance(block, DataBlock) and block.source == Base64Source("application/json", "e30=")
