@@ -1,0 +1,123 @@
+"""orjson and the standard library give the same documents and read documents the same way."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given
+from strategies import messages
+
+from agentscope_py import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ChatUsage,
+    DecodeError,
+    Msg,
+    TextBlock,
+    ToolUseBlock,
+    UserMessage,
+)
+from agentscope_py import _json
+
+BACKENDS = ["json", "orjson"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    with _json.use_backend(request.param):
+        yield request.param
+
+
+def encode_with(name: str, obj: Any) -> str:
+    with _json.use_backend(name):
+        text: str = obj.to_json()
+        return text
+
+
+def test_orjson_is_the_default_when_installed() -> None:
+    assert _json.HAVE_ORJSON
+    assert _json.backend_name() == "orjson"
+    with _json.use_backend("json"):
+        assert _json.backend_name() == "json"
+    assert _json.backend_name() == "orjson"
+
+
+def test_an_unknown_backend_is_refused() -> None:
+    with pytest.raises(ValueError, match="available"):
+        with _json.use_backend("simplejson"):
+            pass
+
+
+@given(message=messages())
+def test_both_backends_write_the_same_document(message: Msg[Any]) -> None:
+    by_stdlib, by_orjson = (encode_with(name, message) for name in BACKENDS)
+    assert json.loads(by_stdlib) == json.loads(by_orjson) == json.loads(json.dumps(message.to_dict()))
+    for name in BACKENDS:
+        with _json.use_backend(name):
+            assert Msg.from_json(by_stdlib) == Msg.from_json(by_orjson)
+
+
+def test_non_ascii_is_written_as_is_and_lone_surrogates_escaped(backend: str) -> None:
+    text = TextBlock("你好 😀 é \ud800 x\udfffy").to_json()
+    assert "你好 😀 é" in text
+    assert "\\ud800" in text and "\\udfff" in text
+    text.encode("utf-8")
+    assert TextBlock.from_json(text) == TextBlock("你好 😀 é \ud800 x\udfffy")
+    assert TextBlock.from_json(text.encode("utf-8")) == TextBlock("你好 😀 é \ud800 x\udfffy")
+
+
+def test_numbers_survive_exactly(backend: str) -> None:
+    metadata = {"big": 2**70, "neg": -(2**70), "u64": 2**64 - 1, "negzero": -0.0, "large": 1e21, "tiny": 5e-324}
+    decoded = UserMessage("n", metadata=metadata).to_json()
+    back = Msg.from_json(decoded).metadata
+    assert back == metadata
+    assert type(back["big"]) is int and type(back["neg"]) is int and type(back["large"]) is float
+    assert math.copysign(1.0, back["negzero"]) == -1.0
+
+
+def test_big_integers_in_text_are_read_exactly(backend: str) -> None:
+    # orjson reads integers beyond 64 bits as floats; the decoder notices and reads them again exactly.
+    value = 123456789012345678901234567890
+    block = ToolUseBlock.from_json('{"type":"tool_use","input":{"n":%d,"f":1e300}}' % value)
+    assert block.input["n"] == value and type(block.input["n"]) is int
+    assert block.input["f"] == 1e300
+    usage = ChatUsage.from_json('{"inputTokens": 18446744073709551617}')
+    assert usage.input_tokens == 18446744073709551617
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_non_finite_floats_are_refused_on_output(backend: str, value: float) -> None:
+    with pytest.raises(ArgumentValueError, match="JSON cannot represent"):
+        UserMessage("x", metadata={"bad": [value]}).to_json()
+    with pytest.raises(ArgumentValueError, match="ChatUsage.time"):
+        ChatUsage(time=value).to_json()
+
+
+@pytest.mark.parametrize("text", ['{"type":"text","text":NaN}', '{"type":"text","x":Infinity}', '[-Infinity]'])
+def test_non_finite_constants_are_refused_on_input(backend: str, text: str) -> None:
+    with pytest.raises(DecodeError, match="malformed JSON"):
+        TextBlock.from_json(text)
+
+
+def test_values_without_a_json_form_are_named_with_their_path(backend: str) -> None:
+    message = UserMessage("x", metadata={"when": [datetime.date(2025, 1, 2)]})
+    with pytest.raises(ArgumentTypeError, match=r"UserMessage.metadata\['when'\]\[0\] holds a date"):
+        message.to_json()
+    with pytest.raises(ArgumentTypeError, match="holds a date"):
+        message.to_dict()
+
+
+def test_objects_with_a_wire_format_are_written_in_it_inside_metadata(backend: str) -> None:
+    # Java keeps a ChatUsage under metadata["_chat_usage"] and writes it as a map.
+    message = UserMessage("x", metadata={"_chat_usage": ChatUsage(1, 2, 0, 0.5), "tags": ("a", "b")})
+    document = json.loads(message.to_json())
+    assert document["metadata"] == {
+        "_chat_usage": {"inputTokens": 1, "outputTokens": 2, "cachedTokens": 0, "time": 0.5, "totalTokens": 3},
+        "tags": ["a", "b"],
+    }
+    assert Msg.from_json(message.to_json()).get_chat_usage() == ChatUsage(1, 2, 0, 0.5)
