@@ -13,7 +13,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 
 from .errors import ArgumentValueError, StreamConnectionError
-from ._sse_parse import SSEParser
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEParser
 from .event import AgentEndEvent, AgentEvent
 from .event._types import AgentEventType
 
@@ -63,7 +63,9 @@ class ResumableEventStream:
     other than 200 and 204 or a body that is not ``text/event-stream``.
 
     ``last_event_id`` resumes a stream a previous client read part of;
-    ``reconnects`` counts the reconnections so far.
+    ``reconnects`` counts the reconnections so far.  A message that is not an
+    agent event, or larger than ``max_message_size`` characters, raises
+    :class:`~agentscope_py.DecodeError`: a broken server, not a broken connection.
     """
 
     def __init__(
@@ -76,12 +78,19 @@ class ResumableEventStream:
         max_retries: int = 5,
         retry_delay: float = 1.0,
         stop: Callable[[AgentEvent], bool] | None = is_reply_end,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
     ) -> None:
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
         if last_event_id is not None and any(c in last_event_id for c in "\r\n\0"):
             raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
+        if type(max_retries) is not int or max_retries < 0:
+            raise ArgumentValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
+        if not timeout > 0 or not retry_delay >= 0:
+            raise ArgumentValueError(
+                f"timeout must be > 0 and retry_delay >= 0 (seconds), got {timeout!r} and {retry_delay!r}"
+            )
         self.url = url
         self.last_event_id = last_event_id or ""
         self.reconnects = 0
@@ -91,10 +100,11 @@ class ResumableEventStream:
         self._max_retries = max_retries
         self._delay = retry_delay
         self._stop = stop
+        self._max_message_size = max_message_size
 
     def __iter__(self) -> Iterator[AgentEvent]:
-        seen: set[str] = set()
-        failures = 0
+        seen: set[str] = set()  # ids already yielded: a server may replay them after a reconnection
+        fruitless = 0  # connections in a row that brought no new event
         while True:
             progressed = False
             cause: BaseException | None = None
@@ -103,37 +113,44 @@ class ResumableEventStream:
                 response = self._request(connection)
                 if response is None:  # 204: the server has nothing more to send
                     return
-                parser = SSEParser(self.last_event_id)
-                while chunk := response.read1(_READ_SIZE):
-                    for message in parser.feed(chunk):
-                        self.last_event_id = message.last_event_id
-                        if not is_agent_event_message(message.event):
-                            continue
-                        event = AgentEvent.from_json(message.data)
-                        if event.id is not None:
-                            if event.id in seen:
-                                continue
-                            seen.add(event.id)
-                        progressed = True
-                        yield event
-                        if self._stop is not None and self._stop(event):
-                            return
-                    if parser.retry is not None:
-                        self._delay = parser.retry / 1000
+                for event in self._new_events(response, seen):
+                    progressed = True
+                    yield event
+                    if self._stop is not None and self._stop(event):
+                        return
             except StreamConnectionError:
                 raise  # a ConnectionError, but an answer, not a drop: retrying would not help
             except _DROPPED as error:
                 cause = error
             finally:
                 connection.close()
-            failures = 0 if progressed else failures + 1
-            if failures > self._max_retries:
+            fruitless = 0 if progressed else fruitless + 1
+            if fruitless > self._max_retries:
                 raise StreamConnectionError(
-                    f"{self.url}: gave up after {failures} reconnections in a row brought no new event "
-                    f"(last error: {cause!r}); raise max_retries or check the server"
+                    f"{self.url}: {fruitless} connections in a row brought no new event (last error: {cause!r}); "
+                    f"giving up after max_retries={self._max_retries} reconnections: check the server, "
+                    "or raise max_retries"
                 ) from cause
             self.reconnects += 1
             time.sleep(self._delay)
+
+    def _new_events(self, response: http.client.HTTPResponse, seen: set[str]) -> Iterator[AgentEvent]:
+        """The agent events of one response not yielded before; keeps ``last_event_id`` and the
+        reconnection delay up to date as the messages arrive."""
+        parser = SSEParser(self.last_event_id, max_message_size=self._max_message_size)
+        while chunk := response.read1(_READ_SIZE):
+            for message in parser.feed(chunk):
+                self.last_event_id = message.last_event_id
+                if not is_agent_event_message(message.event):
+                    continue
+                event = AgentEvent.from_json(message.data)
+                if event.id is not None:
+                    if event.id in seen:
+                        continue
+                    seen.add(event.id)
+                yield event
+            if parser.retry is not None:
+                self._delay = parser.retry / 1000
 
     def _open_connection(self) -> http.client.HTTPConnection:
         parts = self._parts

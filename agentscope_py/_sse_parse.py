@@ -12,7 +12,11 @@ import re
 
 import attrs
 
-__all__ = ["LINE_END", "SSEMessage", "SSEParser"]
+from .errors import DecodeError
+
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "SSEMessage", "SSEParser"]
+
+DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024  # characters; the JSON decoder's default limit is the same
 
 # CRLF, a lone CR and a lone LF all end a line; no other character does (unlike str.splitlines).
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -38,16 +42,23 @@ class SSEParser:
 
     ``last_event_id`` and ``retry`` (the reconnection delay the server asked
     for, in milliseconds, or ``None``) are what a client needs to resume.
+
+    A message (or a line) that grows beyond ``max_message_size`` characters
+    before it ends raises :class:`DecodeError`, so a broken or hostile stream
+    cannot fill the memory; the parser is unusable afterwards.
     """
 
-    def __init__(self, last_event_id: str = "") -> None:
+    def __init__(self, last_event_id: str = "", *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
         self.last_event_id = last_event_id
+        self.max_message_size = max_message_size
         self.retry: int | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._at_start = True  # a byte order mark is dropped only at the very start
         self._after_cr = False  # the last chunk ended in CR: a leading LF completes that CRLF
         self._partial: list[str] = []  # the unfinished line, in pieces
+        self._partial_size = 0
         self._data: list[str] = []
+        self._data_size = 0
         self._event_type = ""
         self._id_buffer = last_event_id
 
@@ -70,13 +81,23 @@ class SSEParser:
                 self._partial.append(line)
                 line = "".join(self._partial)
                 self._partial.clear()
+                self._partial_size = 0
             start = match.end()
             message = self._process_line(line)
             if message is not None:
                 messages.append(message)
         if start < len(text):
             self._partial.append(text[start:])
+            self._partial_size += len(text) - start
+            self._check_size()
         return messages
+
+    def _check_size(self) -> None:
+        if self._partial_size + self._data_size > self.max_message_size:
+            raise DecodeError(
+                f"an SSE message grew beyond {self.max_message_size} characters without ending; "
+                "pass max_message_size=... to accept larger ones"
+            )
 
     def _process_line(self, line: str) -> SSEMessage | None:
         if not line:
@@ -88,6 +109,8 @@ class SSEParser:
             value = value[1:]
         if field == "data":
             self._data.append(value)
+            self._data_size += len(value) + 1
+            self._check_size()
         elif field == "event":
             self._event_type = value
         elif field == "id":
@@ -107,4 +130,5 @@ class SSEParser:
             return None
         data = "\n".join(self._data)
         self._data = []
+        self._data_size = 0
         return SSEMessage(event_type or "message", data, self.last_event_id)

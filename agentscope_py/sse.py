@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
-from ._sse_parse import LINE_END, SSEMessage, SSEParser
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, SSEMessage, SSEParser
 from .errors import ArgumentValueError
 from .event import AgentEvent
 
@@ -101,18 +101,22 @@ def _after(events: Iterable[AgentEvent], last_event_id: str) -> list[AgentEvent]
     return remaining
 
 
-def parse_messages(chunks: Iterable[bytes | str]) -> Iterator[SSEMessage]:
+def parse_messages(
+    chunks: Iterable[bytes | str], *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+) -> Iterator[SSEMessage]:
     """The messages of an event stream given as chunks (an HTTP body, a file's lines …)."""
-    parser = SSEParser()
+    parser = SSEParser(max_message_size=max_message_size)
     for chunk in chunks:
         yield from parser.feed(chunk)
 
 
-def parse_events(chunks: Iterable[bytes | str]) -> Iterator[AgentEvent]:
+def parse_events(
+    chunks: Iterable[bytes | str], *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+) -> Iterator[AgentEvent]:
     """The agent events of an event stream; messages of other kinds (``event: ping``) are skipped.
 
     A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`.
     """
-    for message in parse_messages(chunks):
+    for message in parse_messages(chunks, max_message_size=max_message_size):
         if is_agent_event_message(message.event):
             yield AgentEvent.from_json(message.data)

@@ -108,7 +108,7 @@ def test_a_server_that_keeps_dropping_without_progress_makes_the_client_give_up(
     state = StreamServer(EVENTS, cuts=100, seed=5, preamble=": " + "x" * 5000 + "\n\n", cut_before=5000)
     with serve_events(state):
         stream = ResumableEventStream(state.url, timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
-        with pytest.raises(StreamConnectionError, match="gave up after 4 reconnections"):
+        with pytest.raises(StreamConnectionError, match="4 connections in a row brought no new event"):
             list(stream)
     assert len(state.last_event_ids) == 4
     assert stream.reconnects == 3
@@ -133,11 +133,24 @@ def test_nothing_listening_is_a_connection_error_after_bounded_retries() -> None
     assert stream.reconnects == 2
 
 
+def test_a_server_sending_an_oversized_message_is_an_error_not_a_drop() -> None:
+    state = StreamServer(EVENTS, preamble="data: " + "x" * 2000 + "\n\n")
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, max_message_size=1000)
+        with pytest.raises(DecodeError, match="beyond 1000 characters"):
+            list(stream)
+    assert len(state.last_event_ids) == 1
+
+
 def test_the_client_checks_its_arguments() -> None:
     with pytest.raises(ArgumentValueError, match="http"):
         ResumableEventStream("ftp://127.0.0.1/x")
     with pytest.raises(ArgumentValueError, match="Last|header"):
         ResumableEventStream("http://127.0.0.1/x", last_event_id="a\nb")
+    with pytest.raises(ArgumentValueError, match="max_retries"):
+        ResumableEventStream("http://127.0.0.1/x", max_retries=-1)
+    with pytest.raises(ArgumentValueError, match="retry_delay"):
+        ResumableEventStream("http://127.0.0.1/x", retry_delay=-1.0)
 
 
 # -- encoding and parsing events without a network ---------------------------------------

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscope_py import ArgumentValueError
+from agentscope_py import ArgumentValueError, DecodeError
 from agentscope_py.sse import SSEMessage, SSEParser, encode_comment, encode_sse, parse_messages
 
 
@@ -106,6 +106,18 @@ def test_utf8_split_anywhere_and_invalid_bytes_replaced() -> None:
 def test_parse_messages_reads_an_iterable_of_chunks() -> None:
     chunks = [b"data: a", b"\n", b"\ndata: b\n", b"\n"]
     assert list(parse_messages(chunks)) == [SSEMessage("message", "a", ""), SSEMessage("message", "b", "")]
+
+
+def test_a_message_that_never_ends_cannot_fill_the_memory() -> None:
+    parser = SSEParser(max_message_size=100)
+    parser.feed("data: " + "x" * 90)
+    with pytest.raises(DecodeError, match="beyond 100 characters"):
+        parser.feed("x" * 20)  # one endless line
+    parser = SSEParser(max_message_size=100)
+    with pytest.raises(DecodeError, match="max_message_size"):
+        parser.feed("data: 0123456789\n" * 10)  # many data lines, no blank line
+    ok = SSEParser(max_message_size=100)
+    assert len(ok.feed("data: 0123456789\n\n" * 50)) == 50  # the size counts per message
 
 
 # -- encoding -------------------------------------------------------------------------
