@@ -159,3 +159,22 @@ def test_encoded_messages_parse_back_however_the_bytes_are_split(
     for start, end in zip([0, *cuts], [*cuts, len(stream)]):
         got.extend(parser.feed(stream[start:end]))
     assert got == expected
+
+
+@given(st.binary(max_size=200), st.lists(st.integers(0, 200), max_size=8))
+def test_any_bytes_parse_the_same_however_they_are_split(stream: bytes, cuts: list[int]) -> None:
+    whole = parse_whole(stream)
+    parser = SSEParser()
+    pieces = sorted(min(cut, len(stream)) for cut in cuts)
+    got = []
+    for start, end in zip([0, *pieces], [*pieces, len(stream)]):
+        got.extend(parser.feed(stream[start:end]))
+    assert got == whole
+
+
+STREAM_PIECES = ["data", "id", "event", "retry", ":", " ", "\r", "\n", "\ufeff", "x", "é", "1", "\0"]
+
+
+@given(st.lists(st.sampled_from(STREAM_PIECES), max_size=40).map("".join))
+def test_stream_like_text_parses_the_same_as_str_and_as_bytes(stream: str) -> None:
+    assert parse_whole(stream) == parse_whole(stream.encode()) == parse_bytewise(stream.encode())
