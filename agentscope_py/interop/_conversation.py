@@ -198,8 +198,8 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     * an empty assistant message is dropped;
     * a tool call with no result gets an error result right after it (a
       ``ToolResultBlock`` in state ERROR, marked ``metadata["agentscope_synthetic"]``);
-    * a result that answers no call, or repeats one, is dropped (and a TOOL
-      message left empty by that goes too).
+    * a result that answers no call, or repeats one, is dropped (and a message
+      left empty by that goes too).
 
     A late system message, or a call without an id, cannot be fixed that way;
     those stay in ``remaining``.
@@ -245,8 +245,14 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
                 content.append(block)
         if len(content) == len(message.content):
             repaired.append(message)
+            continue
+        shorter = message.with_content(content)
+        if _is_empty_assistant(shorter):
+            # Only dropped results were worth sending; what is left would be refused.
+            problem = ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, origin[message_index])
+            changes.append(RepairChange(RepairAction.DROPPED_EMPTY_ASSISTANT_MESSAGE, problem))
         elif content:
-            repaired.append(message.with_content(content))
+            repaired.append(shorter)
     if (len(kept), 0) in inserts:
         repaired.append(_synthetic_message(inserts[len(kept), 0]))
     changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
