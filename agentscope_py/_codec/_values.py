@@ -116,7 +116,7 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
             except DecodeError as error:
                 raise within(error, f"[{index}]") from None
         return items
-    raise DecodeError(f"expected a JSON value, got {json_kind(value)}")
+    raise DecodeError(f"expected a JSON value (dict, list, str, int, float, bool or None), got {kind.__name__}")
 
 
 # -- encoding -----------------------------------------------------------------------

@@ -1,0 +1,336 @@
+"""The decoder is an attack surface: whatever it is given, it returns a value or raises DecodeError
+(RoleContentError for a role violation) naming where the problem is."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import json_values
+
+from agentscope_py import (
+    ArgumentValueError,
+    ChatUsage,
+    ContentBlock,
+    DecodeError,
+    DecodeLimits,
+    ImageBlock,
+    Msg,
+    RoleContentError,
+    Source,
+    TextBlock,
+    ToolResultBlock,
+    UserMessage,
+)
+from agentscope_py import _json
+
+ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserMessage]
+BACKENDS = ["json", "orjson"]
+VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
+CASES = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]
+KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
+
+PNG = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    with _json.use_backend(request.param):
+        yield request.param
+
+
+def message(*content: Any, **fields: Any) -> dict[str, Any]:
+    return {"id": "m1", "name": None, "role": "USER", "content": list(content), "metadata": {}, **fields}
+
+
+def decode_error(root: type[Any], document: Any) -> DecodeError:
+    """The DecodeError for ``document``, read both as a dict and as JSON text (same error both ways)."""
+    with pytest.raises(DecodeError) as from_dict:
+        root.from_dict(document)
+    with pytest.raises(DecodeError) as from_json:
+        root.from_json(json.dumps(document))
+    assert str(from_dict.value) == str(from_json.value)
+    return from_dict.value
+
+
+# -- documents of the wrong shape: (root, document, path, words in the message) ----------
+
+WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
+    (Msg, [], "", "expected a JSON object for Msg, got array"),
+    (Msg, "hello", "", "got string"),
+    (Msg, 42, "", "got number"),
+    (Msg, None, "", "got null"),
+    (ContentBlock, {"text": "no type"}, "", "missing required key 'type'"),
+    (ContentBlock, {"type": "video_call"}, "type", "unknown ContentBlock type 'video_call'"),
+    (ContentBlock, {"type": "TEXT"}, "type", "did you mean 'text'?"),
+    (ContentBlock, {"type": 3}, "type", "got 3"),
+    (Msg, message(role="user"), "role", "did you mean 'USER'?"),
+    (Msg, {"role": "ASSISTANT", "content": [{"type": "tool_use", "state": "PENDING"}]}, "content[0].state",
+     "did you mean 'pending'?"),
+    (Msg, message(content="hello"), "content", "expected an array, got string"),
+    (Msg, message(content={"type": "text"}), "content", "expected an array, got object"),
+    (Msg, message({"type": "text"}, "text"), "content[1]", "expected an object, got string"),
+    (Msg, message(metadata=["a"]), "metadata", "expected an object, got array"),
+    (Msg, {"role": "ASSISTANT", "content": [{"type": "tool_use", "input": "{\"q\": 1}"}]}, "content[0].input",
+     "expected an object, got string"),
+    (Msg, message({"type": "text"}, {"type": "text"}, {"type": "data", "source": {"type": "base64", "data": "x"}}),
+     "content[2].source", "missing required key 'media_type'"),
+    (Msg, message({"type": "image", "source": {"type": "url"}}), "content[0].source", "missing required key 'url'"),
+    (Msg, message({"type": "image", "source": {"type": "url", "url": None}}), "content[0].source.url",
+     "expected a string, got null"),
+    (Msg, message({"type": "data"}), "content[0]", "missing required key 'source'"),
+    (Msg, message({"type": "image", "source": {"type": "ftp"}}), "content[0].source.type", "unknown Source type 'ftp'"),
+    (ContentBlock, {"type": "text", "text": 5}, "text", "expected a string, got number"),
+    (ContentBlock, {"type": "hint", "id": []}, "id", "expected a string, got array"),
+    (ContentBlock, {"type": "image", "source": PNG, "minPixels": 1.5}, "minPixels", "expected an integer"),
+    (ContentBlock, {"type": "video", "fps": True}, "fps", "expected a number, got boolean"),
+    (ContentBlock, {"type": "tool_result", "output": [{"type": "text", "text": False}]}, "output[0].text",
+     "expected a string, got boolean"),
+    (ContentBlock, {"type": "tool_result", "output": [None]}, "output[0]", "expected an object, got null"),
+    (ContentBlock, {"type": "thinking", "metadata": "x"}, "metadata", "expected an object, got string"),
+    (ChatUsage, {"inputTokens": "10"}, "inputTokens", "expected an integer, got string"),
+    (ChatUsage, {"inputTokens": True}, "inputTokens", "expected an integer, got boolean"),
+    (ChatUsage, {"time": "fast"}, "time", "expected a number, got string"),
+    (Msg, message(usage=[]), "usage", "expected an object, got array"),
+    (Msg, message(usage={"time": {}}), "usage.time", "expected a number, got object"),
+    (Msg, message(timestamp=20250102), "timestamp", "expected a string, got number"),
+    (TextBlock, {"type": "tool_use"}, "type", "expected 'text' for TextBlock, got 'tool_use'"),
+    (UserMessage, {"role": "ASSISTANT"}, "role", "expected 'USER' for UserMessage, got 'ASSISTANT'"),
+    (UserMessage, {"content": []}, "role", "expected 'USER' for UserMessage, got None"),
+]
+
+
+@pytest.mark.parametrize(("root", "document", "path", "words"), WRONG_SHAPES)
+def test_a_wrong_shape_is_a_decode_error_at_its_path(
+    backend: str, root: type[Any], document: Any, path: str, words: str
+) -> None:
+    error = decode_error(root, document)
+    assert error.path == path
+    assert words in error.reason
+    assert str(error) == (f"{path}: {error.reason}" if path else error.reason)
+
+
+def test_the_error_reads_as_the_issue_promises() -> None:
+    error = decode_error(
+        Msg, message({"type": "text"}, {"type": "text"}, {"type": "data", "source": {"type": "base64", "data": "x"}})
+    )
+    assert str(error) == "content[2].source: missing required key 'media_type'"
+
+
+def test_paths_reach_into_free_form_values() -> None:
+    with pytest.raises(DecodeError) as error:
+        ContentBlock.from_dict({"type": "tool_use", "input": {"a": [{"weird key": [1, 2, float("inf")]}]}})
+    assert str(error.value) == 'input.a[0]["weird key"][2]: inf is not a JSON number'
+    with pytest.raises(DecodeError) as error:
+        ToolResultBlock.from_dict({"type": "tool_result", "metadata": {"a": [{"k": object()}]}})
+    assert error.value.path == "metadata.a[0].k"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"role":', "", "   ", "nul", '{"a":1,}', "{'a': 1}", '{"a": 1} trailing', "\ufeff{}", '{"a":"\\x"}'],
+)
+def test_malformed_json_is_a_decode_error(backend: str, text: str) -> None:
+    with pytest.raises(DecodeError, match="malformed JSON") as error:
+        Msg.from_json(text)
+    assert error.value.path == ""
+
+
+def test_a_role_violation_is_a_role_content_error(backend: str) -> None:
+    document = {"role": "SYSTEM", "content": [{"type": "text"}, {"type": "tool_use"}]}
+    with pytest.raises(RoleContentError, match=r"SYSTEM message may only contain text blocks, got ToolUseBlock at content\[1\]"):
+        Msg.from_json(json.dumps(document))
+    with pytest.raises(RoleContentError, match="USER message may only contain text/data/image/audio/video blocks"):
+        Msg.from_dict(message({"type": "hint"}))
+
+
+# -- depth and size ---------------------------------------------------------------------
+
+
+def nested_results(depth: int) -> dict[str, Any]:
+    """A tool result holding a tool result … ``depth`` deep, built without recursion."""
+    document: dict[str, Any] = {"type": "text", "text": "bottom"}
+    for _ in range(depth):
+        document = {"type": "tool_result", "output": [document]}
+    return document
+
+
+def nested_results_text(depth: int) -> str:
+    return '{"type":"tool_result","output":[' * depth + '{"type":"text","text":"bottom"}' + "]}" * depth
+
+
+@pytest.mark.parametrize("depth", [10_000, 100_000])
+def test_tool_results_nested_far_too_deep_are_refused(backend: str, depth: int) -> None:
+    with pytest.raises(DecodeError, match="nested"):
+        ContentBlock.from_json(nested_results_text(depth))
+    with pytest.raises(DecodeError, match="nested"):
+        Msg.from_dict({"role": "TOOL", "content": [nested_results(depth)]})
+
+
+def test_free_form_values_nested_too_deep_are_refused(backend: str) -> None:
+    deep: Any = "bottom"
+    for _ in range(10_000):
+        deep = [deep]
+    with pytest.raises(DecodeError, match=r"nested deeper than 100 levels") as error:
+        ContentBlock.from_dict({"type": "tool_use", "input": {"a": deep}})
+    assert error.value.path.startswith("input.a[0][0]")
+    with pytest.raises(DecodeError, match="nested"):
+        Msg.from_json('{"metadata":' + "[" * 10_000 + "]" * 10_000 + "}")
+
+
+def test_the_depth_limit_is_exact_and_configurable(backend: str) -> None:
+    # A result in a result adds 2 levels (the object and its output array); the top object counts 1.
+    fits = nested_results(49)  # 1 + 2 * 49 = 99 levels, the text block inside makes 100
+    assert ContentBlock.from_json(json.dumps(fits)) == ContentBlock.from_dict(fits)
+    with pytest.raises(DecodeError, match="max_depth"):
+        ContentBlock.from_dict(nested_results(50))
+    deeper = DecodeLimits(max_depth=401)
+    assert isinstance(ContentBlock.from_json(nested_results_text(200), limits=deeper), ToolResultBlock)
+    with pytest.raises(DecodeError, match="nested deeper than 5 levels"):
+        ContentBlock.from_dict(nested_results(3), limits=DecodeLimits(max_depth=5))
+
+
+@pytest.mark.parametrize("depth", [0, 501, -1])
+def test_depth_limits_are_bounded(depth: int) -> None:
+    with pytest.raises(ArgumentValueError, match="max_depth"):
+        DecodeLimits(max_depth=depth)
+    with pytest.raises(ArgumentValueError, match="max_bytes"):
+        DecodeLimits(max_bytes=0)
+
+
+def test_a_50_mb_string_is_read_within_the_default_limit_and_refused_under_a_lower_one(backend: str) -> None:
+    big = "x" * (50 * 1024 * 1024)
+    text = '{"type":"text","text":"' + big + '"}'
+    assert TextBlock.from_json(text).text == big
+    with pytest.raises(DecodeError, match=r"over the limit of 1048576; pass limits=DecodeLimits\(max_bytes=\.\.\.\)"):
+        TextBlock.from_json(text, limits=DecodeLimits(max_bytes=1024 * 1024))
+    with pytest.raises(DecodeError, match="bytes, over the limit"):
+        TextBlock.from_json(text.encode(), limits=DecodeLimits(max_bytes=1024 * 1024))
+
+
+# -- tolerance ----------------------------------------------------------------------------
+
+
+def test_duplicate_keys_resolve_as_in_python_and_jackson_the_last_wins(backend: str) -> None:
+    assert ContentBlock.from_json('{"type":"text","text":"a","text":"b"}') == TextBlock("b")
+    assert ContentBlock.from_json('{"type":"tool_use","type":"text","text":"x"}') == TextBlock("x")
+
+
+def test_unknown_keys_are_ignored_at_every_level(backend: str) -> None:
+    document = message(
+        {"type": "text", "text": "hi", "annotations": [1]},
+        {"type": "image", "source": {**PNG, "sha256": "abc"}, "alt": "cat"},
+        future_field={"x": 1},
+    )
+    decoded = Msg.from_json(json.dumps(document))
+    assert decoded.get_text_content() == "hi"
+    assert "future_field" not in decoded.to_dict()
+    assert decoded.content[1] == ImageBlock(Source.from_dict(PNG))
+
+
+def test_bytes_are_read_as_utf_8(backend: str) -> None:
+    text = '{"type":"text","text":"héllo 😀"}'
+    for data in (text.encode(), bytearray(text.encode()), memoryview(text.encode())):
+        assert ContentBlock.from_json(data) == TextBlock("héllo 😀")  # type: ignore[arg-type]
+    with pytest.raises(DecodeError, match="not valid UTF-8"):
+        ContentBlock.from_json(b'{"type":"text","text":"\xff"}')
+    with pytest.raises(DecodeError):
+        ContentBlock.from_json(text.encode("utf-16"))
+    with pytest.raises(DecodeError, match="expected JSON text as str or UTF-8 bytes, got int"):
+        ContentBlock.from_json(42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [(object(), r"expected a JSON value \(dict, list, str, int, float, bool or None\), got object"), ({1: "a"}, "object keys must be strings"),
+     (float("nan"), "nan is not a JSON number"), ((1, 2), "got tuple"), ({"a"}, "got set")],
+)
+def test_from_dict_accepts_only_json_values(value: Any, words: str) -> None:
+    with pytest.raises(DecodeError, match=words) as error:
+        ContentBlock.from_dict({"type": "tool_use", "input": {"key": value}})
+    assert error.value.path.startswith("input.key")
+
+
+def test_a_decoding_failure_leaves_the_input_untouched(backend: str) -> None:
+    document = message({"type": "text", "text": "a"}, {"type": "data", "source": {"type": "url"}})
+    before = copy.deepcopy(document)
+    with pytest.raises(DecodeError):
+        Msg.from_dict(document)
+    assert document == before
+
+
+# -- fuzzing --------------------------------------------------------------------------------
+
+ACCEPTED = (DecodeError, RoleContentError)
+
+
+def decode_everything(document: Any) -> None:
+    """Decode ``document`` as every root, as a dict and as text; only the accepted errors may escape."""
+    for root in ROOTS:
+        for decode in (root.from_dict, lambda value, root=root: root.from_json(json.dumps(value))):
+            try:
+                decoded = decode(document)
+            except ACCEPTED:
+                continue
+            assert isinstance(decoded, root)
+            decoded.to_dict()  # what was accepted can be written again
+
+
+@given(document=json_values(max_leaves=30))
+def test_fuzz_arbitrary_json_values(document: Any) -> None:
+    decode_everything(document)
+
+
+TAGS = st.sampled_from(["text", "thinking", "data", "image", "audio", "video", "hint", "tool_use", "tool_result",
+                        "url", "base64", "USER", "ASSISTANT", "SYSTEM", "TOOL", None, "x"])
+
+
+@st.composite
+def mutated_vectors(draw: st.DrawFn) -> tuple[type[Any], Any]:
+    """A Java vector with one value somewhere inside replaced, removed or wrapped."""
+    case = draw(st.sampled_from(CASES))
+    document = copy.deepcopy(case["json"])
+    parent: Any = None
+    key: Any = None
+    node: Any = document
+    while isinstance(node, (dict, list)) and node and draw(st.booleans()):
+        parent, key = node, draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        node = node[key]
+    action = draw(st.sampled_from(["replace", "delete", "wrap", "retag"]))
+    replacement = draw(json_values(max_leaves=6) | TAGS) if action == "replace" else None
+    if parent is None:
+        document = {"wrap": [document], "replace": replacement}.get(action, document)
+    elif action == "delete":
+        del parent[key]
+    elif action == "wrap":
+        parent[key] = [node]
+    elif action == "retag" and isinstance(node, dict):
+        node["type" if "type" in node else "role"] = draw(TAGS)
+    else:
+        parent[key] = replacement
+    return KINDS[case["kind"]], document
+
+
+@given(mutated=mutated_vectors())
+def test_fuzz_mutated_java_vectors(mutated: tuple[type[Any], Any]) -> None:
+    root, document = mutated
+    decode_everything(document)
+    try:
+        root.from_dict(document)
+    except ACCEPTED:
+        pass
+
+
+@given(data=st.binary(max_size=64) | st.text(max_size=64))
+def test_fuzz_arbitrary_text(data: bytes | str) -> None:
+    for root in ROOTS:
+        try:
+            root.from_json(data)
+        except ACCEPTED:
+            pass
