@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from typing import Any
 
@@ -171,6 +173,12 @@ def test_events_are_frozen_value_equal_and_hashable() -> None:
         event.delta = "x"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         event.type = AgentEventType.CUSTOM  # type: ignore[misc]
+
+
+def test_events_pickle_and_copy() -> None:
+    event = RequireUserConfirmEvent("r", [ToolUseBlock("c", "n", {"a": [1]})], metadata={"k": {"x": 1}})
+    assert pickle.loads(pickle.dumps(event)) == event
+    assert copy.deepcopy(event) == event and copy.copy(event) == event
 
 
 def test_repr_shows_the_event_fields_first() -> None:
