@@ -282,7 +282,7 @@ Run = list[tuple[int, ContentBlock]]
 def result_runs(message: Msg[Any], keep_inline: frozenset[str | None] = frozenset()) -> list[tuple[bool, Run]]:
     """The message's ``(index, block)`` pairs cut into runs: ``(True, run)`` for tool results,
     ``(False, run)`` for the rest, in order.  Results answering a call in ``keep_inline`` count
-    as the rest.  An empty message is one empty run of the rest."""
+    as the rest.  An empty message is one empty run (of results for a TOOL message)."""
     runs: list[tuple[bool, Run]] = []
     for index, block in enumerate(message.content):
         is_result = isinstance(block, ToolResultBlock) and block.id not in keep_inline
@@ -290,7 +290,7 @@ def result_runs(message: Msg[Any], keep_inline: frozenset[str | None] = frozense
             runs[-1][1].append((index, block))
         else:
             runs.append((is_result, [(index, block)]))
-    return runs or [(False, [])]
+    return runs or [(message.role is MsgRole.TOOL, [])]
 
 
 def same_blocks(a: Iterable[ContentBlock], b: Iterable[ContentBlock]) -> bool:

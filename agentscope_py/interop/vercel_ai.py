@@ -161,21 +161,20 @@ def _read_text(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str,
 
 
 def _read_image(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    image = req_str(req(part, "image", path), at(path, "image"))
-    block = DataBlock(source_from_string(image, opt_str(part.get("mediaType"), at(path, "mediaType"))))
-    return block, _kind_hint(block, "image")
+    return _read_media(part, path, "image")
 
 
 def _read_file(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    data = req_str(req(part, "data", path), at(path, "data"))
+    return _read_media(part, path, "file")
+
+
+def _read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBlock, dict[str, Any]]:
+    key = "image" if kind == "image" else "data"
+    media = req_str(req(part, key, path), at(path, key))
     media_type = opt_str(part.get("mediaType"), at(path, "mediaType"))
-    block = DataBlock(source_from_string(data, media_type), name=opt_str(part.get("filename"), at(path, "filename")))
-    return block, _kind_hint(block, "file")
-
-
-def _kind_hint(block: DataBlock, kind: str) -> dict[str, Any]:
+    block = DataBlock(source_from_string(media, media_type), name=opt_str(part.get("filename"), at(path, "filename")))
     # An image part of no image type (or a file part of one) says so, or it would come back as the other.
-    return {} if _part_kind(block) == kind else {"type": kind}
+    return block, {} if _part_kind(block) == kind else {"type": kind}
 
 
 def _read_reasoning(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:

@@ -1,0 +1,214 @@
+"""Vercel AI SDK / Codebuff: payloads come back exactly, tool results split out and merged back."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from framework_payloads import comparable, seed, vercel_ai_payloads
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import chat_usages, json_text, message_metadata, msg_timestamps
+
+from agentscope_py import (
+    AssistantMessage,
+    Base64Source,
+    DataBlock,
+    DecodeError,
+    HintBlock,
+    Msg,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+    UnsupportedContentError,
+    URLSource,
+    UserMessage,
+)
+from agentscope_py.interop import from_vercel_ai, to_vercel_ai
+
+SEEDS = seed("vercel_ai_seed.json")
+
+
+@pytest.mark.parametrize("name", ["messages", "vercel_sdk"])
+def test_seed_examples_come_back_exactly(name: str) -> None:
+    payload = SEEDS[name]
+    original = copy.deepcopy(payload)
+    assert to_vercel_ai(from_vercel_ai(payload)) == original
+    assert payload == original
+
+
+def test_seed_messages_read_as_agentscope_messages() -> None:
+    system, user, assistant, tool, *_, screenshot = from_vercel_ai(SEEDS["messages"])
+    assert isinstance(system, SystemMessage) and system.get_text_content() == "You are a helpful coding assistant."
+    assert isinstance(user, UserMessage)
+    assert user.content[1] == DataBlock(Base64Source("image/png", "iVBORw0KGgo="), id=user.content[1].id)  # type: ignore[union-attr]
+    call = assistant.content[1]
+    assert isinstance(call, ToolUseBlock) and call.input == {"path": "tsconfig.json", "content": '{"compilerOptions":{}}'}
+    assert isinstance(tool, ToolResultMessage)
+    result = tool.content[0]
+    assert isinstance(result, ToolResultBlock)
+    assert (result.id, result.name) == ("call_123", "write_file")
+    assert result.output == (TextBlock('{"success": true, "path": "tsconfig.json"}'),)
+    assert tool.metadata["vercel_ai"]["layout"] == "codebuff"
+    assert screenshot.timestamp is not None and screenshot.metadata["vercel_ai"]["tags"] == ["USER_PROMPT"]
+
+
+def test_sdk_tool_outputs_map_to_states_and_blocks() -> None:
+    tool = from_vercel_ai(SEEDS["vercel_sdk"])[3]
+    text, error, content = tool.content
+    assert isinstance(text, ToolResultBlock) and (text.output, text.state) == ((TextBlock("sunny"),), ToolResultState.SUCCESS)
+    assert isinstance(error, ToolResultBlock) and (error.output, error.state) == ((TextBlock('{"code": 500}'),), ToolResultState.ERROR)
+    assert isinstance(content, ToolResultBlock) and [type(b) for b in content.output] == [TextBlock, DataBlock]
+
+
+@given(vercel_ai_payloads())
+def test_payloads_come_back_exactly(payload: list[dict[str, Any]]) -> None:
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
+# -- messages the SDK can hold come back equal (but for their ids) ----------------------
+
+_TEXT = json_text(max_size=12)
+_TEXTS = st.builds(TextBlock, _TEXT)
+_DATA = st.builds(
+    DataBlock,
+    st.one_of(
+        st.builds(URLSource, st.just("https://e.com/a.png"), st.none() | st.sampled_from(["image/png", "application/pdf"])),
+        st.builds(Base64Source, st.sampled_from(["image/png", "application/pdf"]), st.just("iVBORw0KGgo=")),
+    ),
+    name=st.none() | _TEXT,
+)
+_B64_DATA = st.builds(DataBlock, st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav"]), st.just("AAAA")))
+_CALLS = st.builds(ToolUseBlock, _TEXT, _TEXT, st.dictionaries(_TEXT, st.integers() | _TEXT, max_size=2))
+_RESULTS = st.one_of(
+    st.builds(ToolResultBlock, _TEXT, _TEXT, _TEXTS, state=st.sampled_from([ToolResultState.SUCCESS, ToolResultState.ERROR])),
+    st.builds(ToolResultBlock, _TEXT, _TEXT, st.lists(_TEXTS | _B64_DATA, max_size=3).filter(lambda b: len(b) != 1), state=st.just(ToolResultState.SUCCESS)),
+)
+_FIELDS = {"name": st.none() | _TEXT, "metadata": message_metadata(), "timestamp": st.none() | msg_timestamps(), "usage": st.none() | chat_usages()}
+_MESSAGES = st.one_of(
+    st.builds(UserMessage, st.lists(_TEXTS | _DATA, max_size=3), **_FIELDS),
+    st.builds(SystemMessage, _TEXTS, **_FIELDS),
+    st.builds(AssistantMessage, st.lists(st.one_of(_TEXTS, _DATA, _CALLS, st.builds(ThinkingBlock, _TEXT)), max_size=4), **_FIELDS),
+    st.builds(ToolResultMessage, st.lists(_RESULTS, min_size=1, max_size=3), **_FIELDS),
+)
+
+
+@given(st.lists(_MESSAGES, max_size=4))
+def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
+    back = from_vercel_ai(to_vercel_ai(messages))
+    assert [comparable(m, ids=False) for m in back] == [comparable(m, ids=False) for m in messages]
+
+
+# -- tool results: split out, merged back ----------------------------------------------------
+
+
+def test_results_inside_an_assistant_message_go_to_a_tool_message() -> None:
+    message = AssistantMessage(
+        TextBlock("checking"),
+        ToolUseBlock("c1", "weather", {"city": "Paris"}),
+        ToolResultBlock("c1", "weather", TextBlock("sunny"), state=ToolResultState.SUCCESS),
+        TextBlock("It is sunny."),
+        name="bot",
+    )
+    sent = to_vercel_ai([message])
+    assert [m["role"] for m in sent] == ["assistant", "tool", "assistant"]
+    assert sent[1]["content"] == [
+        {"type": "tool-result", "toolCallId": "c1", "toolName": "weather", "output": {"type": "text", "value": "sunny"}}
+    ]
+    assert sent[0]["providerOptions"] == {"agentscope": {"name": "bot"}}
+    assert "providerOptions" not in sent[2]  # the message's own fields go with its first part only
+    back = from_vercel_ai(sent)
+    assert [type(m) for m in back] == [AssistantMessage, ToolResultMessage, AssistantMessage]
+    assert back[1].content == (message.content[2],)
+
+
+def test_a_provider_executed_result_stays_in_the_assistant_message() -> None:
+    payload = [
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool-call", "toolCallId": "ws", "toolName": "web_search", "input": {"q": "x"}, "providerExecuted": True},
+                {"type": "tool-result", "toolCallId": "ws", "toolName": "web_search", "output": {"type": "json", "value": [1, 2]}},
+                {"type": "text", "text": "found two"},
+            ],
+        }
+    ]
+    messages = from_vercel_ai(payload)
+    assert len(messages) == 1 and isinstance(messages[0].content[1], ToolResultBlock)
+    assert to_vercel_ai(messages) == payload
+
+
+def test_other_blocks_of_a_tool_message_go_to_a_user_message() -> None:
+    message = ToolResultMessage(ToolResultBlock("c", "f", TextBlock("r")), TextBlock("note"))
+    assert [m["role"] for m in to_vercel_ai([message])] == ["tool", "user"]
+
+
+def test_raw_argument_text_is_read_and_written_as_it_came() -> None:
+    raw = '{"path": "a.txt" , "n": 1}'
+    payload = [{"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c", "toolName": "w", "input": raw}]}]
+    call = from_vercel_ai(payload)[0].content[0]
+    assert isinstance(call, ToolUseBlock) and call.content == raw and call.input == {"path": "a.txt", "n": 1}
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
+def test_arguments_known_only_as_raw_text_go_as_an_object_when_they_parse() -> None:
+    call = ToolUseBlock("c", "w", {}, '{"a": 1}')
+    assert to_vercel_ai([AssistantMessage(call)])[0]["content"][0]["input"] == {"a": 1}
+
+
+# -- never silently lossy ---------------------------------------------------------------------
+
+
+def test_a_hint_raises_naming_where_unless_a_policy_is_chosen() -> None:
+    messages = [UserMessage("hi"), AssistantMessage(TextBlock("a"), HintBlock("h", "short"))]
+    with pytest.raises(UnsupportedContentError, match=r"HintBlock \(messages\[1\]\.content\[1\]\)"):
+        to_vercel_ai(messages)
+    dropped = to_vercel_ai(messages, on_unsupported="drop")
+    assert dropped[1]["content"] == [{"type": "text", "text": "a"}]
+    assert [(n.message_index, n.block_index, n.block_type, n.action) for n in dropped.notes] == [(1, 1, "hint", "dropped")]
+    as_text = to_vercel_ai(messages, on_unsupported="text")
+    assert as_text[1]["content"][1] == {"type": "text", "text": "[hint] short"}
+
+
+def test_a_url_inside_a_tool_result_is_unsupported() -> None:
+    result = ToolResultBlock("c", "f", [TextBlock("see"), DataBlock(URLSource("https://e.com/a.png", "image/png"))])
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
+        to_vercel_ai([ToolResultMessage(result)])
+    sent = to_vercel_ai([ToolResultMessage(result)], on_unsupported="text")
+    assert sent[0]["content"][0]["output"]["value"][1] == {"type": "text", "text": "[data: https://e.com/a.png]"}
+
+
+def test_thinking_outside_an_assistant_message_is_unsupported() -> None:
+    with pytest.raises(UnsupportedContentError, match="ThinkingBlock"):
+        to_vercel_ai([ToolResultMessage(ThinkingBlock("hm"))])
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("payload", "path"),
+    [
+        ("messages", "messages"),
+        ([{"content": "x"}], "messages[0]"),
+        ([{"role": "developer", "content": "x"}], "messages[0].role"),
+        ([{"role": "user", "content": [{"type": "image", "image": 3}]}], "messages[0].content[0].image"),
+        ([{"role": "user", "content": [{"type": "audio", "data": "x"}]}], "messages[0].content[0].type"),
+        ([{"role": "user", "content": [{"type": "reasoning", "text": "x"}]}], "messages[0].content[0].type"),
+        ([{"role": "tool", "content": "done"}], "messages[0].content"),
+        ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "content", "value": [{"type": "media", "data": "x"}]}}]}], "messages[0].content[0].output.value[0]"),
+        ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "blob"}}]}], "messages[0].content[0].output.type"),
+        ([{"role": "tool", "toolCallId": "c", "toolName": "f", "content": [{"type": "json"}]}], "messages[0].content[0]"),
+        ([{"role": "user", "content": "x", "sentAt": "now"}], "messages[0].sentAt"),
+        ([{"role": "user", "content": "x", "providerOptions": {"agentscope": {"usage": {"input_tokens": 1.5}}}}], "messages[0].providerOptions.agentscope.usage.input_tokens"),
+    ],
+)
+def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        from_vercel_ai(payload)
+    assert info.value.path == path
