@@ -211,7 +211,9 @@ BUILT: dict[str, Callable[[], Any]] = {
         "progress", {"pct": 50, "label": "half", "nested": {"x": [1, 2]}}, id="evt-0046", created_at=T
     ),
     "event/custom_null_value": lambda: CustomEvent("ping", None, id="evt-0047", created_at=T),
-    "event/custom_with_source": lambda: CustomEvent("ping", id="evt-0048", source="agent-x", metadata={"taskId": "t-9"}, created_at=T),
+    "event/custom_with_source": lambda: CustomEvent(
+        "ping", id="evt-0048", source="agent-x", metadata={"taskId": "t-9"}, created_at=T
+    ),
     "confirm_result/with_rules": lambda: ConfirmResult(
         True, CALL_1, [PermissionRule("get_weather", "city:Paris", PermissionBehavior.ASK, "project")]
     ),
@@ -291,7 +293,11 @@ def test_java_reading_rules() -> None:
         ({"type": "TOOL_RESULT_END", "state": "done"}, "state", "expected one of"),
         ({"type": "EXCEED_MAX_ITERS", "maxIters": 1.5}, "maxIters", "expected an integer"),
         ({"type": "CUSTOM", "value": [1]}, "value", "expected an object"),
-        ({"type": "AGENT_RESULT", "result": {"role": "USER", "content": [{"type": "text", "text": 1}]}}, "result.content[0].text", "expected a string"),
+        (
+            {"type": "AGENT_RESULT", "result": {"role": "USER", "content": [{"type": "text", "text": 1}]}},
+            "result.content[0].text",
+            "expected a string",
+        ),
     ],
 )
 def test_bad_documents_raise_decode_error_with_a_path(document: dict[str, Any], path: str, error: str) -> None:
@@ -348,8 +354,14 @@ def test_arbitrary_json_raises_only_decode_errors(document: Any) -> None:
     decode_or_refuse(document)
 
 
-@given(st.dictionaries(st.sampled_from(sorted({k for c in VECTORS for k in c["json"]})), json_values(), max_size=6), st.sampled_from(sorted({c["json"]["type"] for c in VECTORS if "type" in c["json"]})))
-def test_documents_with_known_keys_and_random_values_raise_only_decode_errors(document: dict[str, Any], type_name: str) -> None:
+VECTOR_KEYS = sorted({key for case in VECTORS for key in case["json"]})
+VECTOR_TYPES = sorted({case["json"]["type"] for case in VECTORS if "type" in case["json"]})
+
+
+@given(st.dictionaries(st.sampled_from(VECTOR_KEYS), json_values(), max_size=6), st.sampled_from(VECTOR_TYPES))
+def test_documents_with_known_keys_and_random_values_raise_only_decode_errors(
+    document: dict[str, Any], type_name: str
+) -> None:
     decode_or_refuse({**document, "type": type_name})
 
 

@@ -67,7 +67,10 @@ def test_an_id_containing_nul_is_ignored() -> None:
     assert parse_whole("id: a\n\nid: b\0c\ndata: x\n\n") == [SSEMessage("message", "x", "a")]
 
 
-@pytest.mark.parametrize(("line", "expected"), [("retry: 250", 250), ("retry:0", 0), ("retry: 1a", None), ("retry: -5", None), ("retry: ", None), ("retry: ٣", None)])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("retry: 250", 250), ("retry:0", 0), ("retry: 1a", None), ("retry: -5", None), ("retry: ", None), ("retry: ٣", None)],
+)
 def test_retry_takes_only_ascii_digits(line: str, expected: int | None) -> None:
     parser = SSEParser()
     parser.feed(line + "\n\n")
