@@ -12,7 +12,7 @@ they agree on what pairs with what.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Literal
 
 import attrs
@@ -20,7 +20,7 @@ import attrs
 from .._blocks import ContentBlock, ToolResultBlock
 from .._enums import MsgRole
 from .._messages import Msg
-from ..errors import ArgumentValueError
+from ..errors import ArgumentTypeError, ArgumentValueError
 
 __all__ = ["Turn", "TurnKind", "split_turns"]
 
@@ -50,11 +50,6 @@ class Turn:
     #: the message-level fields a converter keeps in metadata belong to it.
     own: bool
 
-    @property
-    def end(self) -> int:
-        """The content index just past this run."""
-        return self.blocks[-1][0] + 1 if self.blocks else 0
-
 
 def _kind(role: MsgRole, block: ContentBlock) -> TurnKind:
     if isinstance(block, ToolResultBlock) and role in (MsgRole.ASSISTANT, MsgRole.TOOL):
@@ -67,7 +62,7 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
     turns: list[Turn] = []
     for message_index, message in enumerate(messages):
         if not isinstance(message, Msg):
-            raise ArgumentValueError(
+            raise ArgumentTypeError(
                 f"messages[{message_index}] must be a Msg, got {type(message).__name__}"
             )
         role = message.role
@@ -90,15 +85,3 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
             # An empty message still is a turn: it converts to an empty message, not to nothing.
             turns.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
     return turns
-
-
-def merge_same_kind(turns: Sequence[Turn], merged: dict[TurnKind, TurnKind]) -> list[list[Turn]]:
-    """Group consecutive turns whose kinds map (through ``merged``) to the same target kind."""
-    groups: list[list[Turn]] = []
-    for turn in turns:
-        kind = merged.get(turn.kind, turn.kind)
-        if groups and merged.get(groups[-1][0].kind, groups[-1][0].kind) == kind:
-            groups[-1].append(turn)
-        else:
-            groups.append([turn])
-    return groups
