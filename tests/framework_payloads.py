@@ -188,7 +188,12 @@ _ARGUMENTS = json_objects() | st.builds(json.dumps, json_objects()) | _TEXT
 _SWARM_CALL = _obj(
     {"id": _IDS, "function": _obj({"name": _TEXT, "arguments": _ARGUMENTS})}, {"type": st.just("function")}
 )
-_IMAGES = st.lists(_BASE64.map(lambda data: "iVBORw0KGgo" + data) | _BASE64 | _MEDIA_STRINGS.filter(lambda s: s.startswith("data:")), max_size=2)
+_IMAGES = st.lists(
+    _BASE64.map(lambda data: "iVBORw0KGgo" + data)
+    | _BASE64
+    | st.builds(lambda t, d: f"data:{t};base64,{d}", st.sampled_from(["image/png", "image/webp"]), _BASE64),
+    max_size=2,
+)
 _SWARM_COMMON: dict[str, st.SearchStrategy[Any]] = {
     "agentName": _TEXT,
     "content": _TEXT,

@@ -116,8 +116,15 @@ def _read_body(raw: Mapping[str, Any], path: str) -> tuple[str, list[ContentBloc
     images = opt_list(raw.get("images"), images_path) or []
     blocks: list[ContentBlock] = []
     for index, value in enumerate(images):
-        data = req_str(value, item(images_path, index))
-        blocks.append(DataBlock(source_from_string(data, sniff_image_type(data))))
+        image_path = item(images_path, index)
+        source = source_from_string(req_str(value, image_path), None)
+        if not isinstance(source, Base64Source):
+            raise DecodeError("expected base64 image data, got a URL", image_path)
+        if not source.media_type:
+            source = Base64Source(sniff_image_type(source.data), source.data)
+        elif not source.media_type.startswith("image/"):
+            raise DecodeError(f"expected an image, got a data URL of {source.media_type}", image_path)
+        blocks.append(DataBlock(source))
     return content, blocks
 
 

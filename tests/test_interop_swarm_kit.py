@@ -1,0 +1,210 @@
+"""agent-swarm-kit: payloads come back exactly, one tool message per result, raw arguments kept."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from framework_payloads import comparable, seed, swarm_kit_payloads
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import json_text
+
+from agentscope_py import (
+    AssistantMessage,
+    Base64Source,
+    DataBlock,
+    DecodeError,
+    HintBlock,
+    Msg,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+    UnsupportedContentError,
+    URLSource,
+    UserMessage,
+)
+from agentscope_py.interop import from_swarm_kit, to_swarm_kit
+
+SEED = seed("swarm_kit_seed.json")["messages"]
+
+
+def test_seed_examples_come_back_exactly() -> None:
+    original = copy.deepcopy(SEED)
+    assert to_swarm_kit(from_swarm_kit(SEED)) == original
+    assert SEED == original
+
+
+def test_seed_messages_read_as_agentscope_messages() -> None:
+    system, user, call, result, navigate, navigated, resque, flush, hello = from_swarm_kit(SEED)
+    assert isinstance(system, SystemMessage) and system.name == "triage_agent"
+    assert isinstance(user, UserMessage)
+    assert user.content[1] == DataBlock(Base64Source("image/png", "iVBORw0KGgo="), id=user.content[1].id)  # type: ignore[union-attr]
+    assert user.metadata["swarm_kit"] == {"payload": {"image_id": "3f1d2c4e-0b8a-4c5e-9d7f-1a2b3c4d5e6f"}}
+    assert call.content == (ToolUseBlock("tool-id", "func", {"key": "value"}, metadata={"swarm_kit": {"absent": ["type"]}}),)
+    assert isinstance(result, ToolResultMessage)
+    assert result.content == (ToolResultBlock("tool-id", "func", TextBlock("done"), state=ToolResultState.SUCCESS),)
+    raw_call = navigate.content[0]
+    assert isinstance(raw_call, ToolUseBlock)
+    assert (raw_call.content, dict(raw_call.input)) == ('{"reason": "wants a quote"}', {"reason": "wants a quote"})
+    assert isinstance(resque, SystemMessage) and resque.metadata["swarm_kit"]["role"] == "resque"
+    assert flush.get_text_content() == ""
+    assert hello.id != system.id and hello.timestamp is None  # fresh ids; swarm-kit has no timestamps
+
+
+@given(swarm_kit_payloads())
+def test_payloads_come_back_exactly(payload: list[dict[str, Any]]) -> None:
+    assert to_swarm_kit(from_swarm_kit(payload)) == payload
+
+
+# -- messages swarm-kit can hold come back equal (but for ids, timestamps and metadata) ---------
+
+_TEXT = json_text(max_size=12)
+_NAMES = st.none() | _TEXT.filter(bool)
+_PNG = st.builds(DataBlock, st.builds(Base64Source, st.just("image/png"), st.sampled_from(["iVBORw0KGgo=", "iVBORw0KGgoAAAA"])))
+# A call is held as an object, or as raw text (whose object is what the text parses to).
+_RAW_ARGUMENTS = {'{"x": 1}': {"x": 1}, "{ }": {}, "not json": {}}
+_CALLS = st.builds(
+    ToolUseBlock, st.sampled_from(["a", "b"]), _TEXT, st.dictionaries(_TEXT, st.integers(), max_size=2)
+) | st.builds(
+    lambda call_id, name, raw: ToolUseBlock(call_id, name, _RAW_ARGUMENTS[raw], raw),
+    st.sampled_from(["a", "b"]),
+    _TEXT,
+    st.sampled_from(sorted(_RAW_ARGUMENTS)),
+)
+
+
+@st.composite
+def _assistant(draw: st.DrawFn) -> AssistantMessage:
+    text = draw(_TEXT)
+    images = draw(st.lists(_PNG, max_size=2))
+    calls = draw(st.lists(_CALLS, max_size=2))
+    content = [TextBlock(text)] if text or not (images or calls) else []
+    return AssistantMessage([*content, *images, *calls], name=draw(_NAMES))
+
+
+@st.composite
+def _tool(draw: st.DrawFn) -> ToolResultMessage:
+    results = []
+    for _ in range(draw(st.integers(1, 3))):
+        text = draw(_TEXT)
+        images = draw(st.lists(_PNG, max_size=1))
+        output = [TextBlock(text)] if text or not images else []
+        results.append(ToolResultBlock(draw(st.sampled_from(["r1", "r2"])), None, [*output, *images], state=ToolResultState.SUCCESS))
+    return ToolResultMessage(results, name=draw(_NAMES))
+
+
+def _user(text: str, images: list[DataBlock], name: str | None) -> UserMessage:
+    # Empty content next to images reads as no text block at all.
+    return UserMessage([TextBlock(text)] if text or not images else [], *images, name=name)
+
+
+_MESSAGES = st.one_of(
+    st.builds(_user, _TEXT, st.lists(_PNG, max_size=2), _NAMES),
+    st.builds(lambda text, name: SystemMessage(text, name=name), _TEXT, _NAMES),
+    _assistant(),
+    _tool(),
+)
+
+
+def _no_two_tool_messages_in_a_row(messages: Sequence[Msg[Any]]) -> bool:
+    return not any(isinstance(a, ToolResultMessage) and isinstance(b, ToolResultMessage) for a, b in zip(messages, messages[1:]))
+
+
+@given(st.lists(_MESSAGES, max_size=4).filter(_no_two_tool_messages_in_a_row))
+def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
+    back = from_swarm_kit(to_swarm_kit(messages))
+    expected = [comparable(m, ids=False, timestamps=False) for m in messages]
+    assert [comparable(m, ids=False, timestamps=False) for m in back] == expected
+
+
+# -- tool results ------------------------------------------------------------------------------
+
+
+def test_each_result_is_a_tool_message_and_consecutive_ones_merge_back() -> None:
+    message = AssistantMessage(
+        ToolUseBlock("a", "f", {"x": 1}),
+        ToolUseBlock("b", "g", {"raw": True}, '{"raw" : true}'),
+        ToolResultBlock("a", "f", TextBlock("one"), state=ToolResultState.SUCCESS),
+        ToolResultBlock("b", "g", TextBlock("two"), state=ToolResultState.SUCCESS),
+        name="agent",
+    )
+    sent = to_swarm_kit([message])
+    assert sent == [
+        {
+            "role": "assistant",
+            "agentName": "agent",
+            "content": "",
+            "mode": "user",
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "f", "arguments": {"x": 1}}},
+                {"id": "b", "type": "function", "function": {"name": "g", "arguments": '{"raw" : true}'}},
+            ],
+        },
+        {"role": "tool", "agentName": "agent", "content": "one", "mode": "tool", "tool_call_id": "a"},
+        {"role": "tool", "agentName": "agent", "content": "two", "mode": "tool", "tool_call_id": "b"},
+    ]
+    call_message, results = from_swarm_kit(sent)
+    assert call_message.content == message.content[:2]
+    assert isinstance(results, ToolResultMessage) and results.content == message.content[2:]
+
+
+def test_texts_are_joined_into_the_content_string() -> None:
+    sent = to_swarm_kit([AssistantMessage(TextBlock("a"), TextBlock("b"))])
+    assert sent[0]["content"] == "a\nb"
+
+
+# -- never silently lossy ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("block", "kind"),
+    [
+        (ThinkingBlock("hm"), "thinking"),
+        (HintBlock("h", "short"), "hint"),
+        (DataBlock(URLSource("https://e.com/a.png", "image/png")), "data"),
+        (DataBlock(Base64Source("application/pdf", "JVBERi0=")), "data"),
+    ],
+)
+def test_blocks_swarm_kit_cannot_hold_raise_unless_a_policy_is_chosen(block: Any, kind: str) -> None:
+    messages = [AssistantMessage(TextBlock("a"), block)]
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[1\]"):
+        to_swarm_kit(messages)
+    dropped = to_swarm_kit(messages, on_unsupported="drop")
+    assert dropped[0]["content"] == "a" and "images" not in dropped[0]
+    assert [(n.message_index, n.block_index, n.block_type) for n in dropped.notes] == [(0, 1, kind)]
+    as_text = to_swarm_kit(messages, on_unsupported="text")
+    assert as_text[0]["content"].startswith("a\n[")
+    assert as_text.notes[0].action == "as_text"
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+_OK = {"role": "user", "agentName": "a", "content": "x", "mode": "user"}
+
+
+@pytest.mark.parametrize(
+    ("payload", "path"),
+    [
+        ({}, "messages"),
+        ([_OK, {**_OK, "role": "bot"}], "messages[1].role"),
+        ([{**_OK, "agentName": None}], "messages[0].agentName"),
+        ([{**_OK, "content": ["x"]}], "messages[0].content"),
+        ([{**_OK, "images": [b"x".decode(), 5]}], "messages[0].images[1]"),
+        ([{**_OK, "role": "system", "images": ["iVBORw0KGgo="]}], "messages[0].images"),
+        ([{**_OK, "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {}}}]}], "messages[0].tool_calls"),
+        ([_OK, _OK, {**_OK, "role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": 3}}]}], "messages[2].tool_calls[0].function.arguments"),
+        ([{**_OK, "role": "assistant", "tool_calls": [{"id": "c"}]}], "messages[0].tool_calls[0]"),
+        ([{**_OK, "role": "tool", "tool_call_id": 7}], "messages[0].tool_call_id"),
+    ],
+)
+def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        from_swarm_kit(payload)
+    assert info.value.path == path
