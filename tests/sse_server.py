@@ -29,7 +29,8 @@ class StreamServer:
     """What the server streams and how it misbehaves, and what it saw.
 
     ``cuts``: how many connections to drop partway (at a seeded random byte
-    below ``cut_before`` when given, half of them with a TCP reset); ``honour_last_event_id=False`` replays from
+    below ``cut_before`` when given, half of them with a TCP reset; with
+    ``stall``, the server instead goes silent there until the client leaves); ``honour_last_event_id=False`` replays from
     the start on every connection; ``retry_ms`` is sent first on each connection.
     """
 
@@ -37,6 +38,7 @@ class StreamServer:
     cuts: int = 0
     seed: int = 0
     cut_before: int | None = None
+    stall: bool = False
     retry_ms: int = 1
     honour_last_event_id: bool = True
     content_type: str = "text/event-stream"
@@ -44,6 +46,7 @@ class StreamServer:
     url: str = ""
     last_event_ids: list[str | None] = attrs.field(factory=list)
     _lock: threading.Lock = attrs.field(factory=threading.Lock)
+    _stopping: threading.Event = attrs.field(factory=threading.Event)
 
     def body(self, last_event_id: str | None) -> bytes:
         resume_from = last_event_id if self.honour_last_event_id else None
@@ -85,7 +88,9 @@ def _handler(server_state: StreamServer) -> type[BaseHTTPRequestHandler]:
                 offset, reset = cut
                 self.wfile.write(body[:offset])
                 self.wfile.flush()
-                if reset:  # an abortive close: the client sees ECONNRESET, not a clean end
+                if server_state.stall:
+                    server_state._stopping.wait(SOCKET_TIMEOUT)  # silent, connection open
+                elif reset:  # an abortive close: the client sees ECONNRESET, not a clean end
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 self.connection.close()
             except (BrokenPipeError, ConnectionResetError):
@@ -108,6 +113,7 @@ def serve_events(state: StreamServer, path: str = "/reply") -> Iterator[StreamSe
     try:
         yield state
     finally:
+        state._stopping.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=SOCKET_TIMEOUT)

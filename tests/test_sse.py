@@ -68,6 +68,15 @@ def test_the_client_resumes_after_every_cut_and_gets_every_event_once(seed: int)
     assert resumed_at == sorted(resumed_at)
 
 
+def test_a_stalled_connection_times_out_and_is_resumed() -> None:
+    state = StreamServer(EVENTS, cuts=2, seed=4, stall=True)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=0.2, retry_delay=0.001)
+        received = list(stream)
+    assert received == EVENTS
+    assert stream.reconnects == 2
+
+
 def test_without_last_event_id_support_the_client_drops_the_replayed_events() -> None:
     state = StreamServer(EVENTS, cuts=4, seed=7, honour_last_event_id=False)
     with serve_events(state):
