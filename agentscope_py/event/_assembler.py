@@ -10,7 +10,9 @@ its ``ModelCallEndEvent``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
@@ -115,7 +117,6 @@ class MessageAssembler:
         self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
         self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
         self._completed = CompletedReplies(REMEMBERED_REPLIES)
-        self._handlers = dict(_HANDLERS)  # also caches the handlers found for subclasses
 
     @property
     def strict(self) -> bool:
@@ -129,11 +130,61 @@ class MessageAssembler:
 
     def feed(self, event: AgentEvent) -> list[AssistantMessage]:
         """Apply ``event``; returns the messages it completed (usually none, one at a reply's end)."""
-        entry = self._handlers.get(type(event))
+        entry = _HANDLERS.get(type(event))
         if entry is None:
-            entry = self._handlers[type(event)] = _handler_for(type(event))
+            entry = _HANDLERS[type(event)] = _handler_for(type(event))
         handler, argument = entry
         return handler(self, event, argument)
+
+    def feed_all(self, events: Iterable[AgentEvent]) -> list[AssistantMessage]:
+        """Apply every event of ``events``; returns the messages they completed.
+
+        The same as ``feed`` in a loop, but a run of deltas to one block is
+        appended in one tight loop: use it for whatever arrived at once.
+        """
+        events = events if isinstance(events, Sequence) else list(events)
+        done: list[AssistantMessage] = []
+        index, count = 0, len(events)
+        while index < count:
+            event = events[index]
+            run = _DELTA_RUNS.get(type(event))
+            if run is not None:
+                index = self._feed_run(events, index, *run)
+                continue
+            finished = self.feed(event)
+            if finished:
+                done += finished
+            index += 1
+        return done
+
+    def _feed_run(
+        self, events: Sequence[Any], start: int, cls: type[BlockAccumulator], key_of: Callable[[Any], tuple[Any, ...]]
+    ) -> int:
+        """Apply the run of deltas to one block that begins at ``events[start]``; returns where it ends."""
+        first = events[start]
+        self.feed(first)  # routing, replays and anomalies, as for any event; a delta completes nothing
+        key = source, reply_id, block_id = key_of(first)
+        reply = self._routes.get((source, reply_id))
+        block = None if reply is None else reply.known.get((cls.kind, reply_id, block_id))
+        if reply is None or block is None or not block.open:
+            return start + 1
+        # The rest of the run is routed like its first event: only replays remain to be told apart.
+        seen, remember, append, event_type = reply.seen, reply.seen.add, block.parts.append, type(first)
+        end = len(events)
+        for index, event in enumerate(islice(events, start + 1, None), start + 1):
+            if type(event) is not event_type or key_of(event) != key:
+                end = index
+                break
+            event_id = event.id
+            if event_id in seen:
+                continue
+            if event_id is not None:
+                remember(event_id)
+            delta = event.delta
+            if delta is not None:
+                append(delta)
+        block.built = reply.cached = None
+        return end
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
@@ -167,13 +218,22 @@ class MessageAssembler:
         self._anomalies.append(StreamAnomaly(kind, message, event, source, reply_id))
 
     def _route(self, event: Any, reply_id: str | None) -> Reply | None:
-        """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late)."""
+        """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late).
+
+        The hot path of every delta: ``_first_sight`` is written out here, not called.
+        """
         reply = self._routes.get((event.source, reply_id))
         if reply is None:
             reply = self._route_new(event, reply_id)
             if reply is None:
                 return None
-        return reply if self._first_sight(reply, event) else None
+        event_id = event.id
+        if event_id is not None:
+            seen = reply.seen
+            if event_id in seen:
+                return None
+            seen.add(event_id)
+        return reply
 
     def _route_new(self, event: Any, reply_id: str | None) -> Reply | None:
         source = event.source
@@ -286,8 +346,7 @@ class MessageAssembler:
         block = reply.known.get((cls.kind, event.reply_id, block_id))
         if block is None or not block.open:
             block = self._reopen(reply, event, cls, block_id, name, block)
-        block.built = None
-        reply.cached = None
+        block.built = reply.cached = None
         return block
 
     def _reopen(
@@ -420,9 +479,18 @@ class MessageAssembler:
         return []
 
     def _on_block_delta(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
-        block = self._delta(event, cls, event.block_id, None)
-        if block is not None and event.delta is not None:
-            block.parts.append(event.delta)
+        # The hottest handler: ``_delta`` written out (text, thinking and data deltas are most events).
+        reply_id = event.reply_id
+        reply = self._route(event, reply_id)
+        if reply is None:
+            return []
+        block: Any = reply.known.get((cls.kind, reply_id, event.block_id))
+        if block is None or not block.open:
+            block = self._reopen(reply, event, cls, event.block_id, None, block)
+        delta = event.delta
+        if delta is not None:
+            block.parts.append(delta)
+            block.built = reply.cached = None
         return []
 
     def _on_block_end(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:
@@ -523,6 +591,7 @@ _MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata":
 
 _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
 _A = MessageAssembler
+# Event class -> (handler, its argument); the handlers found for subclasses are added on first sight.
 _HANDLERS: dict[type, tuple[_Handler, Any]] = {
     AgentStartEvent: (_A._on_agent_start, None),
     AgentEndEvent: (_A._on_agent_end, None),
@@ -557,6 +626,17 @@ _HANDLERS: dict[type, tuple[_Handler, Any]] = {
     SubagentExposedEvent: (_A._on_other, None),
 }
 del _A
+_KNOWN_EVENTS = frozenset(_HANDLERS)
+
+
+_BLOCK_KEY_OF = attrgetter("source", "reply_id", "block_id")
+# Deltas that ``feed_all`` applies a run at a time: the accumulator and the block's key.
+_DELTA_RUNS: dict[type, tuple[type[BlockAccumulator], Callable[[Any], tuple[Any, ...]]]] = {
+    TextBlockDeltaEvent: (TextAccumulator, _BLOCK_KEY_OF),
+    ThinkingBlockDeltaEvent: (ThinkingAccumulator, _BLOCK_KEY_OF),
+    DataBlockDeltaEvent: (DataAccumulator, _BLOCK_KEY_OF),
+    ToolCallDeltaEvent: (ToolCallAccumulator, attrgetter("source", "reply_id", "tool_call_id")),
+}
 
 
 def _thawed(value: Any) -> Any:
@@ -571,7 +651,7 @@ def _thawed(value: Any) -> Any:
 def _handler_for(cls: type) -> tuple[_Handler, Any]:
     # A subclass of a known event is handled as that event; anything else is unknown.
     for base in cls.__mro__:
-        if base in _HANDLERS:
+        if base in _KNOWN_EVENTS:
             return _HANDLERS[base]
     return (MessageAssembler._on_unknown, None)
 
@@ -580,8 +660,6 @@ def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> Assembled
     """The assistant messages ``events`` make up, in the order they completed (replies that never
     ended come last); ``.anomalies`` on the result says what was out of place."""
     assembler = MessageAssembler(strict)
-    messages: list[AssistantMessage] = []
-    for event in events:
-        messages += assembler.feed(event)
+    messages = assembler.feed_all(events)
     messages += assembler.close()
     return AssembledMessages(messages, assembler.anomalies)

@@ -286,20 +286,26 @@ class WholeBlock(BlockAccumulator):
 
 
 _ISO_UTC = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:Z|\+00:?00)")
+# (UTC "yyyy-MM-ddTHH:mm:ss", its local "yyyy-MM-dd HH:mm:ss"): replies of one second share the work.
+_last_second: tuple[str, str] = ("", "")
 
 
 def local_timestamp(created_at: str | None) -> str:
     """An event's ISO-8601 UTC ``created_at`` as a message timestamp (local wall-clock time,
     ``yyyy-MM-dd HH:mm:ss.SSS``); now, when ``created_at`` is missing or not UTC ISO-8601."""
+    global _last_second
     match = None if created_at is None else _ISO_UTC.fullmatch(created_at)
-    if match is None:
+    if created_at is None or match is None:
         return new_msg_timestamp()
     *fields, fraction = match.groups()
-    try:
-        seconds = calendar.timegm(tuple(int(field) for field in fields))
-        text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
-    except (ValueError, OverflowError, OSError):
-        return new_msg_timestamp()
+    utc, text = _last_second
+    if created_at[:19] != utc:
+        try:
+            seconds = calendar.timegm(tuple(int(field) for field in fields))
+            text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+        except (ValueError, OverflowError, OSError):
+            return new_msg_timestamp()
+        _last_second = (created_at[:19], text)
     return f"{text}.{(fraction or '0').ljust(3, '0')[:3]}"
 
 
