@@ -10,6 +10,9 @@ construction and visible to mypy::
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._blocks import (
     AudioBlock,
     ContentBlock,
@@ -36,50 +39,6 @@ from ._sources import Base64Source, Source, URLSource
 from ._usage import ChatUsage
 from ._serializable import DecodeLimits
 from . import _codec  # noqa: F401  # installs the JSON codec behind to_dict/from_dict
-from .event import (
-    AgentEndEvent,
-    AgentEvent,
-    AgentEventType,
-    AgentResultEvent,
-    AgentStartEvent,
-    AllToolsDeniedEvent,
-    AnomalyKind,
-    AssembledMessages,
-    ConfirmResult,
-    CustomEvent,
-    DataBlockDeltaEvent,
-    DataBlockEndEvent,
-    DataBlockStartEvent,
-    ExceedMaxItersEvent,
-    ExternalExecutionResultEvent,
-    HintBlockEvent,
-    MessageAssembler,
-    ModelCallEndEvent,
-    ModelCallStartEvent,
-    PermissionBehavior,
-    PermissionRule,
-    RequestStopEvent,
-    RequireExternalExecutionEvent,
-    RequireUserConfirmEvent,
-    StreamAnomaly,
-    SubagentExposedEvent,
-    TextBlockDeltaEvent,
-    TextBlockEndEvent,
-    TextBlockStartEvent,
-    ThinkingBlockDeltaEvent,
-    ThinkingBlockEndEvent,
-    ThinkingBlockStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    ToolResultDataDeltaEvent,
-    ToolResultEndEvent,
-    ToolResultStartEvent,
-    ToolResultTextDeltaEvent,
-    UserConfirmResultEvent,
-    assemble,
-    events_from_message,
-)
 from .errors import (
     AgentScopeError,
     ArgumentTypeError,
@@ -179,5 +138,66 @@ __all__ = [
     "UserMessage",
     "VideoBlock",
 ]
+
+if TYPE_CHECKING:
+    from .event import (
+        AgentEndEvent,
+        AgentEvent,
+        AgentEventType,
+        AgentResultEvent,
+        AgentStartEvent,
+        AllToolsDeniedEvent,
+        AnomalyKind,
+        AssembledMessages,
+        ConfirmResult,
+        CustomEvent,
+        DataBlockDeltaEvent,
+        DataBlockEndEvent,
+        DataBlockStartEvent,
+        ExceedMaxItersEvent,
+        ExternalExecutionResultEvent,
+        HintBlockEvent,
+        MessageAssembler,
+        ModelCallEndEvent,
+        ModelCallStartEvent,
+        PermissionBehavior,
+        PermissionRule,
+        RequestStopEvent,
+        RequireExternalExecutionEvent,
+        RequireUserConfirmEvent,
+        StreamAnomaly,
+        SubagentExposedEvent,
+        TextBlockDeltaEvent,
+        TextBlockEndEvent,
+        TextBlockStartEvent,
+        ThinkingBlockDeltaEvent,
+        ThinkingBlockEndEvent,
+        ThinkingBlockStartEvent,
+        ToolCallDeltaEvent,
+        ToolCallEndEvent,
+        ToolCallStartEvent,
+        ToolResultDataDeltaEvent,
+        ToolResultEndEvent,
+        ToolResultStartEvent,
+        ToolResultTextDeltaEvent,
+        UserConfirmResultEvent,
+        assemble,
+        events_from_message,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    # The event classes cost as much to import as the whole message model (thirty-odd
+    # attrs classes and their codecs), so they load on first use; every other public
+    # name is bound above, so a public name that reaches here is an event's.
+    if name in __all__ or name == "event":
+        # import_module, not ``from . import event``: that form would look the
+        # submodule up through this very function first.
+        event = importlib.import_module(".event", __name__)
+        value = event if name == "event" else getattr(event, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
