@@ -155,9 +155,14 @@ def results(conversation: list[Msg] | tuple[Msg, ...]) -> list[ToolResultBlock]:
 
 
 def others(conversation: list[Msg] | tuple[Msg, ...]) -> list[object]:
-    blank = [m for m in conversation if m.role is MsgRole.ASSISTANT and not "".join(m.get_text_content().split())
-             and all(isinstance(b, TextBlock) for b in m.content)]
-    return [b for m in conversation if m not in blank for b in m.content if not isinstance(b, ToolResultBlock)]
+    """The blocks that are not tool results, leaving out assistant messages blank apart from results."""
+    kept: list[object] = []
+    for message in conversation:
+        rest = [b for b in message.content if not isinstance(b, ToolResultBlock)]
+        if message.role is MsgRole.ASSISTANT and all(isinstance(b, TextBlock) and not b.text.strip() for b in rest):
+            continue  # repair may drop it, once it has dropped the results
+        kept.extend(rest)
+    return kept
 
 
 def test_a_message_without_a_role_is_refused() -> None:
