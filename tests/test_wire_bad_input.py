@@ -70,6 +70,8 @@ WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
     (ContentBlock, {"type": "video_call"}, "type", "unknown ContentBlock type 'video_call'"),
     (ContentBlock, {"type": "TEXT"}, "type", "did you mean 'text'?"),
     (ContentBlock, {"type": 3}, "type", "got 3"),
+    (Msg, {"role": "TOOL", "content": [{"type": ["text"]}]}, "content[0].type", "naming the ContentBlock"),
+    (Msg, {"role": {"USER": 1}}, "role", "expected a string naming the Msg"),
     (Msg, message(role="user"), "role", "did you mean 'USER'?"),
     (Msg, {"role": "ASSISTANT", "content": [{"type": "tool_use", "state": "PENDING"}]}, "content[0].state",
      "did you mean 'pending'?"),

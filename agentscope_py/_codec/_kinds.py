@@ -240,8 +240,9 @@ class ListOf(Kind):
         items = []
         for index, raw in enumerate(value):
             if type(raw) is dict:
+                tag = raw.get(key)
                 try:
-                    items.append(members.get(raw.get(key), decode)(raw, ctx, depth - 2))
+                    items.append((members.get(tag, decode) if type(tag) is str else decode)(raw, ctx, depth - 2))
                 except DecodeError as error:
                     raise within(error, item(path, index)) from None
             elif raw is None and self.drop_nulls:

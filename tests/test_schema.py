@@ -1,0 +1,124 @@
+"""The JSON Schema accepts every Java vector and refuses whatever the decoder refuses for its shape."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import blocks, json_values, messages
+
+from agentscope_py import (
+    ChatUsage,
+    ContentBlock,
+    DecodeError,
+    Msg,
+    RoleContentError,
+    Source,
+    TextBlock,
+    ToolUseBlock,
+)
+from agentscope_py.schema import DIALECT, json_schema
+
+VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
+CASES = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]
+KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
+VALIDATORS = {kind: jsonschema.Draft202012Validator(json_schema(root)) for kind, root in KINDS.items()}
+
+
+@pytest.mark.parametrize("root", [*KINDS.values(), TextBlock, ToolUseBlock])
+def test_the_schema_is_a_valid_2020_12_schema(root: type[Any]) -> None:
+    schema = json_schema(root)
+    assert schema["$schema"] == DIALECT
+    jsonschema.Draft202012Validator.check_schema(schema)
+    json.dumps(schema)  # publishable as it is
+
+
+def test_each_union_has_a_discriminator() -> None:
+    defs = json_schema(Msg)["$defs"]
+    assert defs["Msg"]["discriminator"]["propertyName"] == "role"
+    assert defs["ContentBlock"]["discriminator"]["mapping"]["tool_use"] == "#/$defs/ToolUseBlock"
+    assert defs["Source"]["discriminator"]["mapping"] == {"url": "#/$defs/URLSource", "base64": "#/$defs/Base64Source"}
+    assert defs["TextBlock"]["properties"]["type"] == {"const": "text"}
+
+
+def test_the_role_rules_come_from_the_role_table() -> None:
+    defs = json_schema(Msg)["$defs"]
+    items = defs["SystemMessage"]["properties"]["content"]["items"]
+    assert items == {"anyOf": [{"oneOf": [{"$ref": "#/$defs/TextBlock"}]}, {"type": "null"}]}
+    assert defs["AssistantMessage"]["properties"]["content"]["items"]["anyOf"][0] == {"$ref": "#/$defs/ContentBlock"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["case"] for case in CASES])
+def test_every_java_vector_is_valid(case: dict[str, Any]) -> None:
+    VALIDATORS[case["kind"]].validate(case["json"])
+
+
+@given(message=messages())
+def test_every_document_the_api_writes_is_valid(message: Msg[Any]) -> None:
+    VALIDATORS["Msg"].validate(json.loads(message.to_json()))
+
+
+@given(block=blocks(depth=2))
+def test_every_block_the_api_writes_is_valid(block: ContentBlock) -> None:
+    VALIDATORS["ContentBlock"].validate(block.to_dict())
+
+
+def refused_by_decoder(root: type[Any], document: Any) -> bool:
+    try:
+        root.from_dict(document)
+    except (DecodeError, RoleContentError):
+        return True
+    return False
+
+
+def test_shapes_the_decoder_refuses_the_schema_refuses() -> None:
+    refused = [
+        {"role": "user"},
+        {"role": "USER", "content": "hello"},
+        {"role": "USER", "metadata": []},
+        {"role": "USER", "content": [{"type": "tool_use"}]},
+        {"role": "SYSTEM", "content": [{"type": "data", "source": {"type": "url", "url": "u"}}]},
+        {"role": "ASSISTANT", "content": [{"type": "tool_use", "input": "{}"}]},
+        {"role": "ASSISTANT", "content": [{"type": "tool_use", "state": "PENDING"}]},
+        {"role": "ASSISTANT", "content": [{"type": "data", "source": {"type": "base64", "data": "x"}}]},
+        {"role": "ASSISTANT", "content": [{"text": "no type"}]},
+        {"role": "ASSISTANT", "usage": {"inputTokens": 1.5}},
+        {"role": "TOOL", "content": [{"type": "tool_result", "output": [None]}]},
+        {"role": 1},
+    ]
+    for document in refused:
+        assert refused_by_decoder(Msg, document), document
+        assert not VALIDATORS["Msg"].is_valid(document), document
+
+
+@st.composite
+def mutated_vectors(draw: st.DrawFn) -> tuple[str, Any]:
+    """A Java vector with one value somewhere inside replaced by an arbitrary JSON value, or removed."""
+    case = draw(st.sampled_from(CASES))
+    document = copy.deepcopy(case["json"])
+    parent: Any = None
+    key: Any = None
+    node: Any = document
+    while isinstance(node, (dict, list)) and node and draw(st.booleans()):
+        parent, key = node, draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        node = node[key]
+    if parent is None:
+        return case["kind"], draw(json_values(max_leaves=6))
+    if isinstance(parent, dict) and draw(st.booleans()):
+        del parent[key]
+    else:
+        parent[key] = draw(json_values(max_leaves=6))
+    return case["kind"], document
+
+
+@given(mutated=mutated_vectors())
+def test_whatever_the_decoder_refuses_for_its_shape_the_schema_refuses(mutated: tuple[str, Any]) -> None:
+    kind, document = mutated
+    if refused_by_decoder(KINDS[kind], document):
+        assert not VALIDATORS[kind].is_valid(document)
