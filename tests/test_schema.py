@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extra
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
