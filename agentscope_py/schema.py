@@ -97,9 +97,8 @@ class _Builder:
             properties[spec.tag_key] = {"const": spec.tag}
             required.append(spec.tag_key)
         for field in spec.fields:
-            schema = self._field(spec, field)
             for key in (field.key, *field.aliases):
-                properties[key] = schema
+                properties[key] = self._field(spec, field)
             if field.read and _required(spec, field):
                 required.append(field.key)
         pinned = self.pinned.get(spec.cls)
@@ -108,10 +107,9 @@ class _Builder:
             properties[key] = {"type": "null"} if tag is None else {"const": tag}
             if tag is not None:
                 required.append(key)
-        schema: dict[str, Any] = {"type": "object", "properties": properties}
-        if required:
-            schema["required"] = required
-        return schema
+        if not required:
+            return {"type": "object", "properties": properties}
+        return {"type": "object", "properties": properties, "required": required}
 
     def _field(self, spec: WireClass, field: WireField) -> dict[str, Any]:
         schema = field.kind.schema(self.schemas)
