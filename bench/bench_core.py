@@ -17,7 +17,6 @@ import gc
 import os
 import random
 import re
-import statistics
 import struct
 import subprocess
 import sys
@@ -219,7 +218,11 @@ def _importtime_stderr(module: str) -> str:
 
 
 def import_ms(module: str) -> float:
-    """Median cumulative import time of ``module`` in fresh interpreters (``-X importtime``), in ms."""
+    """Cumulative import time of ``module`` in fresh interpreters (``-X importtime``), in ms: the best run.
+
+    The best, not the median: an import is one short burst, so a busy machine can
+    only add to it, and the fastest run is the one closest to the true cost.
+    """
     _importtime_stderr(module)  # warm-up: writes the bytecode cache and fills the OS file cache
     runs = []
     for _ in range(IMPORT_RUNS):
@@ -228,7 +231,7 @@ def import_ms(module: str) -> float:
         if not cumulative:
             raise ImportError(f"cannot import {module}", name=module)
         runs.append(cumulative[-1] / 1000)
-    return statistics.median(runs)
+    return min(runs)
 
 
 # -- memory -----------------------------------------------------------------------
@@ -289,7 +292,7 @@ def benchmarks() -> list[Workload | Figure]:
         ),
         Figure(
             "import",
-            f"cumulative import time, python -X importtime, median of {IMPORT_RUNS} fresh interpreters",
+            f"cumulative import time, python -X importtime, best of {IMPORT_RUNS} fresh interpreters",
             "ms",
             {
                 OURS: functools.partial(import_ms, "agentscope_py"),
