@@ -98,6 +98,7 @@ def test_a_sub_agent_streaming_alongside_never_leaks(parent: AssistantMessage, c
 # -- any soup of events: lenient mode never fails, strict mode fails only with StreamError --
 
 _IDS = st.sampled_from(["R", "M", "A", "", "x"]) | st.none()
+_DATA_IDS = st.sampled_from(["d1", "d2"])  # a data block without an id gets a fresh one: not comparable
 _TEXT = st.text(max_size=4)
 _SOURCES = st.sampled_from([None, "sub"])
 
@@ -115,8 +116,8 @@ _SOUP = st.lists(
         _event(TextBlockStartEvent, _IDS, _IDS),
         _event(TextBlockDeltaEvent, _IDS, _IDS, _TEXT | st.none()),
         _event(TextBlockEndEvent, _IDS, _IDS),
-        _event(DataBlockStartEvent, _IDS, _IDS),
-        _event(DataBlockDeltaEvent, _IDS, _IDS, _TEXT),
+        _event(DataBlockStartEvent, _IDS, _DATA_IDS),
+        _event(DataBlockDeltaEvent, _IDS, _DATA_IDS, _TEXT),
         _event(ToolCallStartEvent, _IDS, _IDS, _TEXT),
         _event(ToolCallDeltaEvent, _IDS, _IDS, _TEXT, st.sampled_from(["{", "}", '"a"', ":1", "[", "x"])),
         _event(ToolCallEndEvent, _IDS, _IDS, _TEXT),
@@ -138,3 +139,15 @@ def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_erro
     except StreamError:
         return
     assert strict == result
+
+
+@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)))
+def test_feed_all_is_feed_in_a_loop(events: list[AgentEvent]) -> None:
+    # feed_all appends runs of deltas in one loop; replays inside a run must still change nothing.
+    one_by_one = MessageAssembler()
+    expected = [message for event in events for message in one_by_one.feed(event)]
+    at_once = MessageAssembler()
+    assert at_once.feed_all(events) == expected
+    assert at_once.anomalies == one_by_one.anomalies
+    assert at_once.snapshot() == one_by_one.snapshot()
+    assert at_once.close() == one_by_one.close()

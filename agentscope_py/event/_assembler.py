@@ -158,12 +158,12 @@ class MessageAssembler:
         return done
 
     def _feed_run(
-        self, events: Sequence[Any], start: int, cls: type[BlockAccumulator], key_of: Callable[[Any], tuple[Any, ...]]
+        self, events: Sequence[Any], start: int, cls: type[BlockAccumulator], block_id_of: Callable[[Any], Any]
     ) -> int:
         """Apply the run of deltas to one block that begins at ``events[start]``; returns where it ends."""
         first = events[start]
         self.feed(first)  # routing, replays and anomalies, as for any event; a delta completes nothing
-        key = source, reply_id, block_id = key_of(first)
+        source, reply_id, block_id = first.source, first.reply_id, block_id_of(first)
         reply = self._routes.get((source, reply_id))
         block = None if reply is None else reply.known.get((cls.kind, reply_id, block_id))
         if reply is None or block is None or not block.open:
@@ -172,7 +172,13 @@ class MessageAssembler:
         seen, remember, append, event_type = reply.seen, reply.seen.add, block.parts.append, type(first)
         end = len(events)
         for index, event in enumerate(islice(events, start + 1, None), start + 1):
-            if type(event) is not event_type or key_of(event) != key:
+            # Attributes compared one by one: a key tuple per event would wake the garbage collector.
+            if (
+                type(event) is not event_type
+                or block_id_of(event) != block_id
+                or event.reply_id != reply_id
+                or event.source != source
+            ):
                 end = index
                 break
             event_id = event.id
@@ -629,13 +635,13 @@ del _A
 _KNOWN_EVENTS = frozenset(_HANDLERS)
 
 
-_BLOCK_KEY_OF = attrgetter("source", "reply_id", "block_id")
-# Deltas that ``feed_all`` applies a run at a time: the accumulator and the block's key.
-_DELTA_RUNS: dict[type, tuple[type[BlockAccumulator], Callable[[Any], tuple[Any, ...]]]] = {
-    TextBlockDeltaEvent: (TextAccumulator, _BLOCK_KEY_OF),
-    ThinkingBlockDeltaEvent: (ThinkingAccumulator, _BLOCK_KEY_OF),
-    DataBlockDeltaEvent: (DataAccumulator, _BLOCK_KEY_OF),
-    ToolCallDeltaEvent: (ToolCallAccumulator, attrgetter("source", "reply_id", "tool_call_id")),
+_BLOCK_ID_OF = attrgetter("block_id")
+# Deltas that ``feed_all`` applies a run at a time: the accumulator and how to read the block's id.
+_DELTA_RUNS: dict[type, tuple[type[BlockAccumulator], Callable[[Any], Any]]] = {
+    TextBlockDeltaEvent: (TextAccumulator, _BLOCK_ID_OF),
+    ThinkingBlockDeltaEvent: (ThinkingAccumulator, _BLOCK_ID_OF),
+    DataBlockDeltaEvent: (DataAccumulator, _BLOCK_ID_OF),
+    ToolCallDeltaEvent: (ToolCallAccumulator, attrgetter("tool_call_id")),
 }
 
 
