@@ -23,7 +23,17 @@ from typing import Any
 
 from .errors import DecodeError
 
-__all__ = ["HAVE_ORJSON", "InexactNumber", "backend_name", "dumps", "loads", "use_backend"]
+__all__ = [
+    "HAVE_ORJSON",
+    "InexactNumber",
+    "backend_name",
+    "dumps",
+    "loads",
+    "loads_exactly",
+    "loads_inexact",
+    "set_backend",
+    "use_backend",
+]
 
 try:
     import orjson
@@ -65,9 +75,17 @@ _STDLIB_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def _stdlib_loads(text: str | bytes) -> Any:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")  # JSON on the wire is UTF-8; json.loads would guess
-    return _STDLIB_DECODER.decode(text)
+    """Parse with the standard library; every fault becomes a :class:`DecodeError`."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")  # JSON on the wire is UTF-8; json.loads would guess
+        return _STDLIB_DECODER.decode(text)
+    except UnicodeDecodeError as error:
+        raise DecodeError(f"the document is not valid UTF-8 ({error.reason} at byte {error.start})") from None
+    except RecursionError:
+        raise DecodeError("the document is nested too deeply for the JSON parser (about 1000 levels)") from None
+    except ValueError as error:  # JSONDecodeError, the int digit limit, NaN/Infinity
+        raise DecodeError(f"malformed JSON: {error}") from None
 
 
 def _orjson_dumps(value: Any) -> str:
@@ -81,20 +99,27 @@ def _orjson_loads(text: str | bytes) -> Any:
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        return _stdlib_loads(text)  # escaped lone surrogates; raises the error for real faults
+        # Escaped lone surrogates, which orjson refuses; the standard library words real faults.
+        return _stdlib_loads(text)
 
 
-_BACKENDS: dict[str, tuple[Callable[[Any], str], Callable[[str | bytes], Any]]] = {
-    "json": (_stdlib_dumps, _stdlib_loads),
-}
+_Backend = tuple[Callable[[Any], str], Callable[[str | bytes], Any], bool]
+# name -> (dumps, loads, whether loads may read a big integer as a float)
+_BACKENDS: dict[str, _Backend] = {"json": (_stdlib_dumps, _stdlib_loads, False)}
 if HAVE_ORJSON:
-    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads)
+    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads, True)
 
 _current = "orjson" if HAVE_ORJSON else "json"
+# Variables rather than functions, rebound by set_backend: a call through them costs nothing extra.
 #: Compact JSON text of a tree of plain dicts, lists and scalars (values the encoder made).
-#: A variable rebound by use_backend, so that writing costs no extra call.
 dumps: Callable[[Any], str]
-dumps, _loads = _BACKENDS[_current]
+#: The parsed value of JSON text; malformed text raises :class:`DecodeError`.
+loads: Callable[[str | bytes], Any]
+#: Whether ``loads`` may read an integer beyond 64 bits as a float (orjson does):
+#: the decoder then raises :class:`InexactNumber` and the text is read again with ``loads_exactly``.
+loads_inexact: bool
+dumps, loads, loads_inexact = _BACKENDS[_current]
+loads_exactly = _stdlib_loads
 
 
 def backend_name() -> str:
@@ -102,33 +127,21 @@ def backend_name() -> str:
     return _current
 
 
-@contextmanager
-def use_backend(name: str) -> Iterator[None]:
-    """Use backend ``name`` inside the ``with`` block (tests and benchmarks compare the two)."""
-    global _current, dumps, _loads
+def set_backend(name: str) -> str:
+    """Use backend ``name`` from now on; returns the one it replaces (tests and benchmarks compare them)."""
+    global _current, dumps, loads, loads_inexact
     if name not in _BACKENDS:
         raise ValueError(f"unknown or unavailable JSON backend {name!r}; available: {sorted(_BACKENDS)}")
-    saved = _current
-    _current = name
-    dumps, _loads = _BACKENDS[name]
+    previous, _current = _current, name
+    dumps, loads, loads_inexact = _BACKENDS[name]
+    return previous
+
+
+@contextmanager
+def use_backend(name: str) -> Iterator[None]:
+    """Use backend ``name`` inside the ``with`` block."""
+    previous = set_backend(name)
     try:
         yield
     finally:
-        _current = saved
-        dumps, _loads = _BACKENDS[saved]
-
-
-def loads(text: str | bytes, *, exact: bool = False) -> Any:
-    """The parsed value of ``text``; malformed text raises :class:`DecodeError`.
-
-    ``exact=True`` uses the standard library, which reads every integer exactly;
-    the decoder asks for it after an :class:`InexactNumber`.
-    """
-    try:
-        return _stdlib_loads(text) if exact else _loads(text)
-    except UnicodeDecodeError as error:
-        raise DecodeError(f"the document is not valid UTF-8 ({error.reason} at byte {error.start})") from None
-    except RecursionError:
-        raise DecodeError("the document is nested too deeply to parse") from None
-    except ValueError as error:  # JSONDecodeError, the int digit limit, NaN/Infinity
-        raise DecodeError(f"malformed JSON: {error}") from None
+        set_backend(previous)

@@ -105,11 +105,10 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
             f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
             "pass limits=DecodeLimits(max_bytes=...) to accept it"
         )
-    by_orjson = _json.backend_name() == "orjson"
     try:
-        return _decode(decode, cls, _json.loads(text), _context(limits.max_depth, by_orjson))
+        return _decode(decode, cls, _json.loads(text), _context(limits.max_depth, _json.loads_inexact))
     except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
-        return _decode(decode, cls, _json.loads(text, exact=True), _context(limits.max_depth, False))
+        return _decode(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
 
 
 def _decoder(cls: type[_T]) -> Decoder:
@@ -130,12 +129,12 @@ def _as_text(text: object) -> str | bytes:
 _CONTEXTS: dict[tuple[int, bool], Context] = {}
 
 
-def _context(max_depth: int, parsed_by_orjson: bool) -> Context:
+def _context(max_depth: int, inexact_ints: bool) -> Context:
     # Contexts are immutable; the few distinct ones are shared rather than made per call.
-    key = (max_depth, parsed_by_orjson)
+    key = (max_depth, inexact_ints)
     ctx = _CONTEXTS.get(key)
     if ctx is None:
-        ctx = _CONTEXTS[key] = Context(max_depth, parsed_by_orjson)
+        ctx = _CONTEXTS[key] = Context(max_depth, inexact_ints)
     return ctx
 
 

@@ -30,11 +30,11 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 class Context:
     """What a decoding run needs besides the document: its limits and where the values came from."""
 
-    __slots__ = ("max_depth", "parsed_by_orjson")
+    __slots__ = ("max_depth", "inexact_ints")
 
-    def __init__(self, max_depth: int, parsed_by_orjson: bool) -> None:
+    def __init__(self, max_depth: int, inexact_ints: bool) -> None:
         self.max_depth = max_depth
-        self.parsed_by_orjson = parsed_by_orjson
+        self.inexact_ints = inexact_ints
 
     def too_deep(self) -> DecodeError:
         return DecodeError(
@@ -43,7 +43,7 @@ class Context:
 
     def check_float(self, value: float, path: str) -> None:
         """Refuse what JSON cannot hold; ask for an exact re-read of a float orjson made from a big int."""
-        if self.parsed_by_orjson and abs(value) >= _ORJSON_INT_LIMIT and value.is_integer():
+        if self.inexact_ints and abs(value) >= _ORJSON_INT_LIMIT and value.is_integer():
             raise InexactNumber
         if not math.isfinite(value):
             raise DecodeError(f"{value} is not a JSON number", path)
