@@ -2,9 +2,10 @@
 
 A benchmark module exposes ``benchmarks() -> list[Workload | Figure]`` (see
 ``bench/README.md``).  A *Workload* is timed here; a *Figure* is a number the
-module measures itself (import time, memory).  Both name their implementations
-in a mapping whose first entry is ours; every other entry is a peer, and a peer
-whose package is not installed is reported as missing instead of failing the run.
+module measures itself (import time, memory).  Both map implementation names to
+their code; the entry named ``OURS`` is agentscope_py, every other entry is a
+peer, and a peer whose package is not installed is reported as missing instead
+of failing the run.  Tables list the implementations in the mapping's order.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ __all__ = [
     "Figure",
     "FigureResult",
     "Missing",
+    "Op",
     "Settings",
+    "Setup",
     "Target",
     "Timing",
     "Workload",
