@@ -22,9 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ._codec._compile import field_default
+from ._codec._kinds import Schemas
 from ._codec._registry import CLASSES, UNIONS
 from ._codec._spec import NO_DEFAULT, WireClass, WireField, WireUnion
-from ._codec._kinds import Schemas
 from ._messages import Msg
 
 __all__ = ["DIALECT", "json_schema"]

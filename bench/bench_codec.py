@@ -60,7 +60,12 @@ def _pydantic_from_json() -> Op:
 
 def _msgspec_message() -> Any:
     """The W3 message as msgspec Structs (``peers/msgspec_model.py``)."""
-    from bench.peers.msgspec_model import AssistantMessage, TextBlock, ThinkingBlock, ToolUseBlock
+    from bench.peers.msgspec_model import (
+        AssistantMessage,
+        TextBlock,
+        ThinkingBlock,
+        ToolUseBlock,
+    )
 
     template = ours().assistant_tool_calls()
     return AssistantMessage(

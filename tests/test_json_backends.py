@@ -21,8 +21,8 @@ from agentscope_py import (
     TextBlock,
     ToolUseBlock,
     UserMessage,
+    _json,
 )
-from agentscope_py import _json
 
 BACKENDS = ["json", "orjson"]
 

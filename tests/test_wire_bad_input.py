@@ -27,8 +27,8 @@ from agentscope_py import (
     TextBlock,
     ToolResultBlock,
     UserMessage,
+    _json,
 )
-from agentscope_py import _json
 
 ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserMessage]
 BACKENDS = ["json", "orjson"]

@@ -22,8 +22,8 @@ from agentscope_py import (
     ToolResultBlock,
     ToolResultMessage,
     UserMessage,
+    _json,
 )
-from agentscope_py import _json
 
 BACKENDS = ["json", "orjson"]
 ROLE_CLASSES: dict[MsgRole, type[Msg[Any]]] = {

@@ -54,8 +54,8 @@ from .._serializable import DecodeLimits, install_codec
 from ..errors import DecodeError
 from . import _model  # noqa: F401  # registers the message model
 from ._compile import register, register_union
-from ._registry import DECODERS, ENCODERS, Decoder
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
+from ._registry import DECODERS, ENCODERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
 from ._values import Context
 

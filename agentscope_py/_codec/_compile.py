@@ -17,12 +17,21 @@ import attrs
 
 from .._fields import is_type_check
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
-from ._kinds import CodeGen, Enum, Kind, ListOf, Nested
-from ._registry import CLASS_DECODERS, CLASSES, DECODERS, ENCODERS, TAG_TABLES, UNIONS, Decoder, Encoder
+from ._kinds import CodeGen, Enum, Kind
+from ._registry import (
+    CLASS_DECODERS,
+    CLASSES,
+    DECODERS,
+    ENCODERS,
+    TAG_TABLES,
+    UNIONS,
+    Decoder,
+    Encoder,
+)
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._values import Context
 
-__all__ = ["field_default", "nested_targets", "register", "register_union"]
+__all__ = ["field_default", "register", "register_union"]
 
 
 
@@ -236,13 +245,4 @@ def _slot_setter(cls: type, name: str) -> Callable[[object, Any], None]:
         if name in vars(klass):
             return vars(klass)[name].__set__  # type: ignore[no-any-return]
     raise TypeError(f"{cls.__name__} must be a slotted attrs class (attrs.frozen) to be decoded")
-
-
-def nested_targets(kind: Kind) -> tuple[type, ...]:
-    """The classes and unions a kind refers to (the schema follows them)."""
-    if isinstance(kind, ListOf):
-        return (kind.target, *kind.schema_members)
-    if isinstance(kind, Nested):
-        return (kind.target,)
-    return ()
 

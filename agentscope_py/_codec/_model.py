@@ -15,7 +15,13 @@ from .._blocks import (
     VideoBlock,
 )
 from .._enums import MsgRole, ToolCallState, ToolResultState
-from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._messages import (
+    AssistantMessage,
+    Msg,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
 from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
