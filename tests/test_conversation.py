@@ -103,6 +103,14 @@ def test_repair_inserts_inside_a_message_when_the_call_is_answered_inline() -> N
     assert validate_conversation([message]) == []
 
 
+def test_repair_can_drop_and_insert_in_the_same_message() -> None:
+    conversation = [AssistantMessage(CALL_A), AssistantMessage(ToolResultBlock("zzz", "x"), TextBlock("next"))]
+    repaired = repair_conversation(conversation)
+    assert [type(b).__name__ for b in repaired.messages[1].content] == ["ToolResultBlock", "TextBlock"]
+    assert repaired.messages[1].content[0].id == "a"  # type: ignore[attr-defined]
+    assert repaired.remaining == ()
+
+
 def test_repair_drops_orphans_duplicates_and_empty_assistant_messages() -> None:
     conversation = [
         UserMessage("hi"),

@@ -243,7 +243,7 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
                 content.extend(inserts[message_index, block_index])
             if (message_index, block_index) not in dropped:
                 content.append(block)
-        if len(content) == len(message.content):
+        if tuple(content) == message.content:
             repaired.append(message)
             continue
         shorter = message.with_content(content)
