@@ -101,7 +101,10 @@ def _conversation(draw: st.DrawFn, fmt: Format) -> list[Msg]:
         content: list[ContentBlock] = []
         if fmt == "anthropic" and draw(st.booleans()):
             content.append(ThinkingBlock(draw(json_text()), {"anthropic": {"signature": "EqQBCkYIARgC"}}))
-        content += draw(_text_blocks(min_size=0 if calls else 1).filter(lambda ts: calls or any(t.text.strip() for t in ts)))
+        texts = draw(_text_blocks(min_size=0 if calls else 1))
+        if not calls and not any(t.text.strip() for t in texts):
+            texts.append(TextBlock("ok"))  # an assistant message must say something
+        content += texts
         messages.append(AssistantMessage([*content, *calls], name=draw(names)))
         if calls:
             states = [ToolResultState.SUCCESS] + ([ToolResultState.ERROR] if fmt == "anthropic" else [])

@@ -16,7 +16,6 @@ import json
 from typing import Any
 
 from hypothesis import strategies as st
-
 from strategies import json_objects, json_text, json_values
 
 __all__ = ["anthropic_payloads", "mutated", "openai_payloads"]

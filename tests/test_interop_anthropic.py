@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import base64
-from typing import Any, Union
+from itertools import pairwise
+from typing import Any
 
 import pytest
 from anthropic.types import MessageParam, TextBlockParam
@@ -35,7 +36,7 @@ from agentscope_py import (
 from agentscope_py.interop import ConversionNote, from_anthropic, to_anthropic
 
 MESSAGE = TypeAdapter(MessageParam)
-SYSTEM = TypeAdapter(Union[str, list[TextBlockParam]])
+SYSTEM: TypeAdapter[str | list[TextBlockParam]] = TypeAdapter(str | list[TextBlockParam])
 
 
 def conforms(request: dict[str, Any]) -> None:
@@ -46,7 +47,7 @@ def conforms(request: dict[str, Any]) -> None:
         assert message["role"] in ("user", "assistant")
         MESSAGE.validate_python(message)
     roles = [message["role"] for message in request["messages"]]
-    assert all(a != b for a, b in zip(roles, roles[1:])), "turns must alternate"
+    assert all(a != b for a, b in pairwise(roles)), "turns must alternate"
 
 
 # -- worked examples ------------------------------------------------------------------
@@ -110,7 +111,7 @@ def test_media_and_documents() -> None:
         DataBlock(URLSource("https://e.com/cat.jpg")),
         DataBlock(Base64Source("application/pdf", "JVBE"), name="Report"),
         DataBlock(URLSource("https://e.com/a.pdf", "application/pdf")),
-        DataBlock(Base64Source("text/plain", base64.b64encode("plain words".encode()).decode())),
+        DataBlock(Base64Source("text/plain", base64.b64encode(b"plain words").decode())),
     )
     out = to_anthropic([user])
     assert out["messages"][0]["content"] == [

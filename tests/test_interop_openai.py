@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from interop_compare import comparable, conversations_for
 from openai.types.chat import ChatCompletionMessageParam
 from provider_payloads import openai_payloads
 from pydantic import TypeAdapter
@@ -34,7 +35,6 @@ from agentscope_py import (
     VideoBlock,
 )
 from agentscope_py.interop import ConversionNote, from_openai, to_openai
-from interop_compare import comparable, conversations_for
 
 MESSAGE = TypeAdapter(ChatCompletionMessageParam)
 

@@ -21,17 +21,19 @@ from .._blocks import ToolUseBlock
 from .._sources import Base64Source, Source, URLSource
 
 __all__ = [
-    "ContentForm",
     "Carried",
+    "ContentForm",
     "arguments_object",
     "arguments_text",
     "carried",
     "content_form",
     "data_url",
     "is_plain_text",
+    "media_type_of",
     "parse_arguments",
     "pick",
     "source_from_url",
+    "url_or_data_url",
     "write_content",
 ]
 
@@ -142,6 +144,22 @@ def source_from_url(url: str) -> Source:
         if sep:
             return Base64Source(media_type, data)
     return URLSource(url)
+
+
+def media_type_of(source: Source) -> str | None:
+    """The media type of a source; ``None`` for a URL whose type is unknown."""
+    if isinstance(source, Base64Source):
+        return source.media_type
+    assert isinstance(source, URLSource)  # a Source is one of the two
+    return source.mime_type
+
+
+def url_or_data_url(source: Source) -> str:
+    """A URL source's URL, or inline data as a ``data:`` URL."""
+    if isinstance(source, Base64Source):
+        return data_url(source)
+    assert isinstance(source, URLSource)
+    return source.url
 
 
 def data_url(source: Base64Source) -> str:

@@ -23,13 +23,44 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import ToolResultState
-from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._messages import (
+    AssistantMessage,
+    Msg,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from .._reader import (
+    at,
+    item,
+    json_kind,
+    opt_bool,
+    opt_str,
+    req,
+    req_dict,
+    req_list,
+    req_str,
+)
 from .._roles import UserBlock
-from .._reader import at, item, json_kind, opt_bool, opt_str, req, req_dict, req_list, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
-from ._carry import Carried, ContentForm, arguments_object, carried, content_form, pick, write_content
-from ._common import ConversionNote, ConvertedDict, OnUnsupported, check_policy, unsupported
+from ._carry import (
+    Carried,
+    ContentForm,
+    arguments_object,
+    carried,
+    content_form,
+    media_type_of,
+    pick,
+    write_content,
+)
+from ._common import (
+    ConversionNote,
+    ConvertedDict,
+    OnUnsupported,
+    check_policy,
+    unsupported,
+)
 from ._conversation import check_conversation
 from ._turns import Turn, split_turns
 
@@ -171,17 +202,12 @@ def _content_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any]
 
 
 def _inferred_part_type(source: Source) -> str | None:
-    media_type = source.media_type if isinstance(source, Base64Source) else _url(source).mime_type
-    if media_type is None and isinstance(source, URLSource) or (media_type or "").startswith("image/"):
+    media_type = media_type_of(source)
+    if media_type is None or media_type.startswith("image/"):  # None: a URL of unknown type
         return "image"
     if media_type == "application/pdf" or (media_type == "text/plain" and isinstance(source, Base64Source)):
         return "document"
     return None
-
-
-def _url(source: Source) -> URLSource:
-    assert isinstance(source, URLSource)  # a Source is one of the two
-    return source
 
 
 def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:

@@ -20,9 +20,25 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import ToolResultState
-from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._messages import (
+    AssistantMessage,
+    Msg,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from .._reader import (
+    at,
+    item,
+    json_kind,
+    opt_dict,
+    opt_str,
+    req,
+    req_dict,
+    req_list,
+    req_str,
+)
 from .._roles import UserBlock
-from .._reader import at, item, json_kind, opt_dict, opt_str, req, req_dict, req_list, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
 from ._carry import (
@@ -32,9 +48,11 @@ from ._carry import (
     carried,
     content_form,
     data_url,
+    media_type_of,
     parse_arguments,
     pick,
     source_from_url,
+    url_or_data_url,
     write_content,
 )
 from ._common import ConversionNote, Converted, OnUnsupported, check_policy, unsupported
@@ -170,23 +188,17 @@ def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, A
 
 def _inferred_part_type(source: Source) -> str:
     """The part a media source becomes unless its extras say otherwise: by media type."""
-    media_type = source.media_type if isinstance(source, Base64Source) else _url(source).mime_type
+    media_type = media_type_of(source)
     if media_type is None or media_type.startswith("image/"):
         return "image_url"
     return "input_audio" if media_type.startswith("audio/") else "file"
-
-
-def _url(source: Source) -> URLSource:
-    assert isinstance(source, URLSource)  # a Source is one of the two
-    return source
 
 
 def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
     declared = extras.pop("type", None)
     part_type = declared or _inferred_part_type(source)
     if part_type == "image_url":
-        url = data_url(source) if isinstance(source, Base64Source) else _url(source).url
-        return _merged({"type": "image_url", "image_url": {"url": url}}, extras)
+        return _merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
     if part_type == "input_audio" and isinstance(source, Base64Source):
         fmt = _AUDIO_FORMATS.get(source.media_type, source.media_type.partition("/")[2])
         return _merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
@@ -197,7 +209,7 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
         file = {"file_data": data_url(source) if source.media_type else source.data}
     elif declared == "file":
         # Only a part read as a file by id has a URL source, standing for the file id.
-        file = {"file_id": _url(source).url}
+        file = {"file_id": url_or_data_url(source)}
     else:
         return None  # OpenAI takes files inline or by id, never by URL
     if name is not None:
