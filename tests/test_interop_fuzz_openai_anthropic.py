@@ -14,9 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from provider_payloads import anthropic_payloads, mutated, openai_payloads
-from strategies import json_values
+from strategies import json_values, messages
 
-from agentscope_py import AgentScopeError, DecodeError, Msg, UnsupportedContentError
+from agentscope_py import (
+    AgentScopeError,
+    ConversationError,
+    DecodeError,
+    Msg,
+    MsgRole,
+    UnsupportedContentError,
+)
 from agentscope_py.interop import from_anthropic, from_openai, to_anthropic, to_openai
 
 Reader = Callable[[Any], list[Msg]]
@@ -72,3 +79,23 @@ def test_deeply_nested_arguments_do_not_blow_the_stack() -> None:
     payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}]
     (message,) = from_openai(payload)
     assert message.content[0].content == raw  # type: ignore[attr-defined]
+
+
+_ANY_CONVERSATION = st.lists(st.one_of([messages(role) for role in MsgRole]), max_size=5)
+
+
+@pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])
+@pytest.mark.parametrize("policy", ["drop", "text"])
+@given(conversation=_ANY_CONVERSATION)
+def test_any_conversation_converts_under_a_lenient_policy(write: Writer, policy: str, conversation: list[Msg]) -> None:
+    out = write(conversation, on_unsupported=policy, validate=False)
+    assert all(note.action == ("dropped" if policy == "drop" else "as_text") for note in out.notes)
+
+
+@pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])
+@given(conversation=_ANY_CONVERSATION)
+def test_any_conversation_converts_or_is_refused_clearly(write: Writer, conversation: list[Msg]) -> None:
+    try:
+        write(conversation)
+    except (UnsupportedContentError, ConversationError) as error:
+        assert "messages[" in str(error)
