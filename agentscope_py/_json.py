@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import json
 import re
-from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[attr-defined]
+from json.encoder import (  # type: ignore[attr-defined]
+    c_encode_basestring,
+    c_make_encoder,
+    py_encode_basestring,
+)
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,11 +33,15 @@ __all__ = [
     "InexactNumber",
     "backend_name",
     "dumps",
+    "encode_str",
+    "encode_value",
+    "escape_surrogates",
     "loads",
     "loads_exactly",
     "loads_inexact",
     "set_backend",
     "use_backend",
+    "write_text",
 ]
 
 try:
@@ -74,11 +82,24 @@ def _escape_surrogate(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
-def _stdlib_dumps(value: Any) -> str:
-    # ensure_ascii=False writes lone surrogates raw, which no UTF-8 encoder accepts:
-    # escape them.  A raw surrogate can only occur inside a JSON string here.
-    text = _stdlib_encode(value)
+def escape_surrogates(text: str) -> str:
+    """``text`` with raw lone surrogates written as ``\\uXXXX`` escapes, so it encodes to UTF-8.
+
+    The standard library (``ensure_ascii=False``) and :func:`encode_str` leave them
+    raw; in JSON text a raw surrogate can only be inside a string, where the
+    escape means the same code point.
+    """
     return _LONE_SURROGATE.sub(_escape_surrogate, text) if _has_surrogate(text) else text
+
+
+#: A str as a JSON string literal, non-ASCII as it is (lone surrogates raw: see escape_surrogates).
+encode_str: Callable[[str], str] = c_encode_basestring or py_encode_basestring
+#: A tree of plain values as JSON text, by the standard library (lone surrogates raw).
+encode_value = _stdlib_encode
+
+
+def _stdlib_dumps(value: Any) -> str:
+    return escape_surrogates(_stdlib_encode(value))
 
 
 def _has_surrogate(text: str) -> bool:
@@ -122,11 +143,11 @@ def _orjson_loads(text: str | bytes) -> Any:
         return _stdlib_loads(text)
 
 
-_Backend = tuple[Callable[[Any], str], Callable[[str | bytes], Any], bool]
-# name -> (dumps, loads, whether loads may read a big integer as a float)
-_BACKENDS: dict[str, _Backend] = {"json": (_stdlib_dumps, _stdlib_loads, False)}
+_Backend = tuple[Callable[[Any], str], Callable[[str | bytes], Any], bool, bool]
+# name -> (dumps, loads, whether loads may read a big integer as a float, whether to write text directly)
+_BACKENDS: dict[str, _Backend] = {"json": (_stdlib_dumps, _stdlib_loads, False, True)}
 if HAVE_ORJSON:
-    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads, True)
+    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads, True, False)
 
 _current = "orjson" if HAVE_ORJSON else "json"
 # Variables rather than functions, rebound by set_backend: a call through them costs nothing extra.
@@ -137,7 +158,10 @@ loads: Callable[[str | bytes], Any]
 #: Whether ``loads`` may read an integer beyond 64 bits as a float (orjson does):
 #: the decoder then raises :class:`InexactNumber` and the text is read again with ``loads_exactly``.
 loads_inexact: bool
-dumps, loads, loads_inexact = _BACKENDS[_current]
+#: Whether the codec's generated text writers beat ``dumps`` of a tree: true for the standard
+#: library, whose ``dumps`` walks the tree in Python-object terms; orjson is faster on trees.
+write_text: bool
+dumps, loads, loads_inexact, write_text = _BACKENDS[_current]
 loads_exactly = _stdlib_loads
 
 
@@ -148,11 +172,11 @@ def backend_name() -> str:
 
 def set_backend(name: str) -> str:
     """Use backend ``name`` from now on; returns the one it replaces (tests and benchmarks compare them)."""
-    global _current, dumps, loads, loads_inexact
+    global _current, dumps, loads, loads_inexact, write_text
     if name not in _BACKENDS:
         raise ValueError(f"unknown or unavailable JSON backend {name!r}; available: {sorted(_BACKENDS)}")
     previous, _current = _current, name
-    dumps, loads, loads_inexact = _BACKENDS[name]
+    dumps, loads, loads_inexact, write_text = _BACKENDS[name]
     return previous
 
 

@@ -55,7 +55,7 @@ from ..errors import DecodeError
 from . import _model  # noqa: F401  # registers the message model
 from ._compile import register, register_union
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
-from ._registry import DECODERS, ENCODERS, Decoder
+from ._registry import DECODERS, ENCODERS, WRITERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
 from ._values import Context
 
@@ -88,6 +88,8 @@ def to_dict(obj: object) -> dict[str, Any]:
 
 
 def to_json(obj: object) -> str:
+    if _json.write_text:
+        return _json.escape_surrogates(WRITERS[type(obj)](obj))
     return _json.dumps(ENCODERS[type(obj)](obj))
 
 

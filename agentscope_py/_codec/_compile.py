@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from .. import _json
 from .._fields import is_type_check
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._kinds import CodeGen, Enum, Kind
@@ -25,6 +26,7 @@ from ._registry import (
     ENCODERS,
     TAG_TABLES,
     UNIONS,
+    WRITERS,
     Decoder,
     Encoder,
 )
@@ -40,6 +42,7 @@ def register(*specs: WireClass) -> None:
     for spec in specs:
         CLASSES[spec.cls] = spec
         ENCODERS[spec.cls] = _compile_encoder(spec)
+        WRITERS[spec.cls] = _compile_writer(spec)
         CLASS_DECODERS[spec.cls] = DECODERS[spec.cls] = _compile_decoder(spec)
 
 
@@ -138,6 +141,41 @@ def _compile_encoder(spec: WireClass) -> Encoder:
             statements.append(f"if {test}: d[{field.key!r}] = {field.kind.encode(value, gen, f'{owner}.{field.attr}')}")
     name = f"encode_{owner}"
     body = [f"d = {{{', '.join(literal)}}}", *statements, "return d"]
+    return _compile(f"def {name}(o):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
+
+
+def _compile_writer(spec: WireClass) -> Callable[[Any], str]:
+    """The encoder's twin that writes JSON text directly, for the standard-library backend.
+
+    Keys and punctuation are constants of the generated code; only values are
+    written at run time, so no intermediate dicts are built and walked.
+    """
+    gen = CodeGen()
+    owner = spec.cls.__name__
+    members: list[str] = []  # "key":value texts, always present
+    statements: list[str] = []
+    if spec.tag is not None:
+        members.append(repr(f"{_json.encode_str(spec.tag_key)}:{_json.encode_str(spec.tag)}"))
+    for field in spec.fields:
+        value = f"o.{field.attr}"
+        written = field.kind.write(value, gen, f"{owner}.{field.attr}")
+        key = repr(f"{_json.encode_str(field.key)}:")
+        if field.omit == "never":
+            if field.nullable:
+                written = f"('null' if {value} is None else {written})"
+            member = f"{key} + {written}"
+            if statements:
+                statements.append(f"p.append({member})")
+            else:
+                members.append(member)
+        else:
+            test = f"{value} is not None" if field.omit == "null" else value
+            statements.append(f"if {test}: p.append({key} + {written})")
+    name = f"write_{owner}"
+    if statements:
+        body = [f"p = [{', '.join(members)}]", *statements, "return '{' + ','.join(p) + '}'"]
+    else:
+        body = [f"return '{{' + ','.join(({', '.join(members)},)) + '}}'"]
     return _compile(f"def {name}(o):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
 
 

@@ -13,10 +13,11 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
+from .. import _json
 from .._frozen import EMPTY
 from .._reader import item, json_kind, req_bool, req_number, req_str
 from ..errors import ArgumentValueError, DecodeError
-from ._registry import DECODERS, ENCODERS, TAG_TABLES
+from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
 from ._values import Context, freeze, thaw, within
 
 __all__ = ["Bool", "Enum", "Float", "Int", "JsonObject", "JsonValue", "Kind", "ListOf", "Nested", "Str"]
@@ -50,8 +51,13 @@ class Kind:
     expected: str = ""
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
-        """An expression writing the stored value ``expr``; ``where`` names the field in errors."""
+        """An expression turning the stored value ``expr`` into a plain JSON value; ``where`` names the
+        field in errors."""
         return expr
+
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        """An expression turning the stored value ``expr`` into JSON text (what ``encode`` gives, written)."""
+        raise NotImplementedError
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         """Statements that check the parsed, non-null value in ``var`` and replace it with the stored value."""
@@ -63,6 +69,9 @@ class Kind:
 
 class Str(Kind):
     json_type = "string"
+
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(_json.encode_str, 'encode_str')}({expr})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [f"if type({var}) is not str: {gen.ref(req_str, 'req_str')}({var}, {path!r})"]
@@ -78,6 +87,9 @@ def _read_int(value: object, path: str, ctx: Context) -> int:
 
 class Int(Kind):
     json_type = "integer"
+
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(int.__repr__, 'int_repr')}({expr})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [f"if type({var}) is not int: {var} = {gen.ref(_read_int, 'read_int')}({var}, {path!r}, ctx)"]
@@ -95,6 +107,9 @@ class Float(Kind):
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(_finite, 'finite')}({expr}, {where!r})"
 
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(float.__repr__, 'float_repr')}({self.encode(expr, gen, where)})"
+
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
             f"if type({var}) is not float: {var} = {gen.ref(req_number, 'req_number')}({var}, {path!r})",
@@ -104,6 +119,9 @@ class Float(Kind):
 
 class Bool(Kind):
     json_type = "boolean"
+
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(('false', 'true'), 'bool_text')}[{expr}]"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [f"if type({var}) is not bool: {gen.ref(req_bool, 'req_bool')}({var}, {path!r})"]
@@ -129,6 +147,10 @@ class Enum(Kind):
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{expr}.value"
 
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        text = {member: _json.encode_str(value) for value, member in self.by_value.items()}
+        return f"{gen.ref(text, self.enum_cls.__name__ + '_text')}[{expr}]"
+
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         table = gen.ref(self.by_value, self.enum_cls.__name__)
         return [
@@ -149,6 +171,10 @@ class JsonObject(Kind):
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"({gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')}) if {expr} else {{}})"
 
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        thawed = f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
+        return f"({gen.ref(_json.encode_value, 'encode_value')}({thawed}) if {expr} else '{{}}')"
+
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
             f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
@@ -163,6 +189,9 @@ class JsonValue(JsonObject):
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
+
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(_json.encode_value, 'encode_value')}({self.encode(expr, gen, where)})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return _guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen)
@@ -196,6 +225,9 @@ class Nested(Kind):
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(ENCODERS, 'encoders')}[type({expr})]({expr})"
 
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        return f"{gen.ref(WRITERS, 'writers')}[type({expr})]({expr})"
+
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
             f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
@@ -225,6 +257,10 @@ class ListOf(Kind):
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         encoders = gen.ref(ENCODERS, "encoders")
         return f"[{encoders}[type(x)](x) for x in {expr}]"
+
+    def write(self, expr: str, gen: CodeGen, where: str) -> str:
+        writers = gen.ref(WRITERS, "writers")
+        return f"'[' + ','.join([{writers}[type(x)](x) for x in {expr}]) + ']'"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [f"{var} = {gen.ref(self._decode_items, 'decode_items')}({var}, ctx, depth, {path!r})"]
