@@ -33,6 +33,7 @@ from agentscope_py import (
     RequestStopEvent,
     RequireExternalExecutionEvent,
     RequireUserConfirmEvent,
+    StreamError,
     TextBlock,
     TextBlockDeltaEvent,
     TextBlockEndEvent,
@@ -52,7 +53,6 @@ from agentscope_py import (
     ToolResultState,
     ToolResultTextDeltaEvent,
     ToolUseBlock,
-    StreamError,
     URLSource,
     assemble,
 )

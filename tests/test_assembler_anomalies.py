@@ -12,7 +12,6 @@ from agentscope_py import (
     AgentEvent,
     AgentStartEvent,
     AnomalyKind,
-    AssistantMessage,
     Base64Source,
     ChatUsage,
     DataBlock,

@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import assistant_messages
 
 from agentscope_py import (
     AgentEndEvent,
@@ -34,8 +35,6 @@ from agentscope_py import (
     assemble,
     events_from_message,
 )
-
-from strategies import assistant_messages
 
 CHUNK_SIZES = st.integers(min_value=1, max_value=40)
 

@@ -42,8 +42,19 @@ from ._block_events import (
     ThinkingBlockEndEvent,
     ThinkingBlockStartEvent,
 )
-from ._hitl_events import AllToolsDeniedEvent, RequireExternalExecutionEvent, RequireUserConfirmEvent
-from ._lifecycle import AgentEndEvent, AgentStartEvent, CustomEvent, ModelCallEndEvent, ModelCallStartEvent, RequestStopEvent
+from ._hitl_events import (
+    AllToolsDeniedEvent,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
+)
+from ._lifecycle import (
+    AgentEndEvent,
+    AgentStartEvent,
+    CustomEvent,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    RequestStopEvent,
+)
 from ._reply_state import parse_arguments
 from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY
 from ._tool_events import (

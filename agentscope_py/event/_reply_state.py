@@ -17,7 +17,14 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .._blocks import ContentBlock, DataBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .._blocks import (
+    ContentBlock,
+    DataBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
 from .._ids import new_hex_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
@@ -313,8 +320,8 @@ class Reply:
     """An open reply: ``AgentStartEvent … AgentEndEvent`` of one source, or one bare model call."""
 
     __slots__ = (
-        "blocks",
         "bare",
+        "blocks",
         "cached",
         "calls",
         "known",

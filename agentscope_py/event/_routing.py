@@ -1,0 +1,239 @@
+"""Where an event of a stream goes: the open reply that owns it, the block it extends, whether it
+was seen before; and what the assembler does with what does not fit (anomalies).
+
+A reply is ``AgentStartEvent(R) … AgentEndEvent(R)`` of one ``source``; inside
+it AgentScope gives every model call and every acting phase a reply id of its
+own, so an event is routed by ``(source, reply id)`` to the open reply that owns
+it, and a block is keyed by ``(kind, reply id, block id)``.  A model call
+outside any ``AgentStartEvent`` is a reply of its own, ended by its
+``ModelCallEndEvent``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._messages import AssistantMessage
+from ..errors import StreamError
+from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
+from ._lifecycle import ModelCallStartEvent
+from ._reply_state import BlockAccumulator, CompletedReplies, Reply, ToolCallAccumulator
+
+__all__ = ["REMEMBERED_REPLIES", "ReplyRouter"]
+
+#: How many completed replies an assembler remembers, to recognise their late events.
+REMEMBERED_REPLIES = 1024
+
+_STRICT_HINT = "; MessageAssembler(strict=False) keeps what it can and records the problem in .anomalies"
+
+
+class ReplyRouter:
+    """The open replies of a stream and the bookkeeping every event handler shares."""
+
+    def __init__(self, strict: bool = False) -> None:
+        self._strict = strict
+        self._anomalies: list[StreamAnomaly] = []
+        self._routes: dict[tuple[str | None, str | None], Reply] = {}  # (source, reply id) -> open reply
+        self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
+        self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
+        self._completed = CompletedReplies(REMEMBERED_REPLIES)
+
+    @property
+    def strict(self) -> bool:
+        """Whether an anomaly raises :class:`~agentscope_py.StreamError` instead of being recorded."""
+        return self._strict
+
+    @property
+    def anomalies(self) -> tuple[StreamAnomaly, ...]:
+        """What this assembler noticed so far, oldest first."""
+        return tuple(self._anomalies)
+
+    # -- bookkeeping ----------------------------------------------------------------
+
+    def _report(self, kind: AnomalyKind, message: str, event: Any, reply: Reply | None = None) -> None:
+        if self._strict and kind is not AnomalyKind.INVALID_TOOL_ARGUMENTS:
+            raise StreamError(message + _STRICT_HINT)
+        source = reply.source if reply is not None else getattr(event, "source", None)
+        reply_id = reply.reply_id if reply is not None else getattr(event, "reply_id", None)
+        self._anomalies.append(StreamAnomaly(kind, message, event, source, reply_id))
+
+    def _route(self, event: Any, reply_id: str | None) -> Reply | None:
+        """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late).
+
+        The hot path of every delta: ``_first_sight`` is written out here, not called.
+        """
+        reply = self._routes.get((event.source, reply_id))
+        if reply is None:
+            reply = self._route_new(event, reply_id)
+            if reply is None:
+                return None
+        event_id = event.id
+        if event_id is not None:
+            seen = reply.seen
+            if event_id in seen:
+                return None
+            seen.add(event_id)
+        return reply
+
+    def _route_new(self, event: Any, reply_id: str | None) -> Reply | None:
+        source = event.source
+        key = (source, reply_id)
+        if key in self._completed:
+            self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
+            return None
+        reply = self._agent_replies.get(source)
+        if reply is not None:  # a new model call or acting phase of the agent's reply
+            reply.route_keys.append(key)
+            self._routes[key] = reply
+            return reply
+        if not isinstance(event, ModelCallStartEvent):
+            self._report(
+                AnomalyKind.OUTSIDE_REPLY,
+                f"{describe_event(event)} arrived outside any reply (no AgentStartEvent of its source, "
+                "no ModelCallStartEvent of its reply id)",
+                event,
+            )
+        return self._open_reply(source, reply_id, None, True, event.created_at)
+
+    def _route_by_source(self, event: Any) -> Reply | None:
+        """The reply of an event that names no model call: the open reply of its source."""
+        reply = self._agent_replies.get(event.source) or self._latest_bare_reply(event.source)
+        if reply is None:
+            self._report(
+                AnomalyKind.OUTSIDE_REPLY, f"{describe_event(event)} arrived while its source had no open reply", event
+            )
+            return None
+        return reply if self._first_sight(reply, event) else None
+
+    @staticmethod
+    def _first_sight(reply: Reply, event: Any) -> bool:
+        event_id = event.id
+        if event_id is None:  # a document without an id: nothing to recognise it by
+            return True
+        seen = reply.seen
+        if event_id in seen:
+            return False
+        seen.add(event_id)
+        return True
+
+    def _latest_bare_reply(self, source: str | None) -> Reply | None:
+        for reply in reversed(self._open):
+            if reply.source == source:
+                return reply
+        return None
+
+    def _open_reply(
+        self, source: str | None, reply_id: str | None, name: str | None, bare: bool, created_at: str | None
+    ) -> Reply:
+        reply = Reply(source, reply_id, name, bare, created_at)
+        self._routes[(source, reply_id)] = reply
+        self._open[reply] = None
+        if not bare:
+            self._agent_replies[source] = reply
+        return reply
+
+    def _complete(self, reply: Reply) -> AssistantMessage:
+        message = reply.message()
+        for block in reply.blocks:
+            if isinstance(block, ToolCallAccumulator):
+                problem = block.arguments_problem()
+                if problem is not None:
+                    self._report(
+                        AnomalyKind.INVALID_TOOL_ARGUMENTS,
+                        f"the arguments of tool call {block.block_id!r} ({block.name!r}) are {problem}; "
+                        "the block's content keeps the text and its input is empty",
+                        None,
+                        reply,
+                    )
+        for key in reply.route_keys:
+            del self._routes[key]
+        self._completed.add(reply.route_keys)
+        del self._open[reply]
+        if self._agent_replies.get(reply.source) is reply:
+            del self._agent_replies[reply.source]
+        return message
+
+    def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
+        for problem in block.take_metadata(event.metadata):
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
+
+    # -- blocks ---------------------------------------------------------------------
+
+    def _start(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return None
+        key = (cls.kind, event.reply_id, block_id)
+        block = reply.known.get(key)
+        if block is None:
+            block = cls(block_id, name)
+            reply.add_block(key, block)
+        elif block.open:
+            self._report(
+                AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the {cls.kind} block is already open", event
+            )
+            return None
+        else:  # Java restarts its "text" block after a tool call: the model call's text goes on
+            block.open = True
+        self._take_metadata(reply, block, event)
+        reply.cached = None
+        return block
+
+    def _delta(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return None
+        block = reply.known.get((cls.kind, event.reply_id, block_id))
+        if block is None or not block.open:
+            block = self._reopen(reply, event, cls, block_id, name, block)
+        block.built = reply.cached = None
+        return block
+
+    def _reopen(
+        self,
+        reply: Reply,
+        event: Any,
+        cls: type[BlockAccumulator],
+        block_id: str | None,
+        name: str | None,
+        block: BlockAccumulator | None,
+    ) -> BlockAccumulator:
+        if block is not None:
+            self._report(
+                AnomalyKind.DELTA_WITHOUT_START,
+                f"{describe_event(event)}: the {cls.kind} block had ended; it is reopened",
+                event,
+            )
+            block.open = True
+            return block
+        self._report(
+            AnomalyKind.DELTA_WITHOUT_START,
+            f"{describe_event(event)}: the {cls.kind} block was never started; it is created",
+            event,
+        )
+        block = cls(block_id, name)
+        reply.add_block((cls.kind, event.reply_id, block_id), block)
+        return block
+
+    def _end(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        reply = self._route(event, event.reply_id)
+        if reply is None:
+            return None
+        key = (cls.kind, event.reply_id, block_id)
+        block = reply.known.get(key)
+        if block is None:
+            kept = cls.end_creates
+            self._report(
+                AnomalyKind.END_WITHOUT_START,
+                f"{describe_event(event)}: the {cls.kind} block was never started; "
+                + ("it is created" if kept else "the end is dropped"),
+                event,
+            )
+            if not kept:
+                return None
+            block = cls(block_id, name)
+            reply.add_block(key, block)
+        block.open = False
+        self._take_metadata(reply, block, event)
+        reply.cached = None
+        return block
