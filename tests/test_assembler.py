@@ -56,6 +56,7 @@ from agentscope_py import (
     URLSource,
     assemble,
 )
+from agentscope_py.event._reply_state import CompletedReplies
 
 
 def text_call(model_call: str, *deltas: str, block_id: str = "text", source: str | None = None) -> list[AgentEvent]:
@@ -378,3 +379,36 @@ def test_assembled_messages_is_a_list_with_anomalies() -> None:
         AnomalyKind.DELTA_WITHOUT_START,
         AnomalyKind.UNFINISHED_REPLY,
     ]
+
+
+def test_feed_all_takes_any_iterable_and_matches_feed() -> None:
+    events = react_reply()
+    one_by_one = MessageAssembler()
+    expected = [message for event in events for message in one_by_one.feed(event)]
+    assert MessageAssembler().feed_all(event for event in events) == expected
+
+
+def test_java_max_iterations_then_a_summary_call() -> None:
+    # Java sends ExceedMaxItersEvent with the empty reply id, then a summary model call.
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        *tool_call("M1", "c1", "loop", "{}"),
+        ExceedMaxItersEvent("", 3, 3),
+        ModelCallStartEvent("M9"),
+        *text_call("M9", "Summary."),
+        ModelCallEndEvent("M9", ChatUsage(4, 2)),
+        AgentEndEvent("R"),
+    ]
+    result = assemble(events)
+    assert result[0].get_generate_reason() is GenerateReason.MAX_ITERATIONS
+    assert result[0].get_text_content() == "Summary." and result.anomalies == ()
+
+
+def test_completed_replies_are_remembered_within_a_bound() -> None:
+    completed = CompletedReplies(limit=2)
+    completed.add([(None, "R1"), (None, "M1")])
+    completed.add([(None, "R2")])
+    completed.add([(None, "R3"), (None, "M1")])  # reuses a key of the reply about to be forgotten
+    assert (None, "R1") not in completed  # the oldest is forgotten...
+    assert (None, "M1") in completed  # ...but not a key a newer reply still holds
+    assert (None, "R2") in completed and (None, "R3") in completed
