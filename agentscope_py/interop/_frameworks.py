@@ -118,12 +118,13 @@ def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, 
 def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[str] = ()) -> dict[str, Any]:
     """``rendered`` with the carried ``extras`` laid over it (objects merged key by key).
 
-    Keys in ``ours`` keep the rendered value: the renderer decided them from the block
-    (and drops them as absent only while that value is ``None``).
+    Keys in ``ours`` keep the rendered value: the renderer decided them from the block.
+    Where it wrote nothing, a carried explicit ``null`` still shows; where it wrote
+    ``None``, the key is still dropped when the original did not have it.
     """
     keep = frozenset(ours)
     for key, value in extras.items():
-        if key in keep or key == ABSENT:
+        if key == ABSENT or (key in keep and (key in rendered or value is not None)):
             continue
         have = rendered.get(key)
         if isinstance(have, dict) and isinstance(value, Mapping):
@@ -205,7 +206,7 @@ def make_message(
 
 # Below this an epoch number is in seconds (1e11 s is the year 5138; 1e11 ms is 1973).
 _SECONDS_LIMIT = 1e11
-_JAVA_FORMAT = "%Y-%m-%d %H:%M:%S"
+_JAVA_FORMAT = "%Y-%m-%d %H:%M:%S"  # then ".SSS"
 
 
 def timestamp_from_epoch(value: float, path: str) -> str:
@@ -213,7 +214,11 @@ def timestamp_from_epoch(value: float, path: str) -> str:
     try:
         millis = round(value * 1000) if abs(value) < _SECONDS_LIMIT else round(value)
         seconds, ms = divmod(millis, 1000)
-        return f"{time.strftime(_JAVA_FORMAT, time.localtime(seconds))}.{ms:03d}"
+        moment = time.localtime(seconds)
+        if not 1 <= moment.tm_year <= 9999:  # beyond what the four-digit Java form can say
+            raise ValueError(moment.tm_year)
+        # The year by hand: strftime does not pad years below 1000 on every platform.
+        return f"{moment.tm_year:04d}{time.strftime(_JAVA_FORMAT[2:], moment)}.{ms:03d}"
     except (OverflowError, OSError, ValueError):
         raise DecodeError(f"timestamp {value!r} is out of the range of dates", path) from None
 

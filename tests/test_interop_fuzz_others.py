@@ -1,0 +1,112 @@
+"""Fuzzing from_agentflow, from_vercel_ai and from_swarm_kit: untrusted payloads never escape as bare exceptions.
+
+Each reader gets arbitrary JSON and valid payloads with one value replaced or
+one key deleted.  It must return messages or raise ``DecodeError`` with a path
+that starts at ``messages``; and whatever it returns must convert back, to
+the very payload it read.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from framework_payloads import agentflow_payloads, swarm_kit_payloads, vercel_ai_payloads
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import json_values
+
+from agentscope_py import DecodeError, Msg
+from agentscope_py.interop import (
+    Converted,
+    from_agentflow,
+    from_swarm_kit,
+    from_vercel_ai,
+    to_agentflow,
+    to_swarm_kit,
+    to_vercel_ai,
+)
+
+Reader = Callable[[object], list[Msg[Any]]]
+Writer = Callable[[list[Msg[Any]]], Converted]
+
+FORMATS: dict[str, tuple[Reader, Writer, st.SearchStrategy[list[dict[str, Any]]]]] = {
+    "agentflow": (from_agentflow, to_agentflow, agentflow_payloads()),
+    "vercel_ai": (from_vercel_ai, to_vercel_ai, vercel_ai_payloads()),
+    "swarm_kit": (from_swarm_kit, to_swarm_kit, swarm_kit_payloads()),
+}
+# Values a reader might trip over: wrong types, huge and odd numbers, deep nesting.
+_NASTY = st.sampled_from([None, True, 0, -1, 2**70, 1e308, -0.0, "", "data:", "data:;base64,", [], {}, [[[[[]]]]], {"type": None}])
+_REPLACEMENTS = _NASTY | json_values(max_leaves=6)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place inside a JSON value: dict keys and list indexes, outermost first."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.extend(_paths(item, (*prefix, key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.extend(_paths(item, (*prefix, index)))
+    return found
+
+
+def _mutated(payload: Any, path: tuple[Any, ...], replacement: Any, delete: bool) -> Any:
+    if not path:
+        return replacement
+    copied = copy.deepcopy(payload)
+    parent = copied
+    for step in path[:-1]:
+        parent = parent[step]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = replacement
+    return copied
+
+
+def _check(read: Reader, write: Writer, payload: Any) -> None:
+    original = copy.deepcopy(payload)
+    try:
+        messages = read(payload)
+    except DecodeError as error:
+        assert error.path.startswith("messages"), error.path
+        assert str(error)  # says what is wrong
+        return
+    assert payload == original  # reading never changes its input
+    assert write(messages) == original
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@given(data=st.data())
+def test_arbitrary_json_reads_or_raises_decode_error(fmt: str, data: st.DataObject) -> None:
+    read, write, _ = FORMATS[fmt]
+    payload = data.draw(json_values(max_leaves=20) | st.lists(st.dictionaries(st.sampled_from(["role", "content", "type"]), json_values(max_leaves=6)), max_size=3))
+    _check(read, write, payload)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@given(data=st.data())
+def test_mutated_payloads_read_back_exactly_or_raise_decode_error(fmt: str, data: st.DataObject) -> None:
+    read, write, payloads = FORMATS[fmt]
+    payload = data.draw(payloads.filter(bool))
+    path = data.draw(st.sampled_from(_paths(payload)))
+    mutated = _mutated(payload, path, data.draw(_REPLACEMENTS), data.draw(st.booleans()))
+    _check(read, write, mutated)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_deep_nesting_is_a_decode_error(fmt: str) -> None:
+    read, _, _ = FORMATS[fmt]
+    deep: Any = "x"
+    for _ in range(100_000):
+        deep = [deep]
+    content = {"agentflow": deep, "vercel_ai": deep, "swarm_kit": "x"}[fmt]
+    payload = [{"role": "tool", "content": [{"type": "tool_result", "tool_call_id": "c", "content": content}], "agentName": "a", "mode": "tool", "payload": deep}]
+    try:
+        read(payload)
+    except DecodeError as error:
+        assert error.path.startswith("messages")
