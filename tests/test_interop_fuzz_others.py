@@ -38,7 +38,7 @@ FORMATS: dict[str, tuple[Reader, Writer, st.SearchStrategy[list[dict[str, Any]]]
     "swarm_kit": (from_swarm_kit, to_swarm_kit, swarm_kit_payloads()),
 }
 # Values a reader might trip over: wrong types, huge and odd numbers, deep nesting.
-_NASTY = st.sampled_from([None, True, 0, -1, 2**70, 1e308, -0.0, "", "data:", "data:;base64,", [], {}, [[[[[]]]]], {"type": None}])
+_NASTY: st.SearchStrategy[Any] = st.sampled_from([None, True, 0, -1, 2**70, 1e308, -0.0, "", "data:", "data:;base64,", [], {}, [[[[[]]]]], {"type": None}])
 _REPLACEMENTS = _NASTY | json_values(max_leaves=6)
 
 
