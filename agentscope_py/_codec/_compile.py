@@ -152,30 +152,29 @@ def _compile_writer(spec: WireClass) -> Callable[[Any], str]:
     """
     gen = CodeGen()
     owner = spec.cls.__name__
-    members: list[str] = []  # "key":value texts, always present
-    statements: list[str] = []
+    # (constant JSON text before the value, expression writing the value or None, test to omit it or None)
+    parts: list[tuple[str, str | None, str | None]] = []
     if spec.tag is not None:
-        members.append(repr(f"{_json.encode_str(spec.tag_key)}:{_json.encode_str(spec.tag)}"))
+        parts.append((f"{_json.encode_str(spec.tag_key)}:{_json.encode_str(spec.tag)}", None, None))
     for field in spec.fields:
         value = f"o.{field.attr}"
         written = field.kind.write(value, gen, f"{owner}.{field.attr}")
-        key = repr(f"{_json.encode_str(field.key)}:")
-        if field.omit == "never":
-            if field.nullable:
-                written = f"('null' if {value} is None else {written})"
-            member = f"{key} + {written}"
-            if statements:
-                statements.append(f"p.append({member})")
-            else:
-                members.append(member)
-        else:
-            test = f"{value} is not None" if field.omit == "null" else value
-            statements.append(f"if {test}: p.append({key} + {written})")
+        if field.nullable and field.omit == "never":
+            written = f"('null' if {value} is None else {written})"
+        test = {"never": None, "null": f"{value} is not None", "empty": value}[field.omit]
+        parts.append((f"{_json.encode_str(field.key)}:", written, test))
     name = f"write_{owner}"
-    if statements:
-        body = [f"p = [{', '.join(members)}]", *statements, "return '{' + ','.join(p) + '}'"]
+    if all(test is None for _, _, test in parts):
+        # One f-string: the constant text and the values are joined in a single step.
+        text = ",".join(constant.replace("{", "{{").replace("}", "}}") + (f"{{{written}}}" if written else "")
+                        for constant, written, _ in parts)
+        body = [f'return f"""{{{{{text}}}}}"""']
     else:
-        body = [f"return '{{' + ','.join(({', '.join(members)},)) + '}}'"]
+        body = ["p = []"]
+        for constant, written, test in parts:
+            piece = repr(constant) if written is None else f"{constant!r} + {written}"
+            body.append(f"p.append({piece})" if test is None else f"if {test}: p.append({piece})")
+        body.append("return '{' + ','.join(p) + '}'")
     return _compile(f"def {name}(o):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
 
 
