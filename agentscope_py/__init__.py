@@ -38,7 +38,6 @@ from ._roles import ALLOWED_BLOCKS, AssistantBlock, SystemBlock, ToolBlock, User
 from ._sources import Base64Source, Source, URLSource
 from ._usage import ChatUsage
 from ._serializable import DecodeLimits
-from . import _codec  # noqa: F401  # installs the JSON codec behind to_dict/from_dict
 from .errors import (
     AgentScopeError,
     ArgumentTypeError,

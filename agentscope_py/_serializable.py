@@ -3,13 +3,15 @@
 Messages, blocks, sources, usage and events inherit :class:`JsonSerializable`,
 so mypy and readers see ``to_dict``/``to_json``/``from_dict``/``from_json`` on
 every class.  The methods delegate to the codec (``agentscope_py._codec``),
-which installs itself here when the package is imported.  The model therefore
-never imports the codec: data flows blocks → messages → codec, and a method
+which installs itself here when it is imported: by the first JSON call, or by
+whatever imports it first (the events do).  The model therefore never imports
+the codec at module level: data flows blocks → messages → codec, and a method
 call costs one attribute lookup rather than a function-local import.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
@@ -64,12 +66,22 @@ class Codec(Protocol):
     def from_json(self, cls: type[_T], text: str | bytes, limits: DecodeLimits) -> _T: ...
 
 
-class _NotInstalled:
+class _InstalledOnFirstUse:
+    """Stands in for the codec until the first JSON call, which imports it.
+
+    Importing the codec generates an encoder and a decoder for every class, a
+    quarter of the package's import time: a program that never touches JSON
+    should not pay for it, and one that does pays once.
+    """
+
     def __getattr__(self, name: str) -> Any:
-        raise RuntimeError("the JSON codec is not installed; import agentscope_py, not one of its modules alone")
+        importlib.import_module("._codec", __package__)  # calls install_codec
+        if isinstance(_codec, _InstalledOnFirstUse):
+            raise RuntimeError("agentscope_py._codec did not install itself")
+        return getattr(_codec, name)
 
 
-_codec: Codec = _NotInstalled()  # replaced by install_codec at package import
+_codec: Codec = _InstalledOnFirstUse()  # replaced by install_codec when the codec is imported
 
 
 def install_codec(codec: Codec) -> None:

@@ -201,64 +201,51 @@ def _reading(impl: Callable[[], CoreOps]) -> Op:
 # -- import time ----------------------------------------------------------------
 
 IMPORT_RUNS = 7
+IMPORTED_MODULES = (OURS, "pydantic", "langchain_core.messages")  # OURS is also our module name
 _IMPORTTIME_LINE = re.compile(r"^import time:\s+\d+\s+\|\s+(\d+)\s+\|\s*(\S+)\s*$")
+# Bytecode must be cached, as it is after ``pip install``: PYTHONDONTWRITEBYTECODE
+# would make every run compile the package from source and time the compiler.
+_CACHING_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _importtime_stderr(module: str) -> str:
-    # Bytecode must be cached, as it is after ``pip install``: PYTHONDONTWRITEBYTECODE
-    # would make every run compile the package from source and measure the compiler.
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    return subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    ).stderr
+def _fresh_interpreter(module: str, *args: str) -> str:
+    """Run a new ``python *args``; its stdout and stderr.  ``ImportError`` if ``module`` is absent."""
+    result = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False, env=_CACHING_ENV)
+    if result.returncode != 0:
+        raise ImportError(f"cannot import {module}", name=module)
+    return result.stdout + result.stderr
 
 
-def import_ms(module: str) -> float:
-    """Cumulative import time of ``module`` in fresh interpreters (``-X importtime``), in ms: the best run.
+def _best_run(measure_once: Callable[[], float]) -> float:
+    """The best of ``IMPORT_RUNS`` runs after a warm-up one (which writes the bytecode cache).
 
     The best, not the median: an import is one short burst, so a busy machine can
-    only add to it, and the fastest run is the one closest to the true cost.
+    only add to it, and the fastest run is the closest to its true cost.
     """
-    _importtime_stderr(module)  # warm-up: writes the bytecode cache and fills the OS file cache
-    runs = []
-    for _ in range(IMPORT_RUNS):
-        stderr = _importtime_stderr(module)
-        cumulative = [int(m[1]) for line in stderr.splitlines() if (m := _IMPORTTIME_LINE.match(line)) and m[2] == module]
-        if not cumulative:
-            raise ImportError(f"cannot import {module}", name=module)
-        runs.append(cumulative[-1] / 1000)
-    return min(runs)
+    measure_once()
+    return min(measure_once() for _ in range(IMPORT_RUNS))
 
 
-_CPU_TIME_SCRIPT = (
-    "import time; start = time.process_time(); import {module}; print(time.process_time() - start)"
-)
+def importtime_ms(module: str) -> float:
+    """``module``'s cumulative import time as ``python -X importtime`` reports it, in ms."""
+
+    def once() -> float:
+        output = _fresh_interpreter(module, "-X", "importtime", "-c", f"import {module}")
+        cumulative = [int(m[1]) for line in output.splitlines() if (m := _IMPORTTIME_LINE.match(line)) and m[2] == module]
+        return cumulative[-1] / 1000
+
+    return _best_run(once)
 
 
 def import_cpu_ms(module: str) -> float:
-    """CPU time this interpreter spends importing ``module``, in ms: the best of the runs.
+    """The CPU time (``time.process_time``) the interpreter spends importing ``module``, in ms.
 
-    ``-X importtime`` measures wall-clock time, which other processes on a busy
-    machine inflate; the process's own CPU time is what the import costs.
+    Wall-clock time, which ``-X importtime`` measures, grows with the load other
+    processes put on the machine; this process's own CPU time grows less (shared
+    cores and caches still slow it).
     """
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    runs = []
-    for _ in range(IMPORT_RUNS + 1):  # the first run writes the bytecode cache
-        result = subprocess.run(
-            [sys.executable, "-c", _CPU_TIME_SCRIPT.format(module=module)],
-            capture_output=True,
-            text=True,
-            check=False,
-            env=env,
-        )
-        if result.returncode != 0:
-            raise ImportError(f"cannot import {module}", name=module)
-        runs.append(float(result.stdout) * 1000)
-    return min(runs[1:])
+    script = f"import time; start = time.process_time(); import {module}; print(time.process_time() - start)"
+    return _best_run(lambda: float(_fresh_interpreter(module, "-c", script)) * 1000)
 
 
 # -- memory -----------------------------------------------------------------------
@@ -321,25 +308,17 @@ def benchmarks() -> list[Workload | Figure]:
             "import",
             f"cumulative import time, python -X importtime, best of {IMPORT_RUNS} fresh interpreters",
             "ms",
-            {
-                OURS: functools.partial(import_ms, "agentscope_py"),
-                "pydantic": functools.partial(import_ms, "pydantic"),
-                "langchain_core.messages": functools.partial(import_ms, "langchain_core.messages"),
-            },
+            {module: functools.partial(importtime_ms, module) for module in IMPORTED_MODULES},
             target=Target(60.0),
             notes=["pydantic's figure is the bare package; defining models adds to it"],
         ),
         Figure(
             "import (CPU)",
-            f"CPU time of the import (time.process_time), best of {IMPORT_RUNS} fresh interpreters",
+            f"CPU time of the same import (time.process_time), best of {IMPORT_RUNS} fresh interpreters",
             "ms",
-            {
-                OURS: functools.partial(import_cpu_ms, "agentscope_py"),
-                "pydantic": functools.partial(import_cpu_ms, "pydantic"),
-                "langchain_core.messages": functools.partial(import_cpu_ms, "langchain_core.messages"),
-            },
+            {module: functools.partial(import_cpu_ms, module) for module in IMPORTED_MODULES},
             target=Target(60.0),
-            notes=["unlike wall-clock time, barely moved by other processes on a busy machine"],
+            notes=["this process's CPU only: a second opinion, less moved by a busy machine than wall-clock time"],
         ),
         Figure(
             "memory",

@@ -1,8 +1,9 @@
-"""``import agentscope_py`` leaves the event classes for later, and they still arrive by name.
+"""``import agentscope_py`` leaves the events and the JSON codec for later; both arrive when used.
 
-The events cost as much to import as the whole message model, so the package
-loads them on first use (``agentscope_py.__getattr__``); see bench/README.md
-for the import-time figure this keeps under its target.
+Each costs a large part of the package's import time, so the package loads the
+events on first use of an event name (``agentscope_py.__getattr__``) and the
+codec on the first JSON call (``_serializable``); see bench/README.md for the
+import-time figure this keeps under its target.
 """
 
 from __future__ import annotations
@@ -17,8 +18,12 @@ def _run(code: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_importing_the_package_does_not_import_the_events() -> None:
-    _run("import sys, agentscope_py; assert 'agentscope_py.event' not in sys.modules, 'events loaded eagerly'")
+def test_importing_the_package_imports_neither_the_events_nor_the_codec() -> None:
+    _run(
+        "import sys, agentscope_py\n"
+        "loaded = {'agentscope_py.event', 'agentscope_py._codec'} & set(sys.modules)\n"
+        "assert not loaded, f'loaded eagerly: {loaded}'"
+    )
 
 
 def test_an_event_name_loads_the_events() -> None:
@@ -28,6 +33,18 @@ def test_an_event_name_loads_the_events() -> None:
         "from agentscope_py.event import TextBlockDeltaEvent as same\n"
         "assert TextBlockDeltaEvent is same and 'agentscope_py.event' in sys.modules"
     )
+
+
+def test_the_first_json_call_loads_the_codec() -> None:
+    _run(
+        "from agentscope_py import Msg, UserMessage\n"
+        "message = UserMessage('hi', id='m1', timestamp='2025-01-01 12:00:00.000')\n"
+        "assert Msg.from_json(message.to_json()) == message"
+    )
+
+
+def test_decoding_first_loads_the_codec_too() -> None:
+    _run("from agentscope_py import TextBlock\nassert TextBlock.from_dict({'type': 'text', 'text': 'x'}) == TextBlock('x')")
 
 
 def test_every_public_name_resolves() -> None:
