@@ -166,14 +166,16 @@ def _compile_writer(spec: WireClass) -> Callable[[Any], str]:
     name = f"write_{owner}"
     if all(test is None for _, _, test in parts):
         # One f-string: the constant text and the values are joined in a single step.
-        text = ",".join(constant.replace("{", "{{").replace("}", "}}") + (f"{{{written}}}" if written else "")
-                        for constant, written, _ in parts)
+        text = ",".join(
+            constant.replace("{", "{{").replace("}", "}}") + ("" if value_text is None else f"{{{value_text}}}")
+            for constant, value_text, _ in parts
+        )
         body = [f'return f"""{{{{{text}}}}}"""']
     else:
         body = ["p = []"]
-        for constant, written, test in parts:
-            piece = repr(constant) if written is None else f"{constant!r} + {written}"
-            body.append(f"p.append({piece})" if test is None else f"if {test}: p.append({piece})")
+        for constant, value_text, omit_test in parts:
+            piece = repr(constant) if value_text is None else f"{constant!r} + {value_text}"
+            body.append(f"p.append({piece})" if omit_test is None else f"if {omit_test}: p.append({piece})")
         body.append("return '{' + ','.join(p) + '}'")
     return _compile(f"def {name}(o):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
 
