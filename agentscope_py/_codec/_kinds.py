@@ -270,9 +270,17 @@ class ListOf(Kind):
             raise _wrong("an array", value, path)
         if depth <= 0 or (depth == 1 and value):  # the array, then the objects in it
             raise within(ctx.too_deep(), path)
-        decode = DECODERS[self.target]
         # A union's members are picked here rather than through its decoder: one call less per item.
         key, members = TAG_TABLES.get(self.target, ("", {}))
+        if members:
+            position = 0  # how many items were begun (the walrus below counts them)
+            try:  # every item an object naming a member: the common case, in one pass
+                return [members[raw[key]](raw, ctx, depth - 2) for raw in value if (position := position + 1)]
+            except DecodeError as error:  # inside an item, which has said where: add which item
+                raise within(error, item(path, position - 1)) from None
+            except (KeyError, TypeError):
+                pass  # an item that is not an object naming a member: the loop below says which
+        decode = DECODERS[self.target]
         items = []
         for index, raw in enumerate(value):
             if type(raw) is dict:
