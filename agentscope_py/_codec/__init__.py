@@ -3,9 +3,12 @@
 How a class is written and read is *declared*, once, as a :class:`WireClass`
 (its fields as :class:`WireField`\\ s, each with a kind from ``_kinds``); a
 base class whose documents name their concrete class is a :class:`WireUnion`.
-From the declarations come the encoder and decoder generated for each class
-(``_compile``) and the JSON Schema (``agentscope_py.schema``), so the three
-cannot disagree.  ``_model`` declares usage, sources, blocks and messages.
+From the declarations come the functions generated for each class
+(``_compile``: an encoder to plain values, a writer straight to JSON text for
+the standard-library backend, a decoder) and the JSON Schema
+(``agentscope_py.schema``), so none of them can disagree with another.
+``_model`` declares usage, sources, blocks and messages; ``_kinds`` the kinds
+of values a field may hold; ``_values`` free-form JSON (metadata, tool inputs).
 
 Adding classes (the events do this in ``agentscope_py.event``)
 ----------------------------------------------------------------

@@ -1,11 +1,13 @@
 """The registry of wire classes, and the encoder and decoder generated for each.
 
-``register`` turns a :class:`WireClass` into two functions specialised for it:
-the encoder is one dict display over the attributes, the decoder reads each
-key once, checks its type inline and calls the class's own constructor (so
-every model invariant, the role rules included, is still checked in one
-place).  Generating the code, as attrs does for ``__init__``, removes the
-per-field loop and indirection that dominate a generic codec's time.
+``register`` turns a :class:`WireClass` into three functions specialised for it:
+the encoder is one dict display over the attributes, the writer one f-string
+of JSON text, and the decoder reads each key once, checks its type inline and
+builds the instance without repeating those checks (converters that do more
+than check a type still run; a message goes through ``Msg._from_fields``, so
+the role rules are checked where they always are).  Generating the code, as
+attrs does for ``__init__``, removes the per-field loop and indirection that
+dominate a generic codec's time.
 """
 
 from __future__ import annotations
