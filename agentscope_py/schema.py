@@ -54,8 +54,15 @@ class _Builder:
         self.schemas = Schemas(self.ref)
         # A class whose tag is a field (a message's role) gets that field pinned by its union.
         self.pinned: dict[type, tuple[str, str | None]] = {}
+        # Every tag a class is read under: its own first, then any other names a union gives it.
+        self.tags: dict[type, list[str]] = {}
         for union in UNIONS.values():
             for tag, member in union.members.items():
+                own = CLASSES[member].tag
+                if own is not None:
+                    self.tags.setdefault(member, [own])
+                    if tag != own:
+                        self.tags[member].append(tag)
                 if CLASSES[member].tag is None:
                     self.pinned[member] = (union.key, tag)
             if union.default is not None:
@@ -81,7 +88,8 @@ class _Builder:
         return {"$ref": f"#/$defs/{name}"}
 
     def _union(self, union: WireUnion) -> dict[str, Any]:
-        members = [*union.members.values(), *([] if union.default is None else [union.default])]
+        # A class may answer to several tags (legacy names): it is one alternative, listed once.
+        members = list(dict.fromkeys([*union.members.values(), *([] if union.default is None else [union.default])]))
         return {
             "oneOf": [self._class_ref(member) for member in members],
             "discriminator": {
@@ -94,7 +102,8 @@ class _Builder:
         properties: dict[str, Any] = {}
         required: list[str] = []
         if spec.tag is not None:
-            properties[spec.tag_key] = {"const": spec.tag}
+            tags = self.tags.get(spec.cls, [spec.tag])
+            properties[spec.tag_key] = {"const": spec.tag} if len(tags) == 1 else {"enum": tags}
             required.append(spec.tag_key)
         for field in spec.fields:
             for key in (field.key, *field.aliases):
