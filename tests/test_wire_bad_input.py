@@ -182,8 +182,9 @@ def test_free_form_values_nested_too_deep_are_refused(backend: str) -> None:
     with pytest.raises(DecodeError, match=r"nested deeper than 100 levels") as error:
         ContentBlock.from_dict({"type": "tool_use", "input": {"a": deep}})
     assert error.value.path.startswith("input.a[0][0]")
+    # Refused by the parser or, if it copes, by the decoder: either way a DecodeError about nesting.
     with pytest.raises(DecodeError, match="nested"):
-        Msg.from_json('{"metadata":' + "[" * 10_000 + "]" * 10_000 + "}")
+        Msg.from_json('{"metadata":{"a":' + "[" * 10_000 + "]" * 10_000 + "}}")
 
 
 def test_the_depth_limit_is_exact_and_configurable(backend: str) -> None:
