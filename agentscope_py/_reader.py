@@ -120,7 +120,10 @@ def req_number(value: object, path: str) -> float:
     if type(value) is float:
         return value
     if type(value) is int:
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise DecodeError(f"an integer of {value.bit_length()} bits is out of the range of a float", path) from None
     raise _wrong("a number", value, path)
 
 

@@ -104,6 +104,11 @@ def test_non_finite_constants_are_refused_on_input(backend: str, text: str) -> N
         TextBlock.from_json(text)
 
 
+def test_integers_python_cannot_write_as_text_are_an_argument_error(backend: str) -> None:
+    with pytest.raises(ArgumentValueError, match="cannot write UserMessage as JSON"):
+        UserMessage("x", metadata={"huge": 10**5000}).to_json()
+
+
 def test_values_without_a_json_form_are_named_with_their_path(backend: str) -> None:
     message = UserMessage("x", metadata={"when": [datetime.date(2025, 1, 2)]})
     with pytest.raises(ArgumentTypeError, match=r"UserMessage.metadata\['when'\]\[0\] holds a date"):

@@ -99,6 +99,7 @@ WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
     (ChatUsage, {"inputTokens": "10"}, "inputTokens", "expected an integer, got string"),
     (ChatUsage, {"inputTokens": True}, "inputTokens", "expected an integer, got boolean"),
     (ChatUsage, {"time": "fast"}, "time", "expected a number, got string"),
+    (ChatUsage, {"time": 10**400}, "time", "out of the range of a float"),
     (Msg, message(usage=[]), "usage", "expected an object, got array"),
     (Msg, message(usage={"time": {}}), "usage.time", "expected a number, got object"),
     (Msg, message(timestamp=20250102), "timestamp", "expected a string, got number"),

@@ -54,7 +54,7 @@ from typing import Any, TypeVar
 from .. import _json
 from .._reader import json_kind
 from .._serializable import DecodeLimits, install_codec
-from ..errors import DecodeError
+from ..errors import AgentScopeError, ArgumentValueError, DecodeError
 from . import _model  # noqa: F401  # registers the message model
 from ._compile import register, register_union
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
@@ -91,9 +91,15 @@ def to_dict(obj: object) -> dict[str, Any]:
 
 
 def to_json(obj: object) -> str:
-    if _json.write_text:
-        return _json.escape_surrogates(WRITERS[type(obj)](obj))
-    return _json.dumps(ENCODERS[type(obj)](obj))
+    try:
+        if _json.write_text:
+            return _json.escape_surrogates(WRITERS[type(obj)](obj))
+        return _json.dumps(ENCODERS[type(obj)](obj))
+    except ValueError as error:
+        if isinstance(error, AgentScopeError):
+            raise
+        # Python's own limit: an int of more than 4300 digits has no text form by default.
+        raise ArgumentValueError(f"cannot write {type(obj).__name__} as JSON: {error}") from None
 
 
 def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
