@@ -291,6 +291,8 @@ def test_fuzz_arbitrary_json_values(document: Any) -> None:
     decode_everything(document)
 
 
+# Numbers at the edges of what floats, 64-bit integers and Python's int-to-text conversion hold.
+EXTREMES = st.sampled_from([10**400, -(10**400), 2**63, -(2**63) - 1, 2**64, 1e308, -1e308, 5e-324, 1.5, -0.0, True])
 TAGS = st.sampled_from(["text", "thinking", "data", "image", "audio", "video", "hint", "tool_use", "tool_result",
                         "url", "base64", "USER", "ASSISTANT", "SYSTEM", "TOOL", None, "x"])
 
@@ -307,7 +309,7 @@ def mutated_vectors(draw: st.DrawFn) -> tuple[type[Any], Any]:
         parent, key = node, draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
         node = node[key]
     action = draw(st.sampled_from(["replace", "delete", "wrap", "retag"]))
-    replacement = draw(json_values(max_leaves=6) | TAGS) if action == "replace" else None
+    replacement = draw(json_values(max_leaves=6) | TAGS | EXTREMES) if action == "replace" else None
     if parent is None:
         document = {"wrap": [document], "replace": replacement}.get(action, document)
     elif action == "delete":
