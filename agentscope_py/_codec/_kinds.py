@@ -1,10 +1,11 @@
-"""What a field's value is on the wire: the encoder, the decoder and the schema of each kind.
+"""What a field's value is on the wire: how each kind is encoded, written, decoded and described.
 
-A kind contributes three things from one definition: an expression that
-encodes a stored value, statements that check and convert a parsed value, and
-its JSON Schema.  The code generator (``_compile``) splices the first two into
-one function per class; ``agentscope_py.schema`` calls the third.  A kind never
-sees ``None``: null handling belongs to the field (``WireField``).
+A kind contributes four things from one definition: an expression that turns
+a stored value into a plain JSON value, one that writes it as JSON text,
+statements that check and convert a parsed value, and its JSON Schema.  The
+code generator (``_compile``) splices the first three into the functions of
+each class; ``agentscope_py.schema`` calls the fourth.  A kind never sees
+``None``: null handling belongs to the field (``WireField``).
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ class Schemas:
 
 
 class Kind:
-    #: How the JSON Schema names the type, and how errors describe a value of it.
+    """The base of every kind; a subclass defines ``write`` and ``decode``, and ``encode``/``schema``
+    where the value is not written as it is stored or the schema is not ``{"type": json_type}``."""
+
+    #: The JSON Schema type of the value ("string", "object" …); the decoder's errors use it too.
     json_type: str = ""
-    expected: str = ""
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         """An expression turning the stored value ``expr`` into a plain JSON value; ``where`` names the
