@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 from hypothesis import strategies as st
+from strategies import json_objects, json_text, json_values
 
 from agentscope_py import ContentBlock, DataBlock, Msg, ToolResultBlock
-from strategies import json_objects, json_text, json_values
 
 __all__ = [
     "agentflow_payloads",

@@ -68,7 +68,7 @@ def test_seed_messages_read_as_agentscope_messages() -> None:
 
 
 def test_python_side_ids_timestamps_and_names() -> None:
-    hello, mixed, assistant, tool, _ = from_agentflow(SEEDS["python"])
+    hello, mixed, _, tool, _ = from_agentflow(SEEDS["python"])
     assert hello.id == "msg-001" and hello.timestamp is not None and hello.timestamp.endswith(".250")
     assert hello.metadata["source"] == "api"
     assert mixed.id == "42" and mixed.metadata["agentflow"]["message_id"] == 42

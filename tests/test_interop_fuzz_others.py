@@ -13,7 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from framework_payloads import agentflow_payloads, swarm_kit_payloads, vercel_ai_payloads
+from framework_payloads import (
+    agentflow_payloads,
+    swarm_kit_payloads,
+    vercel_ai_payloads,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import json_values

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,7 +43,7 @@ def test_seed_examples_come_back_exactly() -> None:
 
 
 def test_seed_messages_read_as_agentscope_messages() -> None:
-    system, user, call, result, navigate, navigated, resque, flush, hello = from_swarm_kit(SEED)
+    system, user, call, result, navigate, _, resque, flush, hello = from_swarm_kit(SEED)
     assert isinstance(system, SystemMessage) and system.name == "triage_agent"
     assert isinstance(user, UserMessage)
     assert user.content[1] == DataBlock(Base64Source("image/png", "iVBORw0KGgo="), id=user.content[1].id)  # type: ignore[union-attr]
@@ -114,7 +115,7 @@ _MESSAGES = st.one_of(
 
 
 def _no_two_tool_messages_in_a_row(messages: Sequence[Msg[Any]]) -> bool:
-    return not any(isinstance(a, ToolResultMessage) and isinstance(b, ToolResultMessage) for a, b in zip(messages, messages[1:]))
+    return not any(isinstance(a, ToolResultMessage) and isinstance(b, ToolResultMessage) for a, b in itertools.pairwise(messages))
 
 
 @given(st.lists(_MESSAGES, max_size=4).filter(_no_two_tool_messages_in_a_row))

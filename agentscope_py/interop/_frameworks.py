@@ -24,21 +24,35 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .._blocks import ContentBlock, DataBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .._blocks import (
+    ContentBlock,
+    DataBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from .._enums import MsgRole
 from .._ids import new_msg_id
-from .._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from .._messages import (
+    AssistantMessage,
+    Msg,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from .._reader import at, item, req, req_dict, req_list, req_str
 from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
-from .._reader import at, item, req, req_dict, req_list, req_str
 from ..errors import ArgumentValueError, DecodeError
 from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
 __all__ = [
     "ABSENT",
-    "Conversion",
     "PARTS",
+    "Conversion",
+    "PartReader",
+    "PartRenderer",
     "carried",
     "carry_in_block",
     "check_block_for_role",
@@ -46,27 +60,25 @@ __all__ = [
     "json_text",
     "make_message",
     "messages_list",
+    "millis_from_timestamp",
     "name_results",
+    "overlay",
+    "parse_arguments",
     "part_extras",
     "payload_list",
-    "PartReader",
-    "PartRenderer",
     "read_all",
     "read_epoch",
     "read_part",
     "read_parts",
     "read_role",
-    "same_blocks",
-    "written_epoch",
     "result_runs",
-    "thaw",
-    "millis_from_timestamp",
-    "overlay",
-    "parse_arguments",
+    "same_blocks",
     "source_from_string",
-    "tool_arguments",
+    "thaw",
     "timestamp_from_epoch",
+    "tool_arguments",
     "with_carried",
+    "written_epoch",
 ]
 
 #: Bookkeeping entry of any carried dict: the keys we would write that the format's object did not have.

@@ -28,7 +28,18 @@ from .._blocks import (
 )
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
-from .._reader import at, item, opt_dict, opt_int, opt_number, opt_str, req, req_dict, req_list, req_str
+from .._reader import (
+    at,
+    item,
+    opt_dict,
+    opt_int,
+    opt_number,
+    opt_str,
+    req,
+    req_dict,
+    req_list,
+    req_str,
+)
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
