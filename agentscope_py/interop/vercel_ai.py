@@ -12,7 +12,7 @@ they came.  Tool results inside an AgentScope assistant message go out as the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._blocks import (
@@ -26,23 +26,20 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
-from .._enums import MsgRole, ToolResultState
+from .._enums import MsgRole
 from .._messages import Msg
 from .._reader import (
     at,
-    item,
     opt_dict,
     opt_int,
     opt_number,
     opt_str,
     req,
     req_dict,
-    req_list,
     req_str,
 )
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
-from ..errors import DecodeError
 from ._common import Converted, OnUnsupported
 from ._frameworks import (
     PARTS,
@@ -54,7 +51,6 @@ from ._frameworks import (
     carry_in_block,
     data_url,
     diff,
-    json_text,
     make_message,
     messages_list,
     overlay,
@@ -66,18 +62,25 @@ from ._frameworks import (
     read_parts,
     read_role,
     result_runs,
-    same_blocks,
     source_from_string,
     thaw,
     tool_arguments,
     with_carried,
     written_epoch,
 )
+from ._vercel_results import (
+    MEDIA_BLOCKS,
+    TARGET,
+    read_codebuff_result,
+    read_output,
+    render_codebuff_result,
+    write_codebuff_result,
+    write_result_part,
+)
 
 __all__ = ["from_vercel_ai", "to_vercel_ai"]
 
 _FMT = "vercel_ai"
-_TARGET = "the Vercel AI SDK"
 #: The key in a message's ``providerOptions`` that holds the AgentScope fields Vercel has no place for.
 _OURS = "agentscope"
 #: Bookkeeping: ``"string"`` or ``"list"``, when ``content`` was not written in the role's usual form.
@@ -91,8 +94,6 @@ _SENT_AT = "sentAt"
 _ROLES = {"system": MsgRole.SYSTEM, "user": MsgRole.USER, "assistant": MsgRole.ASSISTANT, "tool": MsgRole.TOOL}
 _ROLE_NAMES = {role: name for name, role in _ROLES.items()}
 _USUAL_FORM = {MsgRole.SYSTEM: "string", MsgRole.USER: "list", MsgRole.ASSISTANT: "list", MsgRole.TOOL: "list"}
-_ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
-_MediaBlock = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
 
 
 # == reading =========================================================================
@@ -120,7 +121,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
     if role is MsgRole.TOOL and "toolCallId" in raw:
         layout_keys = ("toolCallId", "toolName", "content")
         layout = {key: raw[key] for key in layout_keys if key in raw}
-        block, extras = read_part(_read_codebuff_result, _render_codebuff_result, layout, path)
+        block, extras = read_part(read_codebuff_result, render_codebuff_result, layout, path)
         blocks = [carry_in_block(block, _FMT, extras) or block]
         bookkeeping[_LAYOUT] = _CODEBUFF
     else:
@@ -205,49 +206,8 @@ def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict
 def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(part, "toolName", path), at(path, "toolName"))
-    output, state = _read_output(req(part, "output", path), at(path, "output"))
+    output, state = read_output(req(part, "output", path), at(path, "output"))
     return ToolResultBlock(call_id, name, output, state=state), {}
-
-
-def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState]:
-    output = req_dict(value, path)
-    kind = req_str(req(output, "type", path), at(path, "type"))
-    value_path = at(path, "value")
-    blocks: tuple[ContentBlock, ...]
-    if kind in ("text", "error-text"):
-        blocks = (TextBlock(req_str(req(output, "value", path), value_path)),)
-    elif kind in ("json", "error-json"):
-        blocks = (TextBlock(json_text(req(output, "value", path))),)
-    elif kind == "content":
-        items = req_list(req(output, "value", path), value_path)
-        blocks = tuple(_read_output_item(entry, item(value_path, index)) for index, entry in enumerate(items))
-    else:
-        raise DecodeError(
-            f"unknown output type {kind!r}; expected text, json, error-text, error-json or content", at(path, "type")
-        )
-    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS
-
-
-def _read_output_item(value: object, path: str) -> ContentBlock:
-    entry = req_dict(value, path)
-    kind = req_str(req(entry, "type", path), at(path, "type"))
-    if kind in ("text", "json"):  # "text" in a content output, "json" in Codebuff's list
-        if kind == "text":
-            return TextBlock(req_str(req(entry, "text", path), at(path, "text")))
-        return TextBlock(json_text(req(entry, "value", path)))
-    if kind == "media":
-        media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
-        return DataBlock(Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data"))))
-    raise DecodeError(f"unknown output part type {kind!r}; expected text, json or media", at(path, "type"))
-
-
-def _read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    call_id = req_str(req(layout, "toolCallId", path), at(path, "toolCallId"))
-    name = req_str(req(layout, "toolName", path), at(path, "toolName"))
-    content_path = at(path, "content")
-    entries = req_list(req(layout, "content", path), content_path)
-    output = [_read_output_item(entry, item(content_path, index)) for index, entry in enumerate(entries)]
-    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {}
 
 
 _USER_READERS: dict[str, PartReader] = {"text": _read_text, "image": _read_image, "file": _read_file}
@@ -270,7 +230,7 @@ def _renderer(role: MsgRole) -> PartRenderer:
 
     def render(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
         # Every block a reader makes can be written, so this conversion never applies its policy.
-        return _write_part(Conversion(_TARGET, "drop"), 0, 0, block, extras, kind) or {}
+        return _write_part(Conversion(TARGET, "drop"), 0, 0, block, extras, kind) or {}
 
     return render
 
@@ -289,7 +249,7 @@ def to_vercel_ai(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
     """
-    conversion = Conversion(_TARGET, on_unsupported)
+    conversion = Conversion(TARGET, on_unsupported)
     out: list[dict[str, Any]] = []
     for index, message in enumerate(messages_list(messages)):
         out.extend(_write_message(conversion, index, message))
@@ -394,7 +354,7 @@ def _write_part(
     that message cannot hold it.  ``extras``: the carried fields of a block without metadata."""
     if isinstance(block, TextBlock):
         return overlay({"type": "text", "text": block.text}, extras)
-    if isinstance(block, _MediaBlock) and block.source is not None and kind != "system":
+    if isinstance(block, MEDIA_BLOCKS) and block.source is not None and kind != "system":
         return _write_media(block, block.source, extras)
     if kind == "assistant":
         if isinstance(block, ThinkingBlock):
@@ -410,7 +370,7 @@ def _write_part(
             }
             return overlay(rendered, carried(block.metadata, _FMT))
     if isinstance(block, ToolResultBlock) and kind in ("assistant", "tool"):
-        return _write_result_part(conversion, message_index, block_index, block)
+        return write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
     text = conversion.refuse(message_index, block_index, block)
     return None if text is None else {"type": "text", "text": text}
 
@@ -419,7 +379,7 @@ def _part_kind(block: ContentBlock) -> str:
     """``"image"`` for an image, ``"file"`` for any other media."""
     if isinstance(block, ImageBlock):
         return "image"
-    media_type = _media_type(block.source) if isinstance(block, _MediaBlock) and block.source else None
+    media_type = _media_type(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
     return "image" if (media_type or "").startswith("image/") else "file"
 
 
@@ -457,96 +417,11 @@ def _write_results(
     if extras.get(_LAYOUT) == _CODEBUFF and len(run) == 1:
         block_index, block = run[0]
         assert isinstance(block, ToolResultBlock)
-        rendered = _codebuff_result(conversion, message_index, block_index, block)
-        carried_fields = carried(block.metadata, _FMT)
-        return _agreeing(rendered, carried_fields, block, _codebuff_reads_as, "content")
+        return write_codebuff_result(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
     parts = []
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
-        parts.append(_write_result_part(conversion, message_index, block_index, block))
+        parts.append(write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT)))
     return {"content": parts}
 
 
-def _write_result_part(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
-) -> dict[str, Any]:
-    rendered = {
-        "type": "tool-result",
-        "toolCallId": block.id,
-        "toolName": block.name,
-        "output": _write_output(conversion, message_index, block_index, block),
-    }
-    return _agreeing(rendered, carried(block.metadata, _FMT), block, _output_reads_as, "output")
-
-
-def _agreeing(
-    rendered: dict[str, Any],
-    extras: Mapping[str, Any],
-    block: ToolResultBlock,
-    reads_as: Callable[[object, ToolResultBlock], bool],
-    key: str,
-) -> dict[str, Any]:
-    """``rendered`` with the carried fields laid over it; the carried spelling of the output
-    (a JSON value, say) only while it still reads as what the block holds."""
-    candidate = overlay({key: thaw(rendered[key])}, {key: extras[key]} if key in extras else {})
-    if reads_as(candidate[key], block):
-        rendered[key] = candidate[key]
-    return overlay(rendered, extras, ours=(key,))
-
-
-def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
-    try:
-        blocks, state = _read_output(value, "")
-    except DecodeError:
-        return False
-    return same_blocks(blocks, block.output) and (state is ToolResultState.ERROR) == (block.state in _ERROR_STATES)
-
-
-def _codebuff_reads_as(value: object, block: ToolResultBlock) -> bool:
-    try:
-        blocks = [_read_output_item(entry, "") for entry in req_list(value, "")]
-    except DecodeError:
-        return False
-    return same_blocks(blocks, block.output)
-
-
-def _write_output(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
-) -> dict[str, Any]:
-    is_error = block.state in _ERROR_STATES
-    if len(block.output) == 1 and isinstance(block.output[0], TextBlock):
-        return {"type": "error-text" if is_error else "text", "value": block.output[0].text}
-    items = _output_items(conversion, message_index, block_index, block, text_type="text")
-    return {"type": "content", "value": items}
-
-
-def _codebuff_result(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
-) -> dict[str, Any]:
-    items = _output_items(conversion, message_index, block_index, block, text_type="json")
-    return {"toolCallId": block.id, "toolName": block.name, "content": items}
-
-
-def _output_items(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, text_type: str
-) -> list[dict[str, Any]]:
-    """A result's output as text (or Codebuff json) and base64 media items."""
-    items: list[dict[str, Any]] = []
-    for inner in block.output:
-        source = inner.source if isinstance(inner, _MediaBlock) else None
-        if isinstance(inner, TextBlock):
-            text: str | None = inner.text
-        elif isinstance(source, Base64Source):
-            items.append({"type": "media", "data": source.data, "mediaType": source.media_type})
-            continue
-        else:  # a URL, a thought or a nested result: a tool output holds none of them
-            text = conversion.refuse(message_index, block_index, inner)
-        if text is not None:
-            items.append({"type": "text", "text": text} if text_type == "text" else {"type": "json", "value": text})
-    return items
-
-
-def _render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
-    assert isinstance(block, ToolResultBlock)
-    rendered = _codebuff_result(Conversion(_TARGET, "drop"), 0, 0, block)
-    return overlay(rendered, extras)

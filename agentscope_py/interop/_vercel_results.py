@@ -1,0 +1,178 @@
+"""Tool results in the Vercel AI SDK's shape: a ``tool-result`` part's ``output``, and the
+output list of a tool message as Codebuff writes it.
+
+An output is ``text``/``error-text``, ``json``/``error-json`` or ``content`` (text
+and base64 media items); Codebuff's list holds ``json`` and ``media`` items.  A
+JSON value is held as its text; the value itself is carried and written back
+while the text still reads the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .._blocks import (
+    AudioBlock,
+    ContentBlock,
+    DataBlock,
+    ImageBlock,
+    TextBlock,
+    ToolResultBlock,
+    VideoBlock,
+)
+from .._enums import ToolResultState
+from .._reader import at, item, req, req_dict, req_list, req_str
+from .._sources import Base64Source
+from ..errors import DecodeError
+from ._frameworks import Conversion, json_text, overlay, same_blocks, thaw
+
+__all__ = [
+    "ERROR_STATES",
+    "MEDIA_BLOCKS",
+    "TARGET",
+    "read_codebuff_result",
+    "read_output",
+    "render_codebuff_result",
+    "write_codebuff_result",
+    "write_result_part",
+]
+
+TARGET = "the Vercel AI SDK"
+#: The states written as an error; they come back as ERROR.
+ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
+MEDIA_BLOCKS = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
+
+
+def read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState]:
+    output = req_dict(value, path)
+    kind = req_str(req(output, "type", path), at(path, "type"))
+    value_path = at(path, "value")
+    blocks: tuple[ContentBlock, ...]
+    if kind in ("text", "error-text"):
+        blocks = (TextBlock(req_str(req(output, "value", path), value_path)),)
+    elif kind in ("json", "error-json"):
+        blocks = (TextBlock(json_text(req(output, "value", path))),)
+    elif kind == "content":
+        items = req_list(req(output, "value", path), value_path)
+        blocks = tuple(read_output_item(entry, item(value_path, index)) for index, entry in enumerate(items))
+    else:
+        raise DecodeError(
+            f"unknown output type {kind!r}; expected text, json, error-text, error-json or content", at(path, "type")
+        )
+    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS
+
+
+def read_output_item(value: object, path: str) -> ContentBlock:
+    entry = req_dict(value, path)
+    kind = req_str(req(entry, "type", path), at(path, "type"))
+    if kind in ("text", "json"):  # "text" in a content output, "json" in Codebuff's list
+        if kind == "text":
+            return TextBlock(req_str(req(entry, "text", path), at(path, "text")))
+        return TextBlock(json_text(req(entry, "value", path)))
+    if kind == "media":
+        media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
+        return DataBlock(Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data"))))
+    raise DecodeError(f"unknown output part type {kind!r}; expected text, json or media", at(path, "type"))
+
+
+def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    call_id = req_str(req(layout, "toolCallId", path), at(path, "toolCallId"))
+    name = req_str(req(layout, "toolName", path), at(path, "toolName"))
+    content_path = at(path, "content")
+    entries = req_list(req(layout, "content", path), content_path)
+    output = [read_output_item(entry, item(content_path, index)) for index, entry in enumerate(entries)]
+    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {}
+
+
+def write_result_part(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A ``tool-result`` part; ``extras``: the fields the block carries."""
+    rendered = {
+        "type": "tool-result",
+        "toolCallId": block.id,
+        "toolName": block.name,
+        "output": _write_output(conversion, message_index, block_index, block),
+    }
+    return _agreeing(rendered, extras, block, _output_reads_as, "output")
+
+
+def _agreeing(
+    rendered: dict[str, Any],
+    extras: Mapping[str, Any],
+    block: ToolResultBlock,
+    reads_as: Callable[[object, ToolResultBlock], bool],
+    key: str,
+) -> dict[str, Any]:
+    """``rendered`` with the carried fields laid over it; the carried spelling of the output
+    (a JSON value, say) only while it still reads as what the block holds."""
+    candidate = overlay({key: thaw(rendered[key])}, {key: extras[key]} if key in extras else {})
+    if reads_as(candidate[key], block):
+        rendered[key] = candidate[key]
+    return overlay(rendered, extras, ours=(key,))
+
+
+def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
+    try:
+        blocks, state = read_output(value, "")
+    except DecodeError:
+        return False
+    return same_blocks(blocks, block.output) and (state is ToolResultState.ERROR) == (block.state in ERROR_STATES)
+
+
+def _codebuff_reads_as(value: object, block: ToolResultBlock) -> bool:
+    try:
+        blocks = [read_output_item(entry, "") for entry in req_list(value, "")]
+    except DecodeError:
+        return False
+    return same_blocks(blocks, block.output)
+
+
+def _write_output(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    is_error = block.state in ERROR_STATES
+    if len(block.output) == 1 and isinstance(block.output[0], TextBlock):
+        return {"type": "error-text" if is_error else "text", "value": block.output[0].text}
+    items = _output_items(conversion, message_index, block_index, block, text_type="text")
+    return {"type": "content", "value": items}
+
+
+def _codebuff_result(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+) -> dict[str, Any]:
+    items = _output_items(conversion, message_index, block_index, block, text_type="json")
+    return {"toolCallId": block.id, "toolName": block.name, "content": items}
+
+
+def _output_items(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, text_type: str
+) -> list[dict[str, Any]]:
+    """A result's output as text (or Codebuff json) and base64 media items."""
+    items: list[dict[str, Any]] = []
+    for inner in block.output:
+        source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
+        if isinstance(inner, TextBlock):
+            text: str | None = inner.text
+        elif isinstance(source, Base64Source):
+            items.append({"type": "media", "data": source.data, "mediaType": source.media_type})
+            continue
+        else:  # a URL, a thought or a nested result: a tool output holds none of them
+            text = conversion.refuse(message_index, block_index, inner)
+        if text is not None:
+            items.append({"type": "text", "text": text} if text_type == "text" else {"type": "json", "value": text})
+    return items
+
+
+def write_codebuff_result(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The ``toolCallId``, ``toolName`` and ``content`` of a tool message in Codebuff's shape."""
+    rendered = _codebuff_result(conversion, message_index, block_index, block)
+    return _agreeing(rendered, extras, block, _codebuff_reads_as, "content")
+
+
+def render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
+    assert isinstance(block, ToolResultBlock)
+    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block), extras)
