@@ -25,11 +25,14 @@ from typing import Any, TypeVar
 import attrs
 
 from .._blocks import (
+    AudioBlock,
     ContentBlock,
     DataBlock,
+    ImageBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
+    VideoBlock,
 )
 from .._enums import MsgRole
 from .._ids import new_msg_id
@@ -49,6 +52,7 @@ from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
 __all__ = [
     "ABSENT",
+    "MEDIA_BLOCKS",
     "PARTS",
     "Conversion",
     "PartReader",
@@ -59,6 +63,7 @@ __all__ = [
     "diff",
     "json_text",
     "make_message",
+    "media_type_of",
     "messages_list",
     "millis_from_timestamp",
     "name_results",
@@ -425,6 +430,18 @@ def source_from_string(text: str, media_type: str | None) -> Source:
     if _has_scheme(text):
         return URLSource(text, media_type)
     return Base64Source(media_type or "", text)
+
+
+#: The blocks that hold media.
+MEDIA_BLOCKS = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
+
+
+def media_type_of(source: Source) -> str | None:
+    """The media type a source declares; ``None`` when it declares none."""
+    if isinstance(source, URLSource):
+        return source.mime_type
+    assert isinstance(source, Base64Source)
+    return source.media_type or None  # "" is how we hold "no type given"
 
 
 def data_url(source: Base64Source) -> str:

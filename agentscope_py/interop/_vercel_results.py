@@ -13,23 +13,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._blocks import (
-    AudioBlock,
     ContentBlock,
     DataBlock,
-    ImageBlock,
     TextBlock,
     ToolResultBlock,
-    VideoBlock,
 )
 from .._enums import ToolResultState
 from .._reader import at, item, req, req_dict, req_list, req_str
 from .._sources import Base64Source
 from ..errors import DecodeError
-from ._frameworks import Conversion, json_text, overlay, same_blocks, thaw
+from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, overlay, same_blocks, thaw
 
 __all__ = [
     "ERROR_STATES",
-    "MEDIA_BLOCKS",
     "TARGET",
     "read_codebuff_result",
     "read_output",
@@ -41,7 +37,6 @@ __all__ = [
 TARGET = "the Vercel AI SDK"
 #: The states written as an error; they come back as ERROR.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
-MEDIA_BLOCKS = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
 
 
 def read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState]:

@@ -49,6 +49,7 @@ from ._frameworks import (
     diff,
     json_text,
     make_message,
+    media_type_of,
     messages_list,
     name_results,
     overlay,
@@ -347,17 +348,10 @@ def _write_reasoning(block: ThinkingBlock, extras: Mapping[str, Any]) -> dict[st
     return overlay({"type": "reasoning", key: block.thinking}, extras, ours=(key,))
 
 
-def _media_type(source: Source) -> str | None:
-    if isinstance(source, URLSource):
-        return source.mime_type
-    assert isinstance(source, Base64Source)
-    return source.media_type or None  # "" is how we hold "no type given"
-
-
 def _write_media(
     block: DataBlock | ImageBlock | AudioBlock | VideoBlock, source: Source, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
-    media_type = _media_type(source)
+    media_type = media_type_of(source)
     name = block.name if isinstance(block, DataBlock) else None
     if extras.get("type") == "data" and isinstance(source, Base64Source) and "media" not in extras:
         return overlay({"type": "data", "mime_type": source.media_type, "data_base64": source.data}, extras)

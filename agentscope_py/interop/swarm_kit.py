@@ -15,14 +15,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._blocks import (
-    AudioBlock,
     ContentBlock,
     DataBlock,
     ImageBlock,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
-    VideoBlock,
 )
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
@@ -31,6 +29,7 @@ from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._common import Converted, OnUnsupported
 from ._frameworks import (
+    MEDIA_BLOCKS,
     Conversion,
     Run,
     carried,
@@ -65,7 +64,6 @@ _ROLES = {
     "flush": MsgRole.SYSTEM,
 }
 _ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYSTEM: "system", MsgRole.TOOL: "tool"}
-_MediaBlock = (DataBlock, ImageBlock, AudioBlock, VideoBlock)
 
 
 # == reading =========================================================================
@@ -267,7 +265,7 @@ def _add_to_body(
     if isinstance(block, TextBlock):
         texts.append(block.text)
         return
-    source = block.source if isinstance(block, _MediaBlock) else None
+    source = block.source if isinstance(block, MEDIA_BLOCKS) else None
     if source is not None and _is_image(block, source):
         assert isinstance(source, Base64Source)
         images.append(source.data)

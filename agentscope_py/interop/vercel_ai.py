@@ -42,6 +42,7 @@ from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ._common import Converted, OnUnsupported
 from ._frameworks import (
+    MEDIA_BLOCKS,
     PARTS,
     Conversion,
     PartReader,
@@ -52,6 +53,7 @@ from ._frameworks import (
     data_url,
     diff,
     make_message,
+    media_type_of,
     messages_list,
     overlay,
     parse_arguments,
@@ -69,7 +71,6 @@ from ._frameworks import (
     written_epoch,
 )
 from ._vercel_results import (
-    MEDIA_BLOCKS,
     TARGET,
     read_codebuff_result,
     read_output,
@@ -379,15 +380,8 @@ def _part_kind(block: ContentBlock) -> str:
     """``"image"`` for an image, ``"file"`` for any other media."""
     if isinstance(block, ImageBlock):
         return "image"
-    media_type = _media_type(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
+    media_type = media_type_of(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
     return "image" if (media_type or "").startswith("image/") else "file"
-
-
-def _media_type(source: Source) -> str | None:
-    if isinstance(source, URLSource):
-        return source.mime_type
-    assert isinstance(source, Base64Source)
-    return source.media_type or None  # "" is how we hold "no type given"
 
 
 def _media_string(source: Source) -> str:
@@ -402,7 +396,7 @@ def _write_media(
 ) -> dict[str, Any]:
     kind = extras.get("type") if extras.get("type") in ("image", "file") else _part_kind(block)
     part: dict[str, Any] = {"type": kind, "image" if kind == "image" else "data": _media_string(source)}
-    media_type = _media_type(source)
+    media_type = media_type_of(source)
     if media_type is not None:
         part["mediaType"] = media_type
     if isinstance(block, DataBlock) and block.name is not None:
