@@ -22,7 +22,8 @@ from .._enums import ToolResultState
 from .._reader import at, item, req, req_dict, req_list, req_str
 from .._sources import Base64Source
 from ..errors import DecodeError
-from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, overlay, same_blocks, thaw
+from ._carried_fields import overlay, thaw
+from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
 
 __all__ = [
     "ERROR_STATES",

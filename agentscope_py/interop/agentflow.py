@@ -40,29 +40,31 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
-from ._common import Converted, OnUnsupported
-from ._frameworks import (
+from ._carried_fields import (
     PARTS,
-    Conversion,
-    PartReader,
     carried,
     diff,
+    overlay,
+    part_extras,
+    thaw,
+    with_carried,
+)
+from ._common import Converted, OnUnsupported
+from ._frameworks import (
+    Conversion,
+    PartReader,
     json_text,
     make_message,
     media_type_of,
     messages_list,
     name_results,
-    overlay,
-    part_extras,
     read_all,
     read_epoch,
     read_part,
     read_parts,
     read_role,
     same_blocks,
-    thaw,
     tool_arguments,
-    with_carried,
     written_epoch,
 )
 

@@ -27,26 +27,21 @@ from .._messages import Msg
 from .._reader import at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
+from ._carried_fields import carried, carry_in_block, diff, overlay, thaw, with_carried
 from ._common import Converted, OnUnsupported
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
     Run,
-    carried,
-    carry_in_block,
     check_block_for_role,
-    diff,
     make_message,
     messages_list,
     name_results,
-    overlay,
     parse_arguments,
     payload_list,
     result_runs,
     sniff_image_type,
     source_from_string,
-    thaw,
-    with_carried,
 )
 
 __all__ = ["from_swarm_kit", "to_swarm_kit"]

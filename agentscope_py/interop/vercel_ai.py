@@ -40,24 +40,28 @@ from .._reader import (
 )
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
+from ._carried_fields import (
+    PARTS,
+    carried,
+    carry_in_block,
+    diff,
+    overlay,
+    part_extras,
+    thaw,
+    with_carried,
+)
 from ._common import Converted, OnUnsupported
 from ._frameworks import (
     MEDIA_BLOCKS,
-    PARTS,
     Conversion,
     PartReader,
     PartRenderer,
     Run,
-    carried,
-    carry_in_block,
     data_url,
-    diff,
     make_message,
     media_type_of,
     messages_list,
-    overlay,
     parse_arguments,
-    part_extras,
     read_all,
     read_epoch,
     read_part,
@@ -65,9 +69,7 @@ from ._frameworks import (
     read_role,
     result_runs,
     source_from_string,
-    thaw,
     tool_arguments,
-    with_carried,
     written_epoch,
 )
 from ._vercel_results import (

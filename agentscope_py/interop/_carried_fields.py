@@ -1,0 +1,128 @@
+"""Carrying a format's own fields through our model, for AgentFlow, Vercel AI and agent-swarm-kit.
+
+Those three formats are written by other frameworks and read back by them, so
+their converters promise ``to_x(from_x(payload)) == payload``.  The tool for
+that is one rule, applied to every message, part and nested object alike:
+
+* reading: build our value, render it back (:func:`diff` against the original),
+  and keep what the rendering does not reproduce under ``metadata[<format>]``;
+* writing: render our value and lay the kept fields over it (:func:`overlay`).
+
+So the carried dict holds exactly the format's own fields we have no place for
+(or spell differently), nothing else.  Renderers may read it to pick a spelling
+(AgentFlow's ``call_id`` against ``tool_call_id``, a ``"data"`` block against a
+``"document"``); a spelling is used only while it still reads back as what the
+block now holds, so editing a converted message is never undone by stale fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+import attrs
+
+from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+
+__all__ = [
+    "ABSENT",
+    "PARTS",
+    "carried",
+    "carry_in_block",
+    "diff",
+    "overlay",
+    "part_extras",
+    "thaw",
+    "with_carried",
+]
+
+#: Bookkeeping entry of any carried dict: the keys we would write that the format's object did not have.
+ABSENT = "absent"
+#: Bookkeeping entry of a message's carried dict: ``{"<index in the format's content>": {...}}``,
+#: the carried fields of parts that became blocks without metadata of their own (text, media).
+PARTS = "parts"
+
+_MISSING: Any = object()
+_Block = TypeVar("_Block", bound=ContentBlock)
+
+
+def thaw(value: Any) -> Any:
+    """A plain ``dict``/``list`` deep copy of a JSON value (metadata holds read-only mappings)."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [thaw(item) for item in value]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON equality: 1 == 1.0 is fine, but True must not pass for 1 (Python says it does).
+    return a == b and (isinstance(a, bool) == isinstance(b, bool))
+
+
+def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``original`` that ``rendered`` does not reproduce (objects compared key by key),
+    and under :data:`ABSENT` the keys ``rendered`` has that ``original`` did not."""
+    extras: dict[str, Any] = {}
+    for key, value in original.items():
+        have = rendered.get(key, _MISSING)
+        if isinstance(have, Mapping) and isinstance(value, Mapping):
+            nested = diff(have, value)
+            if nested:
+                extras[key] = nested
+        elif have is _MISSING or not _same(have, value):
+            extras[key] = value
+    absent = [key for key in rendered if key not in original]
+    if absent:
+        extras[ABSENT] = absent
+    return extras
+
+
+def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[str] = ()) -> dict[str, Any]:
+    """``rendered`` with the carried ``extras`` laid over it (objects merged key by key).
+
+    Keys in ``ours`` keep the rendered value: the renderer decided them from the block.
+    Where it wrote nothing, a carried explicit ``null`` still shows; where it wrote
+    ``None``, the key is still dropped when the original did not have it.
+    """
+    keep = frozenset(ours)
+    for key, value in extras.items():
+        if key == ABSENT or (key in keep and (key in rendered or value is not None)):
+            continue
+        have = rendered.get(key)
+        if isinstance(have, dict) and isinstance(value, Mapping):
+            rendered[key] = overlay(have, value)
+        else:
+            rendered[key] = thaw(value)
+    absent = extras.get(ABSENT)
+    for key in absent if isinstance(absent, list) else ():
+        if key not in keep or rendered.get(key) is None:
+            rendered.pop(key, None)
+    return rendered
+
+
+def carried(metadata: Mapping[str, Any] | None, fmt: str) -> Mapping[str, Any]:
+    """The carried dict under ``metadata[fmt]``; anything else reads as empty."""
+    own = metadata.get(fmt) if metadata else None
+    return own if isinstance(own, Mapping) else {}
+
+
+def with_carried(metadata: Mapping[str, Any] | None, fmt: str, extras: Mapping[str, Any]) -> dict[str, Any]:
+    """``metadata`` with ``extras`` stored under ``fmt`` (left out when there is nothing to carry)."""
+    out = dict(metadata or {})
+    if extras:
+        out[fmt] = dict(extras)
+    return out
+
+
+def carry_in_block(block: _Block, fmt: str, extras: Mapping[str, Any]) -> _Block | None:
+    """``block`` carrying ``extras`` in its own metadata; ``None`` for a block with no metadata."""
+    if isinstance(block, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
+        return attrs.evolve(block, metadata=with_carried(block.metadata, fmt, extras)) if extras else block
+    return None
+
+
+def part_extras(message_carried: Mapping[str, Any], index: int) -> Mapping[str, Any]:
+    parts = message_carried.get(PARTS)
+    extras = parts.get(str(index)) if isinstance(parts, Mapping) else None
+    return extras if isinstance(extras, Mapping) else {}
