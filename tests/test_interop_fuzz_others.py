@@ -102,15 +102,25 @@ def test_mutated_payloads_read_back_exactly_or_raise_decode_error(fmt: str, data
     _check(read, write, mutated)
 
 
+def _deep(depth: int) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# Where each reader meets a value nested far past the interpreter's recursion limit.
+_DEEP_PAYLOADS = {
+    "agentflow": [{"role": "tool", "content": [{"type": "tool_result", "tool_call_id": "c", "content": _deep(100_000)}]}],
+    "vercel_ai": [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f",
+                                                "output": {"type": "json", "value": _deep(100_000)}}]}],
+    "swarm_kit": [{"role": "user", "agentName": "a", "content": "x", "mode": "user", "payload": _deep(100_000)}],
+}
+
+
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_deep_nesting_is_a_decode_error(fmt: str) -> None:
     read, _, _ = FORMATS[fmt]
-    deep: Any = "x"
-    for _ in range(100_000):
-        deep = [deep]
-    content = {"agentflow": deep, "vercel_ai": deep, "swarm_kit": "x"}[fmt]
-    payload = [{"role": "tool", "content": [{"type": "tool_result", "tool_call_id": "c", "content": content}], "agentName": "a", "mode": "tool", "payload": deep}]
-    try:
-        read(payload)
-    except DecodeError as error:
-        assert error.path.startswith("messages")
+    with pytest.raises(DecodeError) as caught:
+        read(_DEEP_PAYLOADS[fmt])
+    assert caught.value.path == "messages"

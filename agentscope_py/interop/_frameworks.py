@@ -50,6 +50,7 @@ __all__ = [
     "messages_list",
     "millis_from_timestamp",
     "name_results",
+    "own_run",
     "parse_arguments",
     "payload_list",
     "read_all",
@@ -200,6 +201,13 @@ def result_runs(message: Msg[Any], keep_inline: frozenset[str | None] = frozense
         else:
             runs.append((is_result, [(index, block)]))
     return runs or [(message.role is MsgRole.TOOL, [])]
+
+
+def own_run(message: Msg[Any], runs: list[tuple[bool, Run]]) -> int:
+    """The index of the run that gets the message's own fields: its first run of its own kind
+    (results for a TOOL message, the rest otherwise), else its first run."""
+    of_results = message.role is MsgRole.TOOL
+    return next((index for index, (is_result, _) in enumerate(runs) if is_result == of_results), 0)
 
 
 def same_blocks(a: Iterable[ContentBlock], b: Iterable[ContentBlock]) -> bool:

@@ -37,6 +37,7 @@ from ._frameworks import (
     make_message,
     messages_list,
     name_results,
+    own_run,
     parse_arguments,
     payload_list,
     result_runs,
@@ -186,16 +187,15 @@ def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     out: list[dict[str, Any]] = []
     for message_index, message in enumerate(messages_list(messages)):
         extras = carried(message.metadata, _FMT)
-        own_kind = message.role is MsgRole.TOOL
         runs = result_runs(message)
-        own_run = next((i for i, (is_result, _) in enumerate(runs) if is_result == own_kind), 0)
+        own_index = own_run(message, runs)
         for run_index, (is_result, run) in enumerate(runs):
             if is_result:
                 for block_index, block in run:
                     assert isinstance(block, ToolResultBlock)
                     out.append(_write_result(conversion, message_index, message.name, block_index, block))
             else:
-                run_extras = extras if run_index == own_run else {}
+                run_extras = extras if run_index == own_index else {}
                 out.append(_write_message_run(conversion, message_index, message, run, run_extras))
     return Converted(out, conversion.notes)
 

@@ -61,6 +61,7 @@ from ._frameworks import (
     make_message,
     media_type_of,
     messages_list,
+    own_run,
     parse_arguments,
     read_all,
     read_epoch,
@@ -263,12 +264,11 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
     assert message.role is not None
     extras = carried(message.metadata, _FMT)
     runs = result_runs(message, _provider_executed(message))
-    own_kind = message.role is MsgRole.TOOL
     # The message's own fields (and its parts' carried fields) go with its first run of its own kind.
-    own_run = next((i for i, (is_result, _) in enumerate(runs) if is_result == own_kind), 0)
+    own_index = own_run(message, runs)
     out = []
     for run_index, (is_result, run) in enumerate(runs):
-        own = run_index == own_run
+        own = run_index == own_index
         run_extras = extras if own else {}
         if is_result:
             role = MsgRole.TOOL
