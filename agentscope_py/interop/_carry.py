@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from .._blocks import ToolUseBlock
 from .._sources import Base64Source, Source, URLSource
+from .._tool_arguments import parse_tool_arguments
 
 __all__ = [
     "Carried",
@@ -118,16 +119,13 @@ def write_content(
 
 def arguments_object(raw: str) -> dict[str, Any] | None:
     """The JSON object in ``raw``, or ``None`` when ``raw`` is not one."""
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-        return None
-    return value if isinstance(value, dict) else None
+    value, problem = parse_tool_arguments(raw)
+    return None if problem else value
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:
     """The arguments object in ``raw``; ``{}`` when it is not a JSON object (``content`` keeps ``raw``)."""
-    return arguments_object(raw) or {}
+    return parse_tool_arguments(raw)[0]
 
 
 def arguments_text(block: ToolUseBlock) -> str:

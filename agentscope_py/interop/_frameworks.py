@@ -35,6 +35,7 @@ from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
+from ._carry import parse_arguments
 from ._carried_fields import carry_in_block, diff, overlay, thaw
 from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
@@ -51,7 +52,6 @@ __all__ = [
     "millis_from_timestamp",
     "name_results",
     "own_run",
-    "parse_arguments",
     "payload_list",
     "read_all",
     "read_epoch",
@@ -144,15 +144,6 @@ def millis_from_timestamp(timestamp: str, message_index: int) -> int:
 
 
 # -- tool calls and results ------------------------------------------------------------
-
-
-def parse_arguments(raw: str) -> dict[str, Any]:
-    """The object in a raw argument text; ``{}`` when it holds no JSON object (``content`` keeps it)."""
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
@@ -337,10 +328,6 @@ def media_type_of(source: Source) -> str | None:
         return source.mime_type
     assert isinstance(source, Base64Source)
     return source.media_type or None  # "" is how we hold "no type given"
-
-
-def data_url(source: Base64Source) -> str:
-    return f"data:{source.media_type};base64,{source.data}"
 
 
 def sniff_image_type(data: str) -> str:

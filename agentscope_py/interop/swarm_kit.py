@@ -29,6 +29,7 @@ from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, thaw, with_carried
 from ._common import Converted, OnUnsupported
+from ._carry import parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
@@ -38,7 +39,6 @@ from ._frameworks import (
     messages_list,
     name_results,
     own_run,
-    parse_arguments,
     payload_list,
     result_runs,
     sniff_image_type,

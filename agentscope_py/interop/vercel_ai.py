@@ -51,18 +51,17 @@ from ._carried_fields import (
     with_carried,
 )
 from ._common import Converted, OnUnsupported
+from ._carry import data_url, parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
     PartReader,
     PartRenderer,
     Run,
-    data_url,
     make_message,
     media_type_of,
     messages_list,
     own_run,
-    parse_arguments,
     read_all,
     read_epoch,
     read_part,
