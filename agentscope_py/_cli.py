@@ -69,14 +69,36 @@ def demo() -> int:
     return 0
 
 
+_SCHEMA_ROOTS = ("message", "block", "source", "usage", "event")
+
+
+def schema(root: str) -> int:
+    """Print the JSON Schema of one kind of wire document."""
+    import json
+
+    from . import ChatUsage, ContentBlock, Msg, Source
+    from .event import AgentEvent
+    from .schema import json_schema
+
+    classes: dict[str, type] = {
+        "message": Msg, "block": ContentBlock, "source": Source, "usage": ChatUsage, "event": AgentEvent
+    }
+    print(json.dumps(json_schema(classes[root]), indent=2, ensure_ascii=False))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="agentscope-py", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="build and print a small conversation")
+    schema_command = commands.add_parser("schema", help="print the JSON Schema of the wire format")
+    schema_command.add_argument(
+        "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
+    )
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        return demo()
-    parser.error(f"unknown command {args.command!r}")  # argparse rejects it before this
+    if args.command == "schema":
+        return schema(args.root)
+    return demo()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -30,3 +31,16 @@ def test_unknown_command_exits_with_usage_error() -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["nonsense"])
     assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("root", ["message", "block", "source", "usage", "event"])
+def test_schema_command_prints_a_draft_2020_12_schema(root: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", root]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert document["$defs"]
+
+
+def test_schema_command_defaults_to_messages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    assert "Msg" in json.loads(capsys.readouterr().out)["title"]
