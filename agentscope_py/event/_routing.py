@@ -154,6 +154,8 @@ class ReplyRouter:
         return message
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
+        if event.metadata is None:  # most start and end events carry none: skip the calls
+            return
         for problem in block.take_metadata(event.metadata):
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
 
