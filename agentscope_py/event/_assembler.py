@@ -102,10 +102,7 @@ class MessageAssembler(ReplyRouter):
 
     def feed(self, event: AgentEvent) -> list[AssistantMessage]:
         """Apply ``event``; returns the messages it completed (usually none, one at a reply's end)."""
-        entry = _HANDLERS.get(type(event))
-        if entry is None:
-            entry = _HANDLERS[type(event)] = _handler_for(type(event))
-        handler, argument = entry
+        handler, argument = _HANDLERS[type(event)]
         return handler(self, event, argument)
 
     def feed_all(self, events: Iterable[AgentEvent]) -> list[AssistantMessage]:
@@ -122,7 +119,8 @@ class MessageAssembler(ReplyRouter):
             if run is not None:
                 event = run(self, event, rest)
                 continue
-            finished = self.feed(event)
+            handler, argument = _HANDLERS[type(event)]  # ``feed``, written out: most events of a batch
+            finished = handler(self, event, argument)
             if finished:
                 done += finished
             event = next(rest, _END)
@@ -411,43 +409,61 @@ _MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
 _MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
 
 _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
+
+
+class _Handlers(dict[type, tuple[_Handler, Any]]):
+    """Event class -> (handler, its argument): one lookup per event.  A class first seen is
+    handled as the known event it derives from, or as unknown; the answer is kept."""
+
+    __slots__ = ("_known",)
+
+    def __init__(self, handlers: dict[type, tuple[_Handler, Any]]) -> None:
+        super().__init__(handlers)
+        self._known = frozenset(handlers)
+
+    def __missing__(self, cls: type) -> tuple[_Handler, Any]:
+        known = next((base for base in cls.__mro__ if base in self._known), None)
+        entry = self[cls] = (MessageAssembler._on_unknown, None) if known is None else self[known]
+        return entry
+
+
 _A = MessageAssembler
-# Event class -> (handler, its argument); the handlers found for subclasses are added on first sight.
-_HANDLERS: dict[type, tuple[_Handler, Any]] = {
-    AgentStartEvent: (_A._on_agent_start, None),
-    AgentEndEvent: (_A._on_agent_end, None),
-    ModelCallStartEvent: (_A._on_model_call_start, None),
-    ModelCallEndEvent: (_A._on_model_call_end, None),
-    TextBlockStartEvent: (_A._on_block_start, TextAccumulator),
-    TextBlockDeltaEvent: (_A._on_block_delta, TextAccumulator),
-    TextBlockEndEvent: (_A._on_block_end, TextAccumulator),
-    ThinkingBlockStartEvent: (_A._on_block_start, ThinkingAccumulator),
-    ThinkingBlockDeltaEvent: (_A._on_block_delta, ThinkingAccumulator),
-    ThinkingBlockEndEvent: (_A._on_block_end, ThinkingAccumulator),
-    DataBlockStartEvent: (_A._on_block_start, DataAccumulator),
-    DataBlockDeltaEvent: (_A._on_block_delta, DataAccumulator),
-    DataBlockEndEvent: (_A._on_block_end, DataAccumulator),
-    ToolCallStartEvent: (_A._on_tool_start, ToolCallAccumulator),
-    ToolCallDeltaEvent: (_A._on_tool_call_delta, None),
-    ToolCallEndEvent: (_A._on_tool_end, ToolCallAccumulator),
-    ToolResultStartEvent: (_A._on_tool_start, ToolResultAccumulator),
-    ToolResultTextDeltaEvent: (_A._on_tool_result_text, None),
-    ToolResultDataDeltaEvent: (_A._on_tool_result_data, None),
-    ToolResultEndEvent: (_A._on_tool_end, ToolResultAccumulator),
-    HintBlockEvent: (_A._on_hint, None),
-    CustomEvent: (_A._on_custom, None),
-    ExceedMaxItersEvent: (_A._on_generate_reason, GenerateReason.MAX_ITERATIONS),
-    RequireUserConfirmEvent: (_A._on_generate_reason, GenerateReason.PERMISSION_ASKING),
-    RequireExternalExecutionEvent: (_A._on_generate_reason, GenerateReason.TOOL_SUSPENDED),
-    AllToolsDeniedEvent: (_A._on_generate_reason, GenerateReason.ALL_TOOLS_DENIED),
-    RequestStopEvent: (_A._on_generate_reason, None),  # carries its own reason
-    AgentResultEvent: (_A._on_other, None),
-    UserConfirmResultEvent: (_A._on_other, None),
-    ExternalExecutionResultEvent: (_A._on_other, None),
-    SubagentExposedEvent: (_A._on_other, None),
-}
+_HANDLERS = _Handlers(
+    {
+        AgentStartEvent: (_A._on_agent_start, None),
+        AgentEndEvent: (_A._on_agent_end, None),
+        ModelCallStartEvent: (_A._on_model_call_start, None),
+        ModelCallEndEvent: (_A._on_model_call_end, None),
+        TextBlockStartEvent: (_A._on_block_start, TextAccumulator),
+        TextBlockDeltaEvent: (_A._on_block_delta, TextAccumulator),
+        TextBlockEndEvent: (_A._on_block_end, TextAccumulator),
+        ThinkingBlockStartEvent: (_A._on_block_start, ThinkingAccumulator),
+        ThinkingBlockDeltaEvent: (_A._on_block_delta, ThinkingAccumulator),
+        ThinkingBlockEndEvent: (_A._on_block_end, ThinkingAccumulator),
+        DataBlockStartEvent: (_A._on_block_start, DataAccumulator),
+        DataBlockDeltaEvent: (_A._on_block_delta, DataAccumulator),
+        DataBlockEndEvent: (_A._on_block_end, DataAccumulator),
+        ToolCallStartEvent: (_A._on_tool_start, ToolCallAccumulator),
+        ToolCallDeltaEvent: (_A._on_tool_call_delta, None),
+        ToolCallEndEvent: (_A._on_tool_end, ToolCallAccumulator),
+        ToolResultStartEvent: (_A._on_tool_start, ToolResultAccumulator),
+        ToolResultTextDeltaEvent: (_A._on_tool_result_text, None),
+        ToolResultDataDeltaEvent: (_A._on_tool_result_data, None),
+        ToolResultEndEvent: (_A._on_tool_end, ToolResultAccumulator),
+        HintBlockEvent: (_A._on_hint, None),
+        CustomEvent: (_A._on_custom, None),
+        ExceedMaxItersEvent: (_A._on_generate_reason, GenerateReason.MAX_ITERATIONS),
+        RequireUserConfirmEvent: (_A._on_generate_reason, GenerateReason.PERMISSION_ASKING),
+        RequireExternalExecutionEvent: (_A._on_generate_reason, GenerateReason.TOOL_SUSPENDED),
+        AllToolsDeniedEvent: (_A._on_generate_reason, GenerateReason.ALL_TOOLS_DENIED),
+        RequestStopEvent: (_A._on_generate_reason, None),  # carries its own reason
+        AgentResultEvent: (_A._on_other, None),
+        UserConfirmResultEvent: (_A._on_other, None),
+        ExternalExecutionResultEvent: (_A._on_other, None),
+        SubagentExposedEvent: (_A._on_other, None),
+    }
+)
 del _A
-_KNOWN_EVENTS = frozenset(_HANDLERS)
 
 
 _END: Any = object()  # what ``feed_all`` reads once its events ran out
@@ -470,14 +486,6 @@ def _thawed(value: Any) -> Any:
     if isinstance(value, list):
         return [_thawed(item) for item in value]
     return value
-
-
-def _handler_for(cls: type) -> tuple[_Handler, Any]:
-    # A subclass of a known event is handled as that event; anything else is unknown.
-    for base in cls.__mro__:
-        if base in _KNOWN_EVENTS:
-            return _HANDLERS[base]
-    return (MessageAssembler._on_unknown, None)
 
 
 def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> AssembledMessages:
