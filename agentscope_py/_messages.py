@@ -135,7 +135,10 @@ class Msg(JsonSerializable, Generic[_B]):
     ) -> None:
         # Every way of making a message ends here, so the checks cannot be bypassed.
         # Exact-type tests first: this is the hot path; the full checks word the errors.
-        owner = type(self).__name__
+        cls = type(self)
+        owner = cls.__name__
+        if cls._ROLE is not None and role is not cls._ROLE:
+            raise ArgumentValueError(f"{owner} role is fixed to {cls._ROLE.value}, got {describe(role)}")
         check_role_content(role, content)
         if type(id) is not str and id is not None:
             check_optional_str(id, f"{owner}.id")
@@ -149,9 +152,11 @@ class Msg(JsonSerializable, Generic[_B]):
         _set_name(self, name)
         _set_role(self, role)
         _set_content(self, content)
-        _set_metadata(
-            self, EMPTY if metadata is None else check_mapping(metadata, f"{owner}.metadata", drop_none=True)
-        )
+        if metadata is None or metadata is EMPTY:  # the common case, without building the argument name
+            metadata = EMPTY
+        else:
+            metadata = check_mapping(metadata, f"{owner}.metadata", drop_none=True)
+        _set_metadata(self, metadata)
         _set_timestamp(self, timestamp)
         _set_usage(self, usage)
 
@@ -167,8 +172,6 @@ class Msg(JsonSerializable, Generic[_B]):
         usage: ChatUsage | None,
     ) -> Self:
         """A message from exactly these field values (nothing generated): builders, copies, decoding."""
-        if cls._ROLE is not None and role is not cls._ROLE:
-            raise ArgumentValueError(f"{cls.__name__} role is fixed to {cls._ROLE.value}, got {describe(role)}")
         content = tuple(content)
         for index, block in enumerate(content):
             if not isinstance(block, ContentBlock):
@@ -177,6 +180,23 @@ class Msg(JsonSerializable, Generic[_B]):
                 )
         self = object.__new__(cls)
         self._set_fields(id, name, role, content, metadata, timestamp, usage)
+        return self
+
+    @classmethod
+    def _from_decoded(
+        cls,
+        id: str | None,
+        name: str | None,
+        role: MsgRole | None,
+        content: list[ContentBlock],
+        metadata: Mapping[str, Any] | None,
+        timestamp: str | None,
+        usage: ChatUsage | None,
+    ) -> Self:
+        """``_from_fields`` for the JSON decoder, whose content is a list of the blocks it has made:
+        they need no instance check, which costs more than the rest of the message's checks."""
+        self = object.__new__(cls)
+        self._set_fields(id, name, role, tuple(content), metadata, timestamp, usage)
         return self
 
     def _replace(self, content: Iterable[ContentBlock] | None = None, metadata: Mapping[str, Any] | None = None) -> Self:

@@ -4,7 +4,7 @@
 the encoder is one dict display over the attributes, the writer one f-string
 of JSON text, and the decoder reads each key once, checks its type inline and
 builds the instance without repeating those checks (converters that do more
-than check a type still run; a message goes through ``Msg._from_fields``, so
+than check a type still run; a message goes through ``Msg._from_decoded``, so
 the role rules are checked where they always are).  Generating the code, as
 attrs does for ``__init__``, removes the per-field loop and indirection that
 dominate a generic codec's time.
@@ -227,8 +227,8 @@ def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> li
         lines += [f"if {v} is None:", f"    if not ({present}): {missing}", f"    {null}"]
     elif default is not None:
         lines += [f"if {v} is None:", f"    {v} = {gen.ref(default, 'default')}"]
-    else:
-        lines += [f"if {v} is None:", "    pass"]
+    else:  # null reads as None, as it is
+        return [*lines, f"if {v} is not None:", *(f"    {line}" for line in field.kind.decode(v, field.key, gen))]
     lines += ["else:", *(f"    {line}" for line in field.kind.decode(v, field.key, gen))]
     return lines
 

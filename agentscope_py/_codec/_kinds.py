@@ -242,6 +242,9 @@ class Nested(Kind):
         return schemas.ref(self.target)
 
 
+_NO_TAG_TABLE: tuple[str, dict[Any, Any]] = ("", {})
+
+
 class ListOf(Kind):
     """An array of objects of a registered class or union (``content``, ``output``).
 
@@ -274,13 +277,18 @@ class ListOf(Kind):
         if depth <= 0 or (depth == 1 and value):  # the array, then the objects in it
             raise within(ctx.too_deep(), path)
         # A union's members are picked here rather than through its decoder: one call less per item.
-        key, members = TAG_TABLES.get(self.target, ("", {}))
+        key, members = TAG_TABLES.get(self.target, _NO_TAG_TABLE)
         if members:
-            position = 0  # how many items were begun (the walrus below counts them)
-            try:  # every item an object naming a member: the common case, in one pass
-                return [members[raw[key]](raw, ctx, depth - 2) for raw in value if (position := position + 1)]
+            # Every item an object naming a member: the common case, in one pass.  A plain loop,
+            # not a comprehension: no function call, and the items made so far say where it stopped.
+            decoded: list[Any] = []
+            append = decoded.append
+            try:
+                for raw in value:
+                    append(members[raw[key]](raw, ctx, depth - 2))
+                return decoded
             except DecodeError as error:  # inside an item, which has said where: add which item
-                raise within(error, item(path, position - 1)) from None
+                raise within(error, item(path, len(decoded))) from None
             except (KeyError, TypeError):
                 pass  # an item that is not an object naming a member: the loop below says which
         decode = DECODERS[self.target]

@@ -141,8 +141,8 @@ def _message(cls: type[Msg], role: MsgRole | None) -> WireClass:
             WireField("timestamp", "timestamp", STR, nullable=True),
             WireField("usage", "usage", Nested(ChatUsage), nullable=True),
         ),
-        # The role chose the class (plain Msg: no role); _from_fields checks the role's blocks.
-        build=cls._from_fields,
+        # The role chose the class (plain Msg: no role); the message checks the role's blocks.
+        build=cls._from_decoded,
     )
 
 
