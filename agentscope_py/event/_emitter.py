@@ -27,6 +27,7 @@ from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
 from .._ids import new_hex_id
 from .._messages import Msg
 from .._sources import Base64Source
+from .._tool_arguments import parse_tool_arguments
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError
 from ._base import AgentEvent
@@ -55,7 +56,6 @@ from ._lifecycle import (
     ModelCallStartEvent,
     RequestStopEvent,
 )
-from ._reply_state import parse_arguments
 from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY
 from ._tool_events import (
     ToolCallDeltaEvent,
@@ -223,7 +223,7 @@ class _Emitter:
                 arguments = json.dumps(block.input, ensure_ascii=False)
             except (TypeError, ValueError):  # not JSON-able: the input travels whole below
                 arguments = ""
-        if parse_arguments(arguments) != (block.input, None):
+        if parse_tool_arguments(arguments) != (block.input, None):
             extras["input"] = block.input
         self.add(ToolCallStartEvent, reply_id, block.id, block.name, metadata={BLOCK_KEY: extras})
         for piece in _chunks(arguments, self.chunk_size) or [""]:  # "" is content too

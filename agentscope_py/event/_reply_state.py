@@ -10,7 +10,6 @@ arrived since the previous one.
 from __future__ import annotations
 
 import calendar
-import json
 import re
 import time
 from collections import OrderedDict
@@ -29,6 +28,7 @@ from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
 from .._ids import new_hex_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
 from .._sources import Base64Source
+from .._tool_arguments import parse_tool_arguments
 from .._usage import ChatUsage
 from ._stream_keys import BLOCK_KEY, DEFAULT_MEDIA_TYPE, MEDIA_TYPE_KEY
 
@@ -173,19 +173,6 @@ _NOT_GIVEN: Any = object()
 _CALL_STATES = {state.value: state for state in ToolCallState}
 
 
-def parse_arguments(text: str) -> tuple[Mapping[str, Any], str | None]:
-    """A tool call's ``input`` from its raw arguments, and what was wrong with them (or ``None``)."""
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        return {}, f"not valid JSON ({error})"
-    except RecursionError:  # absurd nesting
-        return {}, "nested too deeply to parse"
-    if not isinstance(value, dict):
-        return {}, f"JSON {type(value).__name__}, not an object"
-    return value, None
-
-
 class ToolCallAccumulator(_StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
@@ -230,7 +217,7 @@ class ToolCallAccumulator(_StreamedText):
         tool_input = self.input
         self.problem = None
         if tool_input is None:
-            tool_input, self.problem = ({}, None) if arguments is None else parse_arguments(arguments)
+            tool_input, self.problem = ({}, None) if arguments is None else parse_tool_arguments(arguments)
         return ToolUseBlock(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
     def arguments_problem(self) -> str | None:
