@@ -91,12 +91,15 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
     if kind is dict:
         if depth <= 0:
             raise ctx.too_deep()
-        for key, item in value.items():  # the common case first: str keys, scalar values
+        for item in value.values():  # the common case first: scalar values
             kind = type(item)
-            if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None):
+            if not (kind is str or kind is int or kind is bool or item is None):
                 break
         else:
-            return FrozenDict(value) if value else EMPTY
+            try:  # passed as keywords, the keys are checked to be strings in C, faster than in the loop
+                return FrozenDict(**value) if value else EMPTY
+            except TypeError:
+                pass  # a key that is not a string: the loop below says which
         frozen = {}
         for key, item in value.items():
             if type(key) is not str:
