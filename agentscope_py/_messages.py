@@ -193,8 +193,9 @@ class Msg(JsonSerializable, Generic[_B]):
         timestamp: str | None,
         usage: ChatUsage | None,
     ) -> Self:
-        """``_from_fields`` for the JSON decoder, whose content is a list of the blocks it has made:
-        they need no instance check, which costs more than the rest of the message's checks."""
+        """``_from_fields`` for the JSON decoder and the event assembler, whose content is a list of
+        the blocks they have made: they need no instance check, which costs more than the rest of
+        the message's checks."""
         self = object.__new__(cls)
         self._set_fields(id, name, role, tuple(content), metadata, timestamp, usage)
         return self

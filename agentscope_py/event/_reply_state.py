@@ -10,6 +10,7 @@ arrived since the previous one.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 import time
 from collections import OrderedDict
@@ -25,6 +26,7 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
+from .._frozen import EMPTY
 from .._ids import new_hex_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
 from .._sources import Base64Source
@@ -185,7 +187,7 @@ class ToolCallAccumulator(_StreamedText):
         self.name = name
         self.input: Mapping[str, Any] | None = None  # given outright, instead of parsed
         self.content: str | None = _NOT_GIVEN  # given outright, instead of the fragments
-        self.metadata: Mapping[str, Any] = {}
+        self.metadata: Mapping[str, Any] = EMPTY  # frozen already: the block takes it as it is
         self.state = ToolCallState.PENDING
         self.state_given = False
         self.problem: str | None = None  # what is wrong with the arguments, once built
@@ -287,10 +289,19 @@ _last_second: tuple[str, str] = ("", "")
 def local_timestamp(created_at: str | None) -> str:
     """An event's ISO-8601 UTC ``created_at`` as a message timestamp (local wall-clock time,
     ``yyyy-MM-dd HH:mm:ss.SSS``); now, when ``created_at`` is missing or not UTC ISO-8601."""
+    text = None if created_at is None else _local_of_utc(created_at)
+    return new_msg_timestamp() if text is None else text
+
+
+@functools.lru_cache(maxsize=256)
+def _local_of_utc(created_at: str) -> str | None:
+    # Cached per string: a replayed stream, or the same stream assembled again, skips the regex and
+    # the calendar calls (most of what a reply's start costs).  ``None`` (not UTC ISO-8601) is kept
+    # too, so the caller's "now" is never cached.
     global _last_second
-    match = None if created_at is None else _ISO_UTC.fullmatch(created_at)
-    if created_at is None or match is None:
-        return new_msg_timestamp()
+    match = _ISO_UTC.fullmatch(created_at)
+    if match is None:
+        return None
     *fields, fraction = match.groups()
     utc, text = _last_second
     if created_at[:19] != utc:
@@ -298,7 +309,7 @@ def local_timestamp(created_at: str | None) -> str:
             seconds = calendar.timegm(tuple(int(field) for field in fields))
             text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
         except (ValueError, OverflowError, OSError):
-            return new_msg_timestamp()
+            return None
         _last_second = (created_at[:19], text)
     return f"{text}.{(fraction or '0').ljust(3, '0')[:3]}"
 
@@ -331,7 +342,7 @@ class Reply:
         self.name = name
         self.message_id = reply_id
         self.timestamp = local_timestamp(created_at)  # fixed now, so every snapshot agrees
-        self.metadata: Mapping[str, Any] = {}
+        self.metadata: Mapping[str, Any] = EMPTY  # frozen already: the message takes it as it is
         self.blocks: list[BlockAccumulator] = []  # in the order their first events arrived
         # (kind, reply id, block id) -> the block; Any, as the kind in the key fixes the accumulator class
         self.known: dict[tuple[str, str | None, str | None], Any] = {}
@@ -360,20 +371,28 @@ class Reply:
             if self.reason is not None:
                 metadata = {**metadata, Msg.METADATA_GENERATE_REASON: self.reason.name}
             content = [block.block() for block in self.blocks]
-            message = self.cached = AssistantMessage._from_fields(
+            # ``_from_decoded``: every item is a block this reply built, so the per-item instance check
+            # is skipped; the role and field checks still run.
+            message = self.cached = AssistantMessage._from_decoded(
                 self.message_id, self.name, MsgRole.ASSISTANT, content, metadata, self.timestamp, self.usage
             )
         return message
 
 
-class CompletedReplies:
+class CompletedReplies(dict[RouteKey, int]):
     """The route keys of the last ``limit`` completed replies, so that their late events are
-    recognised (and dropped) instead of opening a reply of their own."""
+    recognised (and dropped) instead of opening a reply of their own.
+
+    A dict of route key -> the number of the reply that holds it: ``key in completed``, asked at
+    every reply's start and every new model call, is then a lookup in C, not a method call.
+    """
+
+    __slots__ = ("_limit", "_next", "_replies")
 
     def __init__(self, limit: int) -> None:
+        super().__init__()
         self._limit = limit
         self._replies: OrderedDict[int, list[RouteKey]] = OrderedDict()
-        self._keys: dict[RouteKey, int] = {}
         self._next = 0
 
     def add(self, keys: list[RouteKey]) -> None:
@@ -381,12 +400,9 @@ class CompletedReplies:
         self._next += 1
         self._replies[number] = keys
         for key in keys:
-            self._keys[key] = number
+            self[key] = number
         if len(self._replies) > self._limit:
             oldest, forgotten = self._replies.popitem(last=False)
             for key in forgotten:
-                if self._keys.get(key) == oldest:  # a later reply may have reused the key
-                    del self._keys[key]
-
-    def __contains__(self, key: RouteKey) -> bool:
-        return key in self._keys
+                if self.get(key) == oldest:  # a later reply may have reused the key
+                    del self[key]

@@ -154,8 +154,7 @@ class ReplyRouter:
         return message
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
-        if event.metadata is None:  # most start and end events carry none: skip the calls
-            return
+        # Called only for an event with metadata: most start and end events carry none.
         for problem in block.take_metadata(event.metadata):
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
 
@@ -177,7 +176,8 @@ class ReplyRouter:
             return None
         else:  # Java restarts its "text" block after a tool call: the model call's text goes on
             block.open = True
-        self._take_metadata(reply, block, event)
+        if event.metadata is not None:
+            self._take_metadata(reply, block, event)
         reply.cached = None
         return block
 
@@ -236,6 +236,7 @@ class ReplyRouter:
             block = cls(block_id, name)
             reply.add_block(key, block)
         block.open = False
-        self._take_metadata(reply, block, event)
+        if event.metadata is not None:
+            self._take_metadata(reply, block, event)
         reply.cached = None
         return block
