@@ -8,7 +8,6 @@ class); where an event goes, and what happens to one that does not fit, lives in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import chain
 from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
@@ -130,14 +129,17 @@ class MessageAssembler(ReplyRouter):
         self, first: Any, cls: type[BlockAccumulator], block_id: str | None
     ) -> tuple[set[str], list[str]] | None:
         """The ``seen`` ids of the reply and the ``parts`` of the open block that a run of deltas
-        beginning with ``first`` extends.  ``None`` when there is no such block: then ``first`` is
-        applied by ``feed`` (routing and anomalies), and the next delta finds the block it opened."""
+        beginning with ``first`` extends, with ``first`` applied (so the run loops over the rest
+        without chaining it back in front).  ``None`` when there is no such block: then ``first``
+        is applied by ``feed`` (routing and anomalies), and the next delta finds the block it opened."""
         reply = self._routes.get((first.source, first.reply_id))
         block = None if reply is None else reply.known.get((cls.kind, first.reply_id, block_id))
         if reply is None or block is None or not block.open:
             self.feed(first)
             return None
         block.built = reply.cached = None  # for the deltas to come: no snapshot is taken in between
+        if self._first_sight(reply, first) and first.delta is not None:
+            block.parts.append(first.delta)
         return reply.seen, block.parts
 
     # The two run loops below differ only in the attribute that names the block: read directly,
@@ -151,7 +153,7 @@ class MessageAssembler(ReplyRouter):
         if target is None:
             return next(rest, _END)
         seen, parts = target
-        for event in chain((first,), rest):
+        for event in rest:
             # Attributes compared one by one: cheaper than building a key tuple per event.
             if (
                 type(event) is not event_type
@@ -177,7 +179,7 @@ class MessageAssembler(ReplyRouter):
         if target is None:
             return next(rest, _END)
         seen, parts = target
-        for event in chain((first,), rest):
+        for event in rest:
             if (
                 type(event) is not ToolCallDeltaEvent
                 or event.tool_call_id != call_id
