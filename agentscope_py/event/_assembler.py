@@ -80,7 +80,7 @@ class AssembledMessages(list[AssistantMessage]):
     __slots__ = ("anomalies",)
 
     def __init__(self, messages: Iterable[AssistantMessage], anomalies: Iterable[StreamAnomaly]) -> None:
-        super().__init__(messages)
+        list.__init__(self, messages)  # by name: cheaper than a zero-argument super() on 3.11
         self.anomalies = tuple(anomalies)
 
 

@@ -192,7 +192,7 @@ class ToolCallAccumulator(_StreamedText):
         self.metadata: Mapping[str, Any] = EMPTY  # frozen already: the block takes it as it is
         self.state = ToolCallState.PENDING
         self.state_given = False
-        self.problem: str | None = None  # what is wrong with the arguments, once built
+        self.problem: str | None = None  # why the arguments are not a JSON object, once built
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []
@@ -223,11 +223,6 @@ class ToolCallAccumulator(_StreamedText):
         if tool_input is None:
             tool_input, self.problem = ({}, None) if arguments is None else parse_tool_arguments(arguments)
         return ToolUseBlock(self.block_id, self.name, tool_input, content, self.metadata, self.state)
-
-    def arguments_problem(self) -> str | None:
-        """Why the arguments are not a JSON object, for an anomaly (only meaningful once complete)."""
-        self.block()
-        return self.problem
 
 
 class ToolResultAccumulator(BlockAccumulator):

@@ -133,10 +133,10 @@ class ReplyRouter:
         return reply
 
     def _complete(self, reply: Reply) -> AssistantMessage:
-        message = reply.message()
+        message = reply.message()  # builds every block, so each call's ``problem`` is current
         for block in reply.blocks:
             if isinstance(block, ToolCallAccumulator):
-                problem = block.arguments_problem()
+                problem = block.problem
                 if problem is not None:
                     self._report(
                         AnomalyKind.INVALID_TOOL_ARGUMENTS,
