@@ -125,13 +125,11 @@ class MessageAssembler(ReplyRouter):
                 done += finished
         return done
 
-    def _run_target(
-        self, first: Any, cls: type[BlockAccumulator], block_id: str | None
-    ) -> tuple[set[str], list[str]] | None:
-        """The ``seen`` ids of the reply and the ``parts`` of the open block that a run of deltas
-        beginning with ``first`` extends, with ``first`` applied (so the run loops over the rest
-        without chaining it back in front).  ``None`` when there is no such block: then ``first``
-        is applied by ``feed`` (routing and anomalies), and the next delta finds the block it opened."""
+    def _run_target(self, first: Any, cls: type[BlockAccumulator], block_id: str | None) -> tuple[Reply, list[str]] | None:
+        """The reply and the ``parts`` of the open block that a run of deltas beginning with ``first``
+        extends, with ``first`` applied (so the run loops over the rest without chaining it back in
+        front).  ``None`` when there is no such block: then ``first`` is applied by ``feed``
+        (routing and anomalies), and the next delta finds the block it opened."""
         reply = self._routes.get((first.source, first.reply_id))
         block = None if reply is None else reply.known.get((cls.kind, first.reply_id, block_id))
         if reply is None or block is None or not block.open:
@@ -140,10 +138,11 @@ class MessageAssembler(ReplyRouter):
         block.built = reply.cached = None  # for the deltas to come: no snapshot is taken in between
         if self._first_sight(reply, first) and first.delta is not None:
             block.parts.append(first.delta)
-        return reply.seen, block.parts
+        return reply, block.parts
 
     # The two run loops below differ only in the attribute that names the block: read directly,
-    # it costs a quarter less than through a getter, in the loop most events go through.
+    # it costs a quarter less than through a getter, in the loop most events go through.  Each
+    # appends every delta and collects the ids; ``Reply.remember_run`` then checks them for replays.
 
     def _feed_block_run(self, first: Any, rest: Iterator[Any]) -> Any:
         """Apply the run of text, thinking or data deltas to one block that begins with ``first``
@@ -152,25 +151,25 @@ class MessageAssembler(ReplyRouter):
         target = self._run_target(first, _BLOCK_DELTA_ACCUMULATORS[event_type], block_id)
         if target is None:
             return next(rest, _END)
-        seen, parts = target
+        reply, parts = target
+        start, ids = len(parts), []
         for event in rest:
-            # Attributes compared one by one: cheaper than building a key tuple per event.
+            # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
+            # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
             if (
                 type(event) is not event_type
                 or event.block_id != block_id
                 or event.reply_id != reply_id
                 or (event.source is not source and event.source != source)  # most often both None
+                or event.delta is None
             ):
-                return event
-            event_id = event.id
-            if event_id in seen:
-                continue
-            if event_id is not None:
-                seen.add(event_id)
-            delta = event.delta
-            if delta is not None:
-                parts.append(delta)
-        return _END
+                break
+            ids.append(event.id)
+            parts.append(event.delta)
+        else:
+            event = _END
+        reply.remember_run(ids, parts, start)
+        return event
 
     def _feed_tool_call_run(self, first: Any, rest: Iterator[Any]) -> Any:
         """``_feed_block_run`` for the argument fragments of one tool call."""
@@ -178,24 +177,23 @@ class MessageAssembler(ReplyRouter):
         target = self._run_target(first, ToolCallAccumulator, call_id)
         if target is None:
             return next(rest, _END)
-        seen, parts = target
+        reply, parts = target
+        start, ids = len(parts), []
         for event in rest:
             if (
                 type(event) is not ToolCallDeltaEvent
                 or event.tool_call_id != call_id
                 or event.reply_id != reply_id
                 or (event.source is not source and event.source != source)
+                or event.delta is None
             ):
-                return event
-            event_id = event.id
-            if event_id in seen:
-                continue
-            if event_id is not None:
-                seen.add(event_id)
-            delta = event.delta
-            if delta is not None:
-                parts.append(delta)
-        return _END
+                break
+            ids.append(event.id)
+            parts.append(event.delta)
+        else:
+            event = _END
+        reply.remember_run(ids, parts, start)
+        return event
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or

@@ -15,7 +15,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .._blocks import (
     ContentBlock,
@@ -356,6 +356,31 @@ class Reply:
         if isinstance(block, ToolCallAccumulator):
             self.calls[block.block_id] = block
         self.cached = None
+
+    def remember_run(self, ids: list[str | None], parts: list[str], start: int) -> None:
+        """Record the event ``ids`` of a run of deltas appended to ``parts`` from ``start`` on.
+
+        One set built in C per run costs about half of a lookup and an insert per event.  When the
+        run repeats an id (a replay) or holds an event without one, its deltas are taken back and
+        applied one by one, as ``feed`` would: an event whose id was seen before changes nothing."""
+        fresh = set(ids)
+        seen = self.seen
+        if len(fresh) == len(ids) and None not in fresh and fresh.isdisjoint(seen):
+            known = cast("set[str]", fresh)  # no None: checked above
+            if len(known) > len(seen):  # the smaller set goes into the larger: merging is cheap
+                known |= seen
+                self.seen = known
+            else:
+                seen |= known
+            return
+        deltas = parts[start:]
+        del parts[start:]
+        for event_id, delta in zip(ids, deltas):
+            if event_id is None:
+                parts.append(delta)
+            elif event_id not in seen:
+                seen.add(event_id)
+                parts.append(delta)
 
     def add_usage(self, usage: ChatUsage) -> None:
         self.usage = usage if self.usage is None else self.usage + usage
