@@ -125,7 +125,9 @@ class MessageAssembler(ReplyRouter):
                 done += finished
         return done
 
-    def _run_target(self, first: Any, cls: type[BlockAccumulator], block_id: str | None) -> tuple[Reply, list[str]] | None:
+    def _run_target(
+        self, first: Any, cls: type[BlockAccumulator], block_id: str | None
+    ) -> tuple[Reply, list[str]] | None:
         """The reply and the ``parts`` of the open block that a run of deltas beginning with ``first``
         extends, with ``first`` applied (so the run loops over the rest without chaining it back in
         front).  ``None`` when there is no such block: then ``first`` is applied by ``feed``
