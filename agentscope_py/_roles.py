@@ -48,22 +48,23 @@ ALLOWED_BLOCKS: Mapping[MsgRole, tuple[type[ContentBlock], ...]] = {
 }
 
 # Roles that restrict anything, with the wording Java uses: "text/data/image/audio/video".
-_RESTRICTED: dict[MsgRole, tuple[tuple[type[ContentBlock], ...], str]] = {
-    role: (allowed, "/".join(cls.type for cls in allowed))
+# A tuple searched by identity, not a dict: hashing an enum member runs Python code,
+# and this check runs for every message built.
+_RESTRICTED: tuple[tuple[MsgRole, tuple[type[ContentBlock], ...], str], ...] = tuple(
+    (role, allowed, "/".join(cls.type for cls in allowed))
     for role, allowed in ALLOWED_BLOCKS.items()
     if ContentBlock not in allowed
-}
+)
 
 
 def check_role_content(role: MsgRole | None, content: Iterable[ContentBlock]) -> None:
     """Raise :class:`RoleContentError` for the first block ``role`` may not hold."""
-    restriction = _RESTRICTED.get(role)  # type: ignore[arg-type]  # None: no restriction
-    if restriction is None:
-        return
-    allowed, wording = restriction
-    for index, block in enumerate(content):
-        if not isinstance(block, allowed):
-            raise RoleContentError(
-                f"{role.value} message may only contain {wording} blocks, "  # type: ignore[union-attr]
-                f"got {type(block).__name__} at content[{index}]"
-            )
+    for restricted, allowed, wording in _RESTRICTED:
+        if role is restricted:
+            for index, block in enumerate(content):
+                if not isinstance(block, allowed):
+                    raise RoleContentError(
+                        f"{role.value} message may only contain {wording} blocks, "
+                        f"got {type(block).__name__} at content[{index}]"
+                    )
+            return

@@ -1,0 +1,63 @@
+"""The one reader of raw tool-call arguments, shared by the assembler and the converters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+
+from agentscope_py import _tool_arguments
+from agentscope_py._tool_arguments import parse_tool_arguments
+from tests.strategies import json_objects
+
+
+@pytest.fixture(params=["orjson", "json"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "json":
+        monkeypatch.setattr(_tool_arguments, "_orjson_loads", None)
+    else:
+        assert _tool_arguments._orjson_loads is not None, "orjson is a dev dependency"
+    return str(request.param)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('{"q": "kittens", "limit": 5}', {"q": "kittens", "limit": 5}),
+        ('{"big": 123456789012345678901234567890}', {"big": 123456789012345678901234567890}),
+        ('{"neg": -9223372036854775809, "f": 1.5}', {"neg": -9223372036854775809, "f": 1.5}),
+        ('{"s": "\\ud800"}', {"s": "\ud800"}),
+        ('{"nested": {"a": [1, {"b": 2.0}]}}', {"nested": {"a": [1, {"b": 2.0}]}}),
+        ("{}", {}),
+    ],
+)
+def test_objects_read_exactly_whatever_the_backend(backend: str, raw: str, expected: dict[str, object]) -> None:
+    value, problem = parse_tool_arguments(raw)
+    assert problem is None
+    assert value == expected
+    assert json.dumps(value) == json.dumps(expected)  # ints stay ints, exactly
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ('{"q": ', "not valid JSON"),
+        ("", "not valid JSON"),
+        ("[1, 2]", "a JSON list, not an object"),
+        ('"text"', "a JSON str, not an object"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply to parse"),
+    ],
+)
+def test_text_holding_no_object_gives_empty_input_and_says_why(backend: str, raw: str, reason: str) -> None:
+    value, problem = parse_tool_arguments(raw)
+    assert value == {}
+    assert problem is not None and problem.startswith(reason)
+
+
+@given(json_objects())
+def test_any_json_object_reads_back_equal(obj: dict[str, object]) -> None:
+    text = json.dumps(obj)
+    value, problem = parse_tool_arguments(text)
+    assert problem is None
+    assert json.dumps(value) == text
