@@ -35,9 +35,9 @@ from ._messages import (
     UserMessage,
 )
 from ._roles import ALLOWED_BLOCKS, AssistantBlock, SystemBlock, ToolBlock, UserBlock
+from ._serializable import DecodeLimits
 from ._sources import Base64Source, Source, URLSource
 from ._usage import ChatUsage
-from ._serializable import DecodeLimits
 from .errors import (
     AgentScopeError,
     ArgumentTypeError,
