@@ -9,7 +9,7 @@ from hypothesis import given
 
 from agentscope_py import _tool_arguments
 from agentscope_py._tool_arguments import parse_tool_arguments
-from tests.strategies import json_objects
+from strategies import json_objects
 
 
 @pytest.fixture(params=["orjson", "json"])
