@@ -14,20 +14,27 @@ form and produces the final message with the arguments parsed:
 
 The scaling run (10x more deltas may cost at most 11x the time, up to
 1,000,000 deltas) is this file run as a script: ``python bench/bench_stream.py``.
+It times the stream pre-built as one list and arriving in batches, with rising
+ids (this package's emitter) and with random ids (Java's UUIDs).
 """
 
 from __future__ import annotations
 
+import gc
+import itertools
 import json
+import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make ``bench`` and the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import attrs
 
 from bench._harness import OURS, Op, Target, Workload
 
@@ -48,6 +55,11 @@ def argument_fragments(count: int) -> list[str]:
 
 
 def ours_events(text_count: int = TEXT_DELTAS, fragment_count: int = ARGUMENT_FRAGMENTS) -> list[Any]:
+    return list(event_stream(text_count, fragment_count))
+
+
+def event_stream(text_count: int, fragment_count: int) -> Iterator[Any]:
+    """The AgentScope events a server sends for the reply, made one by one as they are asked for."""
     from agentscope_py import (
         AgentEndEvent,
         AgentStartEvent,
@@ -62,18 +74,16 @@ def ours_events(text_count: int = TEXT_DELTAS, fragment_count: int = ARGUMENT_FR
         ToolCallStartEvent,
     )
 
-    return [
-        AgentStartEvent(None, "reply-1", "assistant"),
-        ModelCallStartEvent("call-1"),
-        TextBlockStartEvent("call-1", "text"),
-        *(TextBlockDeltaEvent("call-1", "text", delta) for delta in text_deltas(text_count)),
-        TextBlockEndEvent("call-1", "text"),
-        ToolCallStartEvent("call-1", CALL_ID, TOOL),
-        *(ToolCallDeltaEvent("call-1", CALL_ID, TOOL, piece) for piece in argument_fragments(fragment_count)),
-        ToolCallEndEvent("call-1", CALL_ID, TOOL),
-        ModelCallEndEvent("call-1", ChatUsage(100, 50)),
-        AgentEndEvent("reply-1"),
-    ]
+    yield AgentStartEvent(None, "reply-1", "assistant")
+    yield ModelCallStartEvent("call-1")
+    yield TextBlockStartEvent("call-1", "text")
+    yield from (TextBlockDeltaEvent("call-1", "text", delta) for delta in text_deltas(text_count))
+    yield TextBlockEndEvent("call-1", "text")
+    yield ToolCallStartEvent("call-1", CALL_ID, TOOL)
+    yield from (ToolCallDeltaEvent("call-1", CALL_ID, TOOL, piece) for piece in argument_fragments(fragment_count))
+    yield ToolCallEndEvent("call-1", CALL_ID, TOOL)
+    yield ModelCallEndEvent("call-1", ChatUsage(100, 50))
+    yield AgentEndEvent("reply-1")
 
 
 def setup_ours() -> Op:
@@ -179,63 +189,111 @@ def benchmarks() -> list[Workload]:
 # -- scaling: 10x more deltas must cost at most 11x the time ----------------------------------
 
 SCALING_COUNTS = (1_000, 10_000, 100_000, 1_000_000)
+BATCH = 1_000
 
 
-def _seconds(op: Callable[[], object], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        op()
-        best = min(best, time.perf_counter() - start)
-    return best
+def _random_id(rng: random.Random) -> str:
+    return f"{rng.getrandbits(128):032x}"  # as Java's UUID.randomUUID() ids: no order
 
 
-def _plain_walk(events: list[Any], remember_ids: bool = False) -> Callable[[], object]:
-    """The least any assembler does: read each event's delta, append it, join once; and, with
-    ``remember_ids``, the least a replay check does: add each event's id to a set."""
+def _with_random_ids(events: list[Any], rng: random.Random) -> list[Any]:
+    return [attrs.evolve(event, id=_random_id(rng)) for event in events]
+
+
+def _timed(op: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    op()
+    return time.perf_counter() - start
+
+
+def _without_gc(op: Callable[[], float]) -> Callable[[], float]:
+    # As timeit runs: the cyclic collector's passes land wherever allocations cross a threshold
+    # (building the events, mostly) and would be charged to whichever size triggered one.
+    def run() -> float:
+        gc.collect()
+        gc.disable()
+        try:
+            return op()
+        finally:
+            gc.enable()
+
+    return run
+
+
+def _prebuilt(count: int, random_ids: bool) -> Callable[[], float]:
+    """``assemble`` of the whole stream, built beforehand as one list."""
+    from agentscope_py import assemble
+
+    events = ours_events(count, max(1, count // 10))
+    if random_ids:
+        events = _with_random_ids(events, random.Random(count))
+    return _without_gc(lambda: _timed(partial(assemble, events)))
+
+
+def _arriving(count: int, random_ids: bool) -> Callable[[], float]:
+    """The stream as a client receives it: batches of ``BATCH`` events, each decoded (here: built)
+    just before it is fed, outside the time taken; only ``feed_all`` and ``close`` are timed."""
+    from agentscope_py import MessageAssembler
+
+    def run() -> float:
+        events = event_stream(count, max(1, count // 10))
+        rng = random.Random(count)
+        assembler, taken = MessageAssembler(), 0.0
+        while True:
+            batch = list(itertools.islice(events, BATCH))
+            if not batch:
+                break
+            if random_ids:
+                batch = _with_random_ids(batch, rng)
+            taken += _timed(partial(assembler.feed_all, batch))
+        return taken + _timed(assembler.close)
+
+    return _without_gc(run)
+
+
+def _repeats(count: int) -> int:
+    return 20 if count <= 1_000 else 10 if count <= 10_000 else 3
+
+
+def scaling() -> None:
+    """Time per delta as the stream grows 10x at a time, four ways: the stream pre-built as one
+    list or arriving in batches; with the rising ids of this package's emitter or random ids as
+    Java sends them.  A pre-built list of a million events is far larger than the CPU caches, so
+    reading it costs more per event than reading ten thousand: the plain walk over the same list
+    (read each delta, append, join) shows how much of the growth that alone accounts for."""
+    print(f"{'stream':<28} " + "  ".join(f"{count:>9,}" for count in SCALING_COUNTS) + "   (us per delta; x for 10x)")
+    for name, make in (("pre-built list", _prebuilt), ("arriving in batches", _arriving)):
+        for random_ids in (False, True):
+            per_delta, growth = [], []
+            for count in SCALING_COUNTS:
+                op = make(count, random_ids)
+                best = min(op() for _ in range(_repeats(count)))
+                per_delta.append(best / count * 1e6)
+                if len(per_delta) > 1:
+                    ratio = per_delta[-1] / per_delta[-2] * 10
+                    growth.append(f"{ratio:.2f}x {'met' if ratio <= 11 else 'MISSED'}")
+            label = f"{name}, {'random ids' if random_ids else 'rising ids'}"
+            print(f"{label:<28} " + "  ".join(f"{value:>9.3f}" for value in per_delta) + "   " + ", ".join(growth))
+    walks = []
+    for count in SCALING_COUNTS:
+        walk = _plain_walk(ours_events(count, max(1, count // 10)))
+        walks.append(min(_without_gc(partial(_timed, walk))() for _ in range(_repeats(count))) / count * 1e6)
+    growth = ", ".join(f"{walks[index] / walks[index - 1] * 10:.2f}x" for index in range(1, len(walks)))
+    print(f"{'plain walk of pre-built list':<28} " + "  ".join(f"{value:>9.3f}" for value in walks) + "   " + growth)
+
+
+def _plain_walk(events: list[Any]) -> Callable[[], object]:
+    """The least any assembler does: read each event's delta, append it, join once."""
 
     def op() -> str:
-        parts, seen = [], set()
+        parts = []
         for event in events:
-            if remember_ids:
-                seen.add(event.id)
             delta = getattr(event, "delta", None)
             if delta is not None:
                 parts.append(delta)
         return "".join(parts)
 
     return op
-
-
-def scaling() -> None:
-    """Time per delta as the stream grows 10x at a time, for ours and for two plain walks over the
-    same events: one that only appends the deltas, one that also adds every event id to a set (the
-    replay check).  Where ours grows faster than the count as the second walk does, the growing
-    set of ids (a random access per event into a table that outgrows the caches) is why."""
-    from agentscope_py import assemble
-
-    print("deltas     events     ours best (s)  us/delta  x for 10x      walk x for 10x  walk+ids x for 10x")
-    previous: tuple[float, float, float] | None = None
-    for count in SCALING_COUNTS:
-        events = ours_events(count, max(1, count // 10))
-        repeats = 5 if count <= 100_000 else 3
-        ours = _seconds(partial(assemble, events), repeats)
-        walk = _seconds(_plain_walk(events), repeats)
-        walk_ids = _seconds(_plain_walk(events, remember_ids=True), repeats)
-        growth = ["", "", ""]
-        if previous is not None:
-            ratio = ours / previous[0]
-            growth = [
-                f"{ratio:5.2f}x {'met' if ratio <= 11 else 'MISSED'}",
-                f"{walk / previous[1]:5.2f}x",
-                f"{walk_ids / previous[2]:5.2f}x",
-            ]
-        print(
-            f"{count:>9,}  {len(events):>9,}  {ours:>13.4f}  {ours / count * 1e6:>8.3f}  {growth[0]:<13}"
-            f"  {growth[1]:>14}  {growth[2]:>18}"
-        )
-        previous = (ours, walk, walk_ids)
-        del events
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from .._blocks import (
     ContentBlock,
@@ -32,6 +32,7 @@ from .._messages import AssistantMessage, Msg
 from .._sources import Base64Source
 from .._tool_arguments import parse_tool_arguments
 from .._usage import ChatUsage
+from ._seen_ids import SeenIds
 from ._stream_keys import BLOCK_KEY, DEFAULT_MEDIA_TYPE, MEDIA_TYPE_KEY
 
 __all__ = [
@@ -344,7 +345,7 @@ class Reply:
         # (kind, reply id, block id) -> the block; Any, as the kind in the key fixes the accumulator class
         self.known: dict[tuple[str, str | None, str | None], Any] = {}
         self.calls: dict[str | None, ToolCallAccumulator] = {}  # tool call id -> its latest call
-        self.seen: set[str] = set()  # ids of the events applied, so a replayed one changes nothing
+        self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
@@ -360,26 +361,17 @@ class Reply:
     def remember_run(self, ids: list[str | None], parts: list[str], start: int) -> None:
         """Record the event ``ids`` of a run of deltas appended to ``parts`` from ``start`` on.
 
-        One set built in C per run costs about half of a lookup and an insert per event.  When the
-        run repeats an id (a replay) or holds an event without one, its deltas are taken back and
-        applied one by one, as ``feed`` would: an event whose id was seen before changes nothing."""
-        fresh = set(ids)
+        Recorded at once when every id is new (a set built in C per run costs about half of a lookup
+        and an insert per event).  When the run repeats an id (a replay) or holds an event without
+        one, its deltas are taken back and applied one by one, as ``feed`` would: an event whose id
+        was seen before changes nothing."""
         seen = self.seen
-        if len(fresh) == len(ids) and None not in fresh and fresh.isdisjoint(seen):
-            known = cast("set[str]", fresh)  # no None: checked above
-            if len(known) > len(seen):  # the smaller set goes into the larger: merging is cheap
-                known |= seen
-                self.seen = known
-            else:
-                seen |= known
+        if seen.take_run(ids):
             return
         deltas = parts[start:]
         del parts[start:]
         for event_id, delta in zip(ids, deltas):
-            if event_id is None:
-                parts.append(delta)
-            elif event_id not in seen:
-                seen.add(event_id)
+            if event_id is None or seen.first_sight(event_id):
                 parts.append(delta)
 
     def add_usage(self, usage: ChatUsage) -> None:

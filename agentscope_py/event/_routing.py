@@ -58,21 +58,15 @@ class ReplyRouter:
         self._anomalies.append(StreamAnomaly(kind, message, event, source, reply_id))
 
     def _route(self, event: Any, reply_id: str | None) -> Reply | None:
-        """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late).
-
-        The hot path of every delta: ``_first_sight`` is written out here, not called.
-        """
+        """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late)."""
         reply = self._routes.get((event.source, reply_id))
         if reply is None:
             reply = self._route_new(event, reply_id)
             if reply is None:
                 return None
         event_id = event.id
-        if event_id is not None:
-            seen = reply.seen
-            if event_id in seen:
-                return None
-            seen.add(event_id)
+        if event_id is not None and not reply.seen.first_sight(event_id):
+            return None
         return reply
 
     def _route_new(self, event: Any, reply_id: str | None) -> Reply | None:
@@ -108,13 +102,8 @@ class ReplyRouter:
     @staticmethod
     def _first_sight(reply: Reply, event: Any) -> bool:
         event_id = event.id
-        if event_id is None:  # a document without an id: nothing to recognise it by
-            return True
-        seen = reply.seen
-        if event_id in seen:
-            return False
-        seen.add(event_id)
-        return True
+        # A document without an id has nothing to recognise it by.
+        return event_id is None or reply.seen.first_sight(event_id)
 
     def _latest_bare_reply(self, source: str | None) -> Reply | None:
         for reply in reversed(self._open):

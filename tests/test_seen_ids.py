@@ -1,0 +1,112 @@
+"""Replay detection in long replies: a set first, then rising ids, and back to a set when ids stop rising.
+
+Every case is checked against the one rule: an id recorded before is a replay, any other id is new.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    assemble,
+)
+from agentscope_py.event._seen_ids import RISING_AFTER, SeenIds
+
+LONG = RISING_AFTER * 3
+
+
+def rising_ids(count: int, start: int = 1_000) -> list[str]:
+    return [f"id{number:012d}" for number in range(start, start + count)]
+
+
+def test_single_ids_past_the_set_size_still_recognise_every_replay() -> None:
+    seen, ids = SeenIds(), rising_ids(LONG)
+    assert all(seen.first_sight(event_id) for event_id in ids)
+    # Replays from the set part, the rising part, and the last id: all recognised, none recorded twice.
+    for event_id in (ids[0], ids[RISING_AFTER // 2], ids[RISING_AFTER + 5], ids[-2], ids[-1]):
+        assert not seen.first_sight(event_id)
+    assert seen.first_sight(rising_ids(1, start=10**9)[0])
+
+
+def test_a_new_id_below_the_highest_goes_back_to_one_set_and_loses_nothing() -> None:
+    seen, ids = SeenIds(), rising_ids(LONG, start=2_000)
+    for event_id in ids:
+        seen.first_sight(event_id)
+    low = rising_ids(1, start=5)[0]  # new, but below every id so far
+    assert seen.first_sight(low)
+    assert not seen.first_sight(low)
+    assert not any(seen.first_sight(event_id) for event_id in ids)
+    assert seen.first_sight(rising_ids(1, start=10**9)[0])
+
+
+def test_runs_are_taken_whole_only_when_every_id_is_new() -> None:
+    seen, ids = SeenIds(), rising_ids(LONG)
+    assert seen.take_run(list(ids[:10]))  # a set: small
+    assert seen.take_run(list(ids[10:LONG - 10]))  # long: rising from here on
+    assert seen.take_run([])
+    assert not seen.take_run([ids[LONG - 10], ids[LONG - 9], ids[LONG - 9]])  # a repeat within the run
+    assert not seen.take_run([ids[LONG - 10], ids[5]])  # one seen before (the set part)
+    assert not seen.take_run([ids[LONG - 10], ids[20]])  # one seen before (the rising part)
+    assert not seen.take_run([ids[LONG - 10], None])  # an event without an id
+    assert not seen.take_run([ids[LONG - 9], ids[LONG - 10]])  # new, but not in rising order
+    # Nothing above was recorded: the ten are still new, one at a time.
+    assert all(seen.first_sight(event_id) for event_id in ids[LONG - 10 :])
+    assert not seen.first_sight(ids[LONG - 10])
+
+
+@pytest.mark.parametrize("kind", ["rising", "random"])
+def test_matches_a_plain_set_on_long_mixed_sequences(kind: str) -> None:
+    rng = random.Random(7)
+    pool = rising_ids(LONG) if kind == "rising" else [uuid.UUID(int=rng.getrandbits(128)).hex for _ in range(LONG)]
+    seen, reference = SeenIds(), set[str]()
+    position = 0
+    while position < len(pool):
+        size = rng.choice([1, 1, 5, 200, 3000])
+        run: list[str | None] = list(pool[position : position + size])
+        position += size
+        if rng.random() < 0.2 and reference:  # a replay of a few ids already recorded
+            run[rng.randrange(len(run)) :] = rng.sample(sorted(reference), min(3, len(reference)))
+        if size == 1:
+            event_id = run[0]
+            assert event_id is not None
+            assert seen.first_sight(event_id) == (event_id not in reference)
+            reference.add(event_id)
+        elif seen.take_run(run):
+            assert len(set(run)) == len(run) and reference.isdisjoint(run)
+            reference.update(event_id for event_id in run if event_id is not None)
+        else:
+            for event_id in run:
+                assert event_id is not None
+                assert seen.first_sight(event_id) == (event_id not in reference)
+                reference.add(event_id)
+
+
+def long_reply(ids: list[str]) -> list[AgentEvent]:
+    return [
+        AgentStartEvent(None, "R", "a"),
+        TextBlockStartEvent("M", "text"),
+        *(TextBlockDeltaEvent("M", "text", f"{index},", id=event_id) for index, event_id in enumerate(ids)),
+        TextBlockEndEvent("M", "text"),
+        AgentEndEvent("R"),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["rising", "random"])
+def test_a_long_reply_replayed_from_checkpoints_assembles_the_same_message(kind: str) -> None:
+    rng = random.Random(11)
+    ids = rising_ids(LONG) if kind == "rising" else [uuid.UUID(int=rng.getrandbits(128)).hex for _ in range(LONG)]
+    events = long_reply(ids)
+    once = assemble(events)
+    assert once[0].get_text_content() == "".join(f"{index}," for index in range(LONG))
+    for received, checkpoint in ((LONG // 2, 3), (LONG - 5, RISING_AFTER + 7), (LONG, LONG - 1)):
+        replayed = assemble(events[:received] + events[checkpoint:])
+        assert replayed == once and replayed.anomalies == ()
