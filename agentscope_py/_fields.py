@@ -16,16 +16,24 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from . import _checks
 from ._enums import ToolCallState, ToolResultState
 
-__all__ = ["checked_fields", "is_type_check", "mark_type_checks", "register_converter"]
+__all__ = [
+    "checked_fields",
+    "construction_steps",
+    "is_type_check",
+    "mark_type_checks",
+    "register_converter",
+    "unchecked_constructor",
+]
 
 Converter = Callable[[Any], Any]
+_T = TypeVar("_T")
 
 # The converters that only check a type (a frozen mapping counts: it passes as it is).
 # The decoder, which has checked the type already, skips them; see _codec._compile.
@@ -105,3 +113,49 @@ def checked_fields(cls: type, fields: list[attrs.Attribute]) -> list[attrs.Attri
             field = field.evolve(converter=factory(f"{cls.__name__}.{field.name}"))
         checked.append(field)
     return checked
+
+
+# -- building instances from values whose types are known ------------------------------------
+
+
+def construction_steps(cls: type) -> list[tuple[attrs.Attribute, Callable[[object, Any], None], Converter | None]]:  # type: ignore[type-arg]
+    """For each attribute of the slotted attrs class ``cls``, in order: the attribute, its slot's
+    setter, and the converter that must still run on a value already of the right type (``None``
+    where the converter only checks the type).
+
+    The JSON decoder and the event assembler build instances this way: they have checked every
+    type (or made every value) themselves, and a frozen class refuses ``setattr``."""
+    steps = []
+    for attribute in attrs.fields(cls):
+        converter = attribute.converter
+        if converter is not None and is_type_check(converter):
+            converter = None
+        steps.append((attribute, _slot_setter(cls, attribute.name), converter))
+    return steps
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[object, Any], None]:
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name].__set__  # type: ignore[no-any-return]
+    raise TypeError(f"{cls.__name__} must be a slotted attrs class (attrs.frozen) to be built from checked values")
+
+
+def unchecked_constructor(cls: type[_T]) -> Callable[..., _T]:
+    """A function making ``cls`` from its field values, positionally in field order, that skips the
+    converters which only check a type: for callers that made each value themselves."""
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    names = []
+    body = ["o = new(cls)"]
+    for attribute, setter, converter in construction_steps(cls):
+        name = attribute.name
+        names.append(name)
+        namespace[f"set_{name}"] = setter
+        value = name
+        if converter is not None:
+            namespace[f"convert_{name}"] = converter
+            value = f"convert_{name}({name})"
+        body.append(f"set_{name}(o, {value})")
+    source = f"def make_{cls.__name__}({', '.join(names)}):\n" + "".join(f"    {line}\n" for line in [*body, "return o"])
+    exec(compile(source, f"<agentscope_py unchecked constructor: {cls.__name__}>", "exec"), namespace)
+    return namespace[f"make_{cls.__name__}"]  # type: ignore[no-any-return]

@@ -4,14 +4,18 @@ Models stream a call's arguments as JSON text.  Everything that turns that text
 into ``ToolUseBlock.input`` (the event assembler, the provider converters) goes
 through here, so they agree on the rule: the text stays in ``content`` as it
 came, ``input`` gets the object it holds, and text that holds no JSON object
-leaves ``input`` empty with the reason reported, never silently.
+leaves ``input`` empty with the reason reported, never silently.  The object comes
+back read-only, as a block stores it, so the block takes it without a copy.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from ._checks import check_mapping
+from ._frozen import EMPTY, FrozenDict
 
 __all__ = ["parse_tool_arguments"]
 
@@ -43,19 +47,26 @@ def _loads(raw: str) -> Any:
         except ValueError:
             pass
         else:
+            if type(value) is dict:
+                for item in value.values():  # the common case: text, whole numbers, booleans, nulls
+                    kind = type(item)
+                    if not (kind is str or kind is int or kind is bool or item is None):
+                        break
+                else:
+                    return FrozenDict(value) if value else EMPTY  # JSON keys are strings: frozen in C
             if not _holds_float(value):
                 return value
     return json.loads(raw)
 
 
-def parse_tool_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
-    """The object ``raw`` holds and ``None``; or ``{}`` and what is wrong with ``raw``."""
+def parse_tool_arguments(raw: str) -> tuple[Mapping[str, Any], str | None]:
+    """The object ``raw`` holds, read-only, and ``None``; or an empty mapping and what is wrong with ``raw``."""
     try:
         value = _loads(raw)
     except ValueError as error:
-        return {}, f"not valid JSON ({error})"
+        return EMPTY, f"not valid JSON ({error})"
     except RecursionError:  # absurdly deep nesting
-        return {}, "nested too deeply to parse"
+        return EMPTY, "nested too deeply to parse"
     if not isinstance(value, dict):
-        return {}, f"a JSON {type(value).__name__}, not an object"
-    return value, None
+        return EMPTY, f"a JSON {type(value).__name__}, not an object"
+    return check_mapping(value, "tool call arguments"), None

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from .. import _json
-from .._fields import is_type_check
+from .._fields import construction_steps
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._kinds import CodeGen, Enum, Kind
 from ._registry import (
@@ -267,23 +267,13 @@ def _construct(cls: type, values: dict[str, str], gen: CodeGen) -> list[str]:
     as in ``__init__``.  Attributes the document does not carry take their default.
     """
     lines = [f"o = {gen.ref(object.__new__, 'new')}({gen.ref(cls, cls.__name__)})"]
-    for attribute in attrs.fields(cls):
+    for attribute, setter, converter in construction_steps(cls):
         value = values.get(attribute.name)
         if value is None:
             if attribute.default is attrs.NOTHING or isinstance(attribute.default, attrs.Factory):  # type: ignore[arg-type]
                 raise TypeError(f"{cls.__name__}.{attribute.name} needs a WireField or a plain default")
             value = gen.ref(attribute.default, "default")
-        if attribute.converter is not None and not is_type_check(attribute.converter):
-            value = f"{gen.ref(attribute.converter, 'convert')}({value})"
-        setter = _slot_setter(cls, attribute.name)
+        if converter is not None:
+            value = f"{gen.ref(converter, 'convert')}({value})"
         lines.append(f"{gen.ref(setter, 'set_' + attribute.name)}(o, {value})")
     return [*lines, "return o"]
-
-
-def _slot_setter(cls: type, name: str) -> Callable[[object, Any], None]:
-    # A frozen class refuses setattr; its slot descriptor still sets the value.
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            return vars(klass)[name].__set__  # type: ignore[no-any-return]
-    raise TypeError(f"{cls.__name__} must be a slotted attrs class (attrs.frozen) to be decoded")
-

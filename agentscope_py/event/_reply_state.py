@@ -26,6 +26,8 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
+from .._checks import check_mapping
+from .._fields import unchecked_constructor
 from .._frozen import EMPTY
 from .._ids import new_hex_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
@@ -51,6 +53,12 @@ __all__ = [
 
 #: (source, reply id): the events of one model call or acting phase of one agent.
 RouteKey = tuple[str | None, str | None]
+
+
+# Blocks made from values this module made or took from checked events: no type checks again.
+_text_block = unchecked_constructor(TextBlock)
+_thinking_block = unchecked_constructor(ThinkingBlock)
+_tool_use_block = unchecked_constructor(ToolUseBlock)
 
 
 def _joined(parts: list[str]) -> str:
@@ -111,7 +119,7 @@ class TextAccumulator(_StreamedText):
     kind = "text"
 
     def _build(self) -> TextBlock:
-        return TextBlock(_joined(self.parts) if self.parts else "")
+        return _text_block(_joined(self.parts) if self.parts else "")
 
 
 class ThinkingAccumulator(_StreamedText):
@@ -128,11 +136,11 @@ class ThinkingAccumulator(_StreamedText):
         value = extras["metadata"]
         if value is not None and not isinstance(value, Mapping):
             return [f"a thinking block's metadata must be a mapping or null, got {type(value).__name__}"]
-        self.metadata = value
+        self.metadata = None if value is None else check_mapping(value, "a thinking block's metadata")
         return []
 
     def _build(self) -> ThinkingBlock:
-        return ThinkingBlock(_joined(self.parts) if self.parts else "", self.metadata)
+        return _thinking_block(_joined(self.parts) if self.parts else "", self.metadata)
 
 
 class DataAccumulator(_StreamedText):
@@ -206,7 +214,7 @@ class ToolCallAccumulator(_StreamedText):
         for field in ("input", "metadata"):
             if field in extras:
                 if isinstance(extras[field], Mapping):
-                    setattr(self, field, extras[field])
+                    setattr(self, field, check_mapping(extras[field], f"a tool call's {field}"))
                 else:
                     problems.append(f"a tool call's {field} must be a mapping, got {type(extras[field]).__name__}")
         if "content" in extras:
@@ -222,8 +230,8 @@ class ToolCallAccumulator(_StreamedText):
         tool_input = self.input
         self.problem = None
         if tool_input is None:
-            tool_input, self.problem = ({}, None) if arguments is None else parse_tool_arguments(arguments)
-        return ToolUseBlock(self.block_id, self.name, tool_input, content, self.metadata, self.state)
+            tool_input, self.problem = (EMPTY, None) if arguments is None else parse_tool_arguments(arguments)
+        return _tool_use_block(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
 
 class ToolResultAccumulator(BlockAccumulator):

@@ -117,14 +117,14 @@ def write_content(
         out["content"] = parts
 
 
-def arguments_object(raw: str) -> dict[str, Any] | None:
+def arguments_object(raw: str) -> Mapping[str, Any] | None:
     """The JSON object in ``raw``, or ``None`` when ``raw`` is not one."""
     value, problem = parse_tool_arguments(raw)
     return None if problem else value
 
 
-def parse_arguments(raw: str) -> dict[str, Any]:
-    """The arguments object in ``raw``; ``{}`` when it is not a JSON object (``content`` keeps ``raw``)."""
+def parse_arguments(raw: str) -> Mapping[str, Any]:
+    """The arguments object in ``raw``, read-only; empty when it is not a JSON object (``content`` keeps ``raw``)."""
     return parse_tool_arguments(raw)[0]
 
 

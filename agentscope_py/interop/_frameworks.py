@@ -151,7 +151,7 @@ def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
     if block.input or block.content is None:
         return dict(thaw(block.input))
     value = parse_arguments(block.content)
-    return value if value or block.content.strip() == "{}" else None
+    return dict(thaw(value)) if value or block.content.strip() == "{}" else None
 
 
 def json_text(value: Any) -> str:
