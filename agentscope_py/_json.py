@@ -11,10 +11,16 @@ needs, the standard library takes over for that one call:
 
 Lone surrogates are written as ``\\uXXXX`` escapes, so the output is always
 valid UTF-8.  NaN and infinities have no JSON form and are refused.
+
+With msgspec installed, the ``msgspec`` backend (the default then) also reads
+``from_json`` documents of the message model straight into typed structures
+(``agentscope_py._codec._typed``); it writes and parses everything else as the
+``orjson`` backend does, or as the standard library when orjson is missing.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from json.encoder import (  # type: ignore[attr-defined]
@@ -29,6 +35,7 @@ from typing import Any
 from .errors import DecodeError
 
 __all__ = [
+    "HAVE_MSGSPEC",
     "HAVE_ORJSON",
     "InexactNumber",
     "backend_name",
@@ -40,6 +47,7 @@ __all__ = [
     "loads_exactly",
     "loads_inexact",
     "set_backend",
+    "typed_reading",
     "use_backend",
     "write_text",
 ]
@@ -50,6 +58,9 @@ except ImportError:  # the standard library serves alone
     HAVE_ORJSON = False
 else:
     HAVE_ORJSON = True
+
+# Found, not imported: msgspec loads with the codec, at the first JSON call.
+HAVE_MSGSPEC = importlib.util.find_spec("msgspec") is not None
 
 
 class InexactNumber(Exception):
@@ -153,13 +164,16 @@ def _orjson_loads(text: str | bytes) -> Any:
         return _stdlib_loads(text)
 
 
-_Backend = tuple[Callable[[Any], str], Callable[[str | bytes], Any], bool, bool]
-# name -> (dumps, loads, whether loads may read a big integer as a float, whether to write text directly)
-_BACKENDS: dict[str, _Backend] = {"json": (_stdlib_dumps, _stdlib_loads, False, True)}
+_Backend = tuple[Callable[[Any], str], Callable[[str | bytes], Any], bool, bool, bool]
+# name -> (dumps, loads, whether loads may read a big integer as a float, whether to write text
+# directly, whether from_json reads typed structures with msgspec)
+_BACKENDS: dict[str, _Backend] = {"json": (_stdlib_dumps, _stdlib_loads, False, True, False)}
 if HAVE_ORJSON:
-    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads, True, False)
+    _BACKENDS["orjson"] = (_orjson_dumps, _orjson_loads, True, False, False)
+if HAVE_MSGSPEC:
+    _BACKENDS["msgspec"] = (*_BACKENDS["orjson" if HAVE_ORJSON else "json"][:4], True)
 
-_current = "orjson" if HAVE_ORJSON else "json"
+_current = "msgspec" if HAVE_MSGSPEC else "orjson" if HAVE_ORJSON else "json"
 # Variables rather than functions, rebound by set_backend: a call through them costs nothing extra.
 #: Compact JSON text of a tree of plain dicts, lists and scalars (values the encoder made).
 dumps: Callable[[Any], str]
@@ -171,22 +185,24 @@ loads_inexact: bool
 #: Whether the codec's generated text writers beat ``dumps`` of a tree: true for the standard
 #: library, whose ``dumps`` walks the tree in Python-object terms; orjson is faster on trees.
 write_text: bool
-dumps, loads, loads_inexact, write_text = _BACKENDS[_current]
+#: Whether ``from_json`` first tries msgspec's typed reading (see ``_codec._typed``).
+typed_reading: bool
+dumps, loads, loads_inexact, write_text, typed_reading = _BACKENDS[_current]
 loads_exactly = _stdlib_loads
 
 
 def backend_name() -> str:
-    """``"orjson"`` or ``"json"``: the backend in use."""
+    """``"msgspec"``, ``"orjson"`` or ``"json"``: the backend in use."""
     return _current
 
 
 def set_backend(name: str) -> str:
     """Use backend ``name`` from now on; returns the one it replaces (tests and benchmarks compare them)."""
-    global _current, dumps, loads, loads_inexact, write_text
+    global _current, dumps, loads, loads_inexact, write_text, typed_reading
     if name not in _BACKENDS:
         raise ValueError(f"unknown or unavailable JSON backend {name!r}; available: {sorted(_BACKENDS)}")
     previous, _current = _current, name
-    dumps, loads, loads_inexact, write_text = _BACKENDS[name]
+    dumps, loads, loads_inexact, write_text, typed_reading = _BACKENDS[name]
     return previous
 
 

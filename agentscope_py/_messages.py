@@ -22,7 +22,7 @@ from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY
 from ._ids import new_msg_id, new_msg_timestamp
 from ._serializable import JsonSerializable
-from ._roles import SystemBlock, UserBlock, check_role_content
+from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
 from ._usage import ChatUsage
 from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
 
@@ -139,7 +139,8 @@ class Msg(JsonSerializable, Generic[_B]):
         owner = cls.__name__
         if cls._ROLE is not None and role is not cls._ROLE:
             raise ArgumentValueError(f"{owner} role is fixed to {cls._ROLE.value}, got {describe(role)}")
-        check_role_content(role, content)
+        if role in RESTRICTED_ROLES:
+            check_role_content(role, content)
         if type(id) is not str and id is not None:
             check_optional_str(id, f"{owner}.id")
         if type(name) is not str and name is not None:

@@ -18,6 +18,7 @@ from .errors import RoleContentError
 
 __all__ = [
     "ALLOWED_BLOCKS",
+    "RESTRICTED_ROLES",
     "AssistantBlock",
     "SystemBlock",
     "ToolBlock",
@@ -55,6 +56,10 @@ _RESTRICTED: tuple[tuple[MsgRole, tuple[type[ContentBlock], ...], str], ...] = t
     for role, allowed in ALLOWED_BLOCKS.items()
     if ContentBlock not in allowed
 )
+
+
+#: The roles that do not allow every block (compared by identity: ``role in RESTRICTED_ROLES``).
+RESTRICTED_ROLES: tuple[MsgRole, ...] = tuple(role for role, _, _ in _RESTRICTED)
 
 
 def check_role_content(role: MsgRole | None, content: Iterable[ContentBlock]) -> None:

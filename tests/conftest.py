@@ -1,4 +1,4 @@
-"""Test-suite settings: hypothesis profiles.
+"""Test-suite settings: hypothesis profiles, and the ``backend`` fixture.
 
 ``default`` keeps the suite fast on a laptop; ``ci`` (chosen when the ``CI``
 environment variable is set) runs more examples, derandomized so a run can be
@@ -10,8 +10,13 @@ deadline: timing must never decide whether a test passes.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
+from backends import BACKENDS
 from hypothesis import HealthCheck, settings
+
+from agentscope_py import _json
 
 # The too_slow health check times data generation, so it is off everywhere.
 _TIMED_CHECKS = [HealthCheck.too_slow]
@@ -20,3 +25,10 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=_TIMED_CHECKS, max_examples=200, derandomize=True, print_blob=True
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test under each JSON backend: all must read and write alike."""
+    with _json.use_backend(request.param):
+        yield request.param

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,6 @@ from agentscope_py import (
     ToolUseBlock,
     URLSource,
 )
-from agentscope_py import _json
 from agentscope_py.event import (
     AgentEndEvent,
     AgentEvent,
@@ -81,11 +80,6 @@ def test_the_vectors_cover_every_event_type() -> None:
     assert types == {cls.type.value for cls in EVENT_CLASSES}
 
 
-@pytest.fixture(params=["json", "orjson"])
-def backend(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Run the test with each JSON backend: both must read and write events alike."""
-    with _json.use_backend(request.param):
-        yield
 
 
 @pytest.mark.usefixtures("backend")

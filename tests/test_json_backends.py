@@ -1,14 +1,14 @@
-"""orjson and the standard library give the same documents and read documents the same way."""
+"""The standard library, orjson and msgspec give the same documents and read documents the same way."""
 
 from __future__ import annotations
 
 import datetime
 import json
 import math
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from backends import BACKENDS
 from hypothesis import given
 from strategies import messages
 
@@ -24,13 +24,8 @@ from agentscope_py import (
     _json,
 )
 
-BACKENDS = ["json", "orjson"]
 
 
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    with _json.use_backend(request.param):
-        yield request.param
 
 
 def encode_with(name: str, obj: Any) -> str:
@@ -39,12 +34,19 @@ def encode_with(name: str, obj: Any) -> str:
         return text
 
 
-def test_orjson_is_the_default_when_installed() -> None:
-    assert _json.HAVE_ORJSON
-    assert _json.backend_name() == "orjson"
+def state() -> tuple[str, bool]:
+    return _json.backend_name(), _json.typed_reading
+
+
+def test_msgspec_is_the_default_when_installed_and_each_backend_can_be_chosen() -> None:
+    assert _json.HAVE_ORJSON and _json.HAVE_MSGSPEC
+    assert state() == ("msgspec", True)
     with _json.use_backend("json"):
-        assert _json.backend_name() == "json"
-    assert _json.backend_name() == "orjson"
+        assert state() == ("json", False)
+        with _json.use_backend("orjson"):
+            assert state() == ("orjson", False)
+        assert state() == ("json", False)
+    assert state() == ("msgspec", True)
 
 
 def test_an_unknown_backend_is_refused() -> None:
@@ -54,12 +56,13 @@ def test_an_unknown_backend_is_refused() -> None:
 
 
 @given(message=messages())
-def test_both_backends_write_the_same_document(message: Msg[Any]) -> None:
-    by_stdlib, by_orjson = (encode_with(name, message) for name in BACKENDS)
-    assert json.loads(by_stdlib) == json.loads(by_orjson) == json.loads(json.dumps(message.to_dict()))
+def test_every_backend_writes_the_same_document(message: Msg[Any]) -> None:
+    texts = [encode_with(name, message) for name in BACKENDS]
+    assert all(json.loads(text) == json.loads(json.dumps(message.to_dict())) for text in texts)
     for name in BACKENDS:
         with _json.use_backend(name):
-            assert Msg.from_json(by_stdlib) == Msg.from_json(by_orjson)
+            first, *others = (Msg.from_json(text) for text in texts)
+            assert all(other == first for other in others)
 
 
 def test_non_ascii_is_written_as_is_and_lone_surrogates_escaped(backend: str) -> None:

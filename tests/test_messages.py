@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
-from strategies import EXAMPLE_BLOCKS, MESSAGE_CLASSES
+from strategies import MESSAGE_CLASSES
 
 from agentscope_py import (
     AssistantMessage,

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import json_values
+from vectors import mutated_vectors
 
 from agentscope_py import (
     ArgumentValueError,
@@ -27,22 +26,13 @@ from agentscope_py import (
     TextBlock,
     ToolResultBlock,
     UserMessage,
-    _json,
 )
 
 ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserMessage]
-BACKENDS = ["json", "orjson"]
-VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
-CASES = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]
-KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
 
 PNG = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
 
 
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    with _json.use_backend(request.param):
-        yield request.param
 
 
 def message(*content: Any, **fields: Any) -> dict[str, Any]:
@@ -289,38 +279,6 @@ def decode_everything(document: Any) -> None:
 @given(document=json_values(max_leaves=30))
 def test_fuzz_arbitrary_json_values(document: Any) -> None:
     decode_everything(document)
-
-
-# Numbers at the edges of what floats, 64-bit integers and Python's int-to-text conversion hold.
-EXTREMES = st.sampled_from([10**400, -(10**400), 2**63, -(2**63) - 1, 2**64, 1e308, -1e308, 5e-324, 1.5, -0.0, True])
-TAGS = st.sampled_from(["text", "thinking", "data", "image", "audio", "video", "hint", "tool_use", "tool_result",
-                        "url", "base64", "USER", "ASSISTANT", "SYSTEM", "TOOL", None, "x"])
-
-
-@st.composite
-def mutated_vectors(draw: st.DrawFn) -> tuple[type[Any], Any]:
-    """A Java vector with one value somewhere inside replaced, removed or wrapped."""
-    case = draw(st.sampled_from(CASES))
-    document = copy.deepcopy(case["json"])
-    parent: Any = None
-    key: Any = None
-    node: Any = document
-    while isinstance(node, (dict, list)) and node and draw(st.booleans()):
-        parent, key = node, draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
-        node = node[key]
-    action = draw(st.sampled_from(["replace", "delete", "wrap", "retag"]))
-    replacement = draw(json_values(max_leaves=6) | TAGS | EXTREMES) if action == "replace" else None
-    if parent is None:
-        document = {"wrap": [document], "replace": replacement}.get(action, document)
-    elif action == "delete":
-        del parent[key]
-    elif action == "wrap":
-        parent[key] = [node]
-    elif action == "retag" and isinstance(node, dict):
-        node["type" if "type" in node else "role"] = draw(TAGS)
-    else:
-        parent[key] = replacement
-    return KINDS[case["kind"]], document
 
 
 @given(mutated=mutated_vectors())

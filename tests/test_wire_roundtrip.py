@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from backends import BACKENDS
 from hypothesis import assume, given
 from strategies import blocks, chat_usages, messages, sources, tool_result_blocks
 
@@ -25,7 +25,6 @@ from agentscope_py import (
     _json,
 )
 
-BACKENDS = ["json", "orjson"]
 ROLE_CLASSES: dict[MsgRole, type[Msg[Any]]] = {
     MsgRole.USER: UserMessage,
     MsgRole.ASSISTANT: AssistantMessage,
@@ -38,10 +37,6 @@ ROLE_CLASSES: dict[MsgRole, type[Msg[Any]]] = {
 ADJACENT_SURROGATES = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    with _json.use_backend(request.param):
-        yield request.param
 
 
 # Hypothesis tests take the backend as a parameter: a fixture is not reset between examples.

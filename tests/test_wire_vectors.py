@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import BACKENDS
 
 from agentscope_py import (
     AssistantMessage,
@@ -95,7 +96,7 @@ def test_decoding_then_encoding_gives_the_vector_back(case: dict[str, Any]) -> N
     assert from_text == from_dict
     # Decoding keeps every value, generated ones included: the document comes back whole.
     assert from_text.to_dict() == case["json"]
-    for backend in ("orjson", "json"):  # orjson writes the dict; the standard library, generated text
+    for backend in BACKENDS:  # orjson writes the dict; the standard library, generated text
         with _json.use_backend(backend):
             assert json.loads(from_text.to_json()) == case["json"]
             assert kind.from_json(case["json_text"]) == from_text
@@ -184,7 +185,7 @@ def test_the_python_api_builds_the_vector(name: str) -> None:
     case = BY_NAME[name]
     built = BUILT[name]()
     assert_matches_vector(built.to_dict(), case)
-    for backend in ("orjson", "json"):
+    for backend in BACKENDS:
         with _json.use_backend(backend):
             assert_matches_vector(json.loads(built.to_json()), case)
     if not case.get("generated") and name != "msg/plain_builder_all_optional_set":

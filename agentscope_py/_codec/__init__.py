@@ -62,6 +62,9 @@ from ._registry import DECODERS, ENCODERS, WRITERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
 from ._values import Context
 
+if _json.HAVE_MSGSPEC:
+    from ._typed import Fallback, typed_decoder
+
 __all__ = [
     "Bool",
     "Enum",
@@ -107,7 +110,6 @@ def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
 
 
 def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
-    decode = _decoder(cls)  # an unregistered class is a programming error: say so before parsing
     if type(text) is not str and type(text) is not bytes:
         text = _as_text(text)
     if len(text) > limits.max_bytes:
@@ -116,6 +118,17 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
             f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
             "pass limits=DecodeLimits(max_bytes=...) to accept it"
         )
+    if _json.typed_reading:
+        typed = _TYPED_DECODERS.get(cls, _NOT_MADE)
+        if typed is _NOT_MADE:
+            typed = _TYPED_DECODERS[cls] = typed_decoder(cls)
+        if typed is not None:
+            ctx = _EXACT_CONTEXTS.get(limits.max_depth) or _context(limits.max_depth, False)
+            try:
+                return typed(text, ctx)  # type: ignore[no-any-return]
+            except Fallback:  # refused, or not vouched for: the generic decoder reads it and says why
+                pass
+    decode = _decoder(cls)
     try:
         return _decode(decode, cls, _json.loads(text), _context(limits.max_depth, _json.loads_inexact))
     except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
@@ -138,6 +151,7 @@ def _as_text(text: object) -> str | bytes:
 
 
 _CONTEXTS: dict[tuple[int, bool], Context] = {}
+_EXACT_CONTEXTS: dict[int, Context] = {}  # max depth -> its context for exactly read numbers
 
 
 def _context(max_depth: int, inexact_ints: bool) -> Context:
@@ -146,7 +160,14 @@ def _context(max_depth: int, inexact_ints: bool) -> Context:
     ctx = _CONTEXTS.get(key)
     if ctx is None:
         ctx = _CONTEXTS[key] = Context(max_depth, inexact_ints)
+        if not inexact_ints:
+            _EXACT_CONTEXTS[max_depth] = ctx
     return ctx
+
+
+_NOT_MADE: Any = object()
+# class -> its typed decoder (None: its documents take the generic path); made on first use
+_TYPED_DECODERS: dict[type, Any] = {}
 
 
 def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:

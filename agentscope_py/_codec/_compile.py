@@ -35,7 +35,7 @@ from ._registry import (
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._values import Context
 
-__all__ = ["field_default", "register", "register_union"]
+__all__ = ["construct_statements", "field_default", "register", "register_union"]
 
 
 
@@ -242,7 +242,7 @@ def _compile_decoder(spec: WireClass) -> Decoder:
         body += _decode_field(spec, field, f"f{index}", gen)
         values[field.attr] = f"f{index}"
     if spec.build is None and attrs.has(spec.cls):
-        build = _construct(spec.cls, values, gen)
+        build = construct_statements(spec.cls, values, gen)
     elif spec.build is None:
         arguments = ", ".join(f"{attr}={value}" for attr, value in values.items())
         build = [f"return {gen.ref(spec.cls, 'build')}({arguments})"]
@@ -259,7 +259,7 @@ def _compile_decoder(spec: WireClass) -> Decoder:
     return _compile(f"def {name}(d, ctx, depth):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
 
 
-def _construct(cls: type, values: dict[str, str], gen: CodeGen) -> list[str]:
+def construct_statements(cls: type, values: dict[str, str], gen: CodeGen) -> list[str]:
     """Statements making an attrs instance from decoded ``values`` (attribute → variable).
 
     The decoder has checked every type, so the converters that only check a type

@@ -19,7 +19,7 @@ from .._frozen import EMPTY
 from .._reader import item, json_kind, req_bool, req_number, req_str
 from ..errors import ArgumentValueError, DecodeError
 from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
-from ._values import Context, freeze, thaw, within
+from ._values import Context, freeze, freeze_object, thaw, within
 
 __all__ = ["Bool", "Enum", "Float", "Int", "JsonObject", "JsonValue", "Kind", "ListOf", "Nested", "Str"]
 
@@ -183,7 +183,7 @@ class JsonObject(Kind):
             f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
             f"if not {var}: {var} = {gen.ref(EMPTY, 'EMPTY')}",
             "else:",
-            *(f"    {line}" for line in _guarded(f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)", path, gen)),
+            *(f"    {line}" for line in _guarded(f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth)", path, gen)),
         ]
 
 

@@ -20,7 +20,7 @@ from .._json import InexactNumber
 from .._reader import json_kind
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
-__all__ = ["Context", "freeze", "join_path", "key_path", "thaw", "within"]
+__all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "thaw", "within"]
 
 # Integers of more than 64 bits: orjson reads them as floats (see _json).
 _ORJSON_INT_LIMIT = float(2**63)
@@ -89,26 +89,7 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
         ctx.check_float(value, "")
         return value
     if kind is dict:
-        if depth <= 0:
-            raise ctx.too_deep()
-        for item in value.values():  # the common case first: scalar values
-            kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
-                break
-        else:
-            try:  # passed as keywords, the keys are checked to be strings in C, faster than in the loop
-                return FrozenDict(**value) if value else EMPTY
-            except TypeError:
-                pass  # a key that is not a string: the loop below says which
-        frozen = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                raise DecodeError(f"object keys must be strings, got {json_kind(key)} {key!r}")
-            try:
-                frozen[key] = freeze(item, ctx, depth - 1)
-            except DecodeError as error:
-                raise within(error, key_path(key)) from None
-        return FrozenDict(frozen)
+        return freeze_object(value, ctx, depth)
     if kind is list:
         if depth <= 0:
             raise ctx.too_deep()
@@ -120,6 +101,30 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
                 raise within(error, f"[{index}]") from None
         return items
     raise DecodeError(f"expected a JSON value (dict, list, str, int, float, bool or None), got {kind.__name__}")
+
+
+def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict:
+    """:func:`freeze` of a value known to be a dict (a metadata or tool input field)."""
+    if depth <= 0:
+        raise ctx.too_deep()
+    for item in value.values():  # the common case first: scalar values
+        kind = type(item)
+        if not (kind is str or kind is int or kind is bool or item is None):
+            break
+    else:
+        try:  # passed as keywords, the keys are checked to be strings in C, faster than in the loop
+            return FrozenDict(**value) if value else EMPTY
+        except TypeError:
+            pass  # a key that is not a string: the loop below says which
+    frozen = {}
+    for key, item in value.items():
+        if type(key) is not str:
+            raise DecodeError(f"object keys must be strings, got {json_kind(key)} {key!r}")
+        try:
+            frozen[key] = freeze(item, ctx, depth - 1)
+        except DecodeError as error:
+            raise within(error, key_path(key)) from None
+    return FrozenDict(frozen)
 
 
 # -- encoding -----------------------------------------------------------------------

@@ -1,0 +1,274 @@
+"""Typed reading with msgspec, when it is installed: JSON text straight into checked structures.
+
+msgspec parses JSON text into structs, checking every type on the way, in C.
+The structs here are generated from the same declarations as the generic
+decoder (``_compile``), and so are the functions that turn a struct into our
+object: they skip the type checks msgspec made and keep the rest (enum values,
+nesting depth, free-form values, the role rules, the models' own checks).
+
+The typed path never has the last word on a bad document.  Whatever msgspec
+refuses, and whatever the conversion cannot vouch for, raises :class:`Fallback`,
+and the generic decoder reads the document again and words the error with its
+path.  So both paths accept the same documents and give equal objects (tested
+on every Java vector, generated messages and mutated documents).  A class whose
+declaration the structs cannot mirror (a key also read under an alias) is left
+out: documents of it, or holding it, go the generic way.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import msgspec
+
+from .._frozen import EMPTY
+from ..errors import AgentScopeError
+from ._compile import construct_statements, field_default
+from ._kinds import Bool, CodeGen, Enum, Float, Int, JsonObject, JsonValue, Kind, ListOf, Nested, Str
+from ._registry import CLASSES, UNIONS
+from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
+from ._values import Context, freeze, freeze_object
+
+__all__ = ["Fallback", "typed_decoder"]
+
+TypedDecoder = Callable[[str | bytes, Context], Any]
+
+
+class Fallback(Exception):
+    """The typed path cannot vouch for this document: the generic decoder reads it."""
+
+
+class _Unsupported(Exception):
+    """A declaration the structs cannot mirror."""
+
+
+_DECODERS: dict[type, TypedDecoder | None] = {}
+_SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", Enum: "str", JsonValue: "Any"}
+
+
+def typed_decoder(cls: type) -> TypedDecoder | None:
+    """The typed decoder of ``cls`` (a registered class or union base), made on first use; ``None``
+    when its documents, or documents nested in them, have a shape the structs cannot mirror."""
+    try:
+        return _DECODERS[cls]
+    except KeyError:
+        pass
+    try:
+        decode: TypedDecoder | None = _Generator().decoder(cls)
+    except _Unsupported:
+        decode = None
+    _DECODERS[cls] = decode
+    return decode
+
+
+def _union_of(cls: type) -> WireUnion | None:
+    """The union ``cls`` is a member of: the generic decoder reads it through that union."""
+    return next((union for union in UNIONS.values() if cls in union.members.values()), None)
+
+
+class _Generator:
+    """Writes the struct classes and the conversion functions reachable from one class, as source
+    code: an annotation may then name a struct defined further down (a tool result holds blocks)."""
+
+    def __init__(self) -> None:
+        self.gen = CodeGen()  # the conversion functions' namespace
+        self.table: dict[Any, Callable[..., Any]] = {}  # struct class -> its conversion
+        self.table_name = self.gen.ref(self.table, "convert")
+        self.fallback = f"raise {self.gen.ref(Fallback, 'Fallback')}"
+        self.structs: list[str] = []  # source: struct classes and union aliases
+        self.functions: list[str] = []  # source: conversion functions
+        self.entries: dict[str, str] = {}  # struct name -> the name of its conversion
+        self.annotations: dict[type, str] = {}  # class or union base -> the annotation naming it
+
+    def decoder(self, cls: type) -> TypedDecoder:
+        root = self.annotation(cls)
+        # msgspec resolves string annotations in the struct's module, when it first decodes.
+        module = types.ModuleType(f"{__name__}_{cls.__name__}")
+        module.__dict__.update(msgspec=msgspec, Any=Any, Union=typing.Union)
+        sys.modules[module.__name__] = module
+        exec(compile("\n\n".join(self.structs), f"<{module.__name__}>", "exec"), module.__dict__)
+        exec(compile("\n".join(self.functions), f"<agentscope_py typed conversion: {cls.__name__}>", "exec"), self.gen.namespace)
+        for struct, function in self.entries.items():
+            self.table[module.__dict__[struct]] = self.gen.namespace[function]
+        parse = msgspec.json.Decoder(module.__dict__[root]).decode
+        return _top_level(parse, self.table, cls)
+
+    # -- structs ----------------------------------------------------------------------
+
+    def annotation(self, target: type) -> str:
+        """The annotation of a value decoded as ``target``: a struct, or a union of structs."""
+        known = self.annotations.get(target)
+        if known is not None:
+            return known
+        union = UNIONS.get(target) or _union_of(target)
+        if union is None:
+            spec = CLASSES.get(target)
+            if spec is None:
+                raise _Unsupported(target.__name__)
+            name = self.annotations[target] = self.struct(spec, None, None)
+            self.entries[name] = self.conversion(spec, name)
+            return name
+        if union.base is not target:  # a member read on its own goes through its union, as generically
+            name = self.annotations[target] = self.annotation(union.base)
+            return name
+        if all(CLASSES[member].tag is not None for member in union.members.values()):
+            name = self.annotations[target] = f"U_{target.__name__}"
+            members = []
+            for tag, member in union.members.items():
+                try:
+                    struct = self.struct(CLASSES[member], union.key, tag)
+                except _Unsupported:
+                    continue  # msgspec refuses its tag, so documents holding one go the generic way
+                self.entries[struct] = self.conversion(CLASSES[member], struct)
+                members.append(struct)
+            if not members:
+                raise _Unsupported(target.__name__)
+            self.structs.append(f"{name} = Union[{', '.join(members)}]")
+            return name
+        return self.field_tagged(union)
+
+    def field_tagged(self, union: WireUnion) -> str:
+        """A union whose tag is a field every member declares alike (a message's role): one struct,
+        and a conversion that picks the member by that field's value."""
+        if union.default is None or any(CLASSES[member].tag is not None for member in union.members.values()):
+            raise _Unsupported(union.base.__name__)
+        specs = [CLASSES[member] for member in (*union.members.values(), union.default)]
+        if len({tuple((field.attr, field.key, type(field.kind)) for field in spec.fields) for spec in specs}) != 1:
+            raise _Unsupported(union.base.__name__)
+        default = CLASSES[union.default]
+        name = self.annotations[union.base] = self.struct(default, None, None)
+        tag_attr = next((field.attr for field in default.fields if field.key == union.key), None)
+        if tag_attr is None:
+            raise _Unsupported(union.base.__name__)
+        members = {tag: self.conversion(CLASSES[member], name, member.__name__) for tag, member in union.members.items()}
+        table = self.gen.ref({}, "members")  # filled with the member conversions once they exist
+        function = f"dispatch_{name}"
+        self.functions.append(
+            f"def {function}(s, ctx, depth):\n"
+            f"    tag = s.{tag_attr}\n"
+            f"    if tag is None: return {self.conversion(default, name, 'default')}(s, ctx, depth)\n"
+            f"    member = {table}.get(tag)\n"
+            f"    if member is None: {self.fallback}\n"
+            f"    return member(s, ctx, depth)\n"
+            + "".join(f"{table}[{tag!r}] = {function_name}\n" for tag, function_name in members.items())
+        )
+        self.entries[name] = function
+        return name
+
+    def struct(self, spec: WireClass, tag_key: str | None, tag: str | None) -> str:
+        name = f"S{len(self.structs)}_{spec.cls.__name__}"
+        self.structs.append("")  # holds the place (and the name's number) while nested structs are written
+        place = len(self.structs) - 1
+        options = "" if tag is None else f", tag_field={tag_key!r}, tag={tag!r}"
+        # gc=False: a struct lives only until its object is built and holds no cycles.
+        lines = [f"class {name}(msgspec.Struct, kw_only=True, gc=False{options}):"]
+        for field in _read_fields(spec):
+            if field.aliases:
+                raise _Unsupported(f"{spec.cls.__name__}.{field.attr} is also read as {field.aliases}")
+            annotation = f"{self.kind_annotation(field.kind)} | None"
+            default = "None" if field.key == field.attr else f"msgspec.field(default=None, name={field.key!r})"
+            lines.append(f"    {field.attr}: {annotation!r} = {default}")
+        if len(lines) == 1:
+            lines.append("    pass")
+        self.structs[place] = "\n".join(lines)
+        return name
+
+    def kind_annotation(self, kind: Kind) -> str:
+        scalar = _SCALARS.get(type(kind))
+        if scalar is not None:
+            return scalar
+        if type(kind) is JsonObject:
+            return "dict[str, Any]"
+        if type(kind) is Nested:
+            return self.annotation(kind.target)
+        if type(kind) is ListOf:
+            return f"list[{self.annotation(kind.target)}]"
+        raise _Unsupported(type(kind).__name__)
+
+    # -- conversion -------------------------------------------------------------------
+
+    def conversion(self, spec: WireClass, struct: str, suffix: str = "") -> str:
+        """A function turning a ``struct`` into ``spec.cls``, as the generic decoder would build it."""
+        gen = self.gen
+        function = f"convert_{struct}{'_' + suffix if suffix else ''}"
+        body: list[str] = []
+        values: dict[str, str] = {}
+        for index, field in enumerate(_read_fields(spec)):
+            var = f"f{index}"
+            body += [f"{var} = s.{field.attr}", *self.read_field(spec, field, var)]
+            values[field.attr] = var
+        if spec.build is None and attrs.has(spec.cls):
+            body += construct_statements(spec.cls, values, gen)
+        elif spec.build is None:
+            body.append(f"return {gen.ref(spec.cls, 'build')}({', '.join(f'{a}={v}' for a, v in values.items())})")
+        else:
+            body.append(f"return {gen.ref(spec.build, 'build')}({', '.join(values.values())})")
+        self.functions.append(f"def {function}(s, ctx, depth):\n" + "".join(f"    {line}\n" for line in body))
+        return function
+
+    def read_field(self, spec: WireClass, field: WireField, var: str) -> list[str]:
+        """``_compile._decode_field`` without the type checks msgspec made."""
+        default = field_default(spec, field)
+        convert = self.read_kind(field.kind, var)
+        if field.required or default is NO_DEFAULT:
+            # msgspec reads a missing key as null; only the generic decoder tells them apart.
+            return [f"if {var} is None: {self.fallback}", *convert]
+        if default is not None:
+            first = f"if {var} is None: {var} = {self.gen.ref(default, 'default')}"
+            return [first, "else:", *(f"    {line}" for line in convert)] if convert else [first]
+        return [f"if {var} is not None:", *(f"    {line}" for line in convert)] if convert else []
+
+    def read_kind(self, kind: Kind, var: str) -> list[str]:
+        """What the kind's decoder does beyond checking the type (``_kinds``)."""
+        gen = self.gen
+        if type(kind) is Enum:
+            return [f"{var} = {gen.ref(kind.by_value, kind.enum_cls.__name__)}.get({var})", f"if {var} is None: {self.fallback}"]
+        if type(kind) is JsonObject:
+            return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth) if {var} else {gen.ref(EMPTY, 'EMPTY')}"]
+        if type(kind) is JsonValue:
+            return [f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)"]
+        if type(kind) is Nested:
+            return [
+                f"if depth <= 0: {self.fallback}",
+                f"{var} = {self.table_name}[type({var})]({var}, ctx, depth - 1)",
+                *self.member_check(kind.target, f"not isinstance({var}, {{}})"),
+            ]
+        if type(kind) is ListOf:
+            return [
+                f"if depth <= 0 or (depth == 1 and {var}): {self.fallback}",
+                f"{var} = [{self.table_name}[type(x)](x, ctx, depth - 2) for x in {var}]",
+                *self.member_check(kind.target, f"not all(isinstance(x, {{}}) for x in {var})"),
+            ]
+        return []
+
+    def member_check(self, target: type, test: str) -> list[str]:
+        # A union member asked for by name: the generic decoder refuses another member.
+        if _union_of(target) is None:
+            return []
+        return [f"if {test.format(self.gen.ref(target, target.__name__))}: {self.fallback}"]
+
+
+def _read_fields(spec: WireClass) -> list[WireField]:
+    return [field for field in spec.fields if field.read]
+
+
+def _top_level(parse: Callable[[str | bytes], Any], table: dict[Any, Callable[..., Any]], cls: type) -> TypedDecoder:
+    def decode(text: str | bytes, ctx: Context) -> Any:
+        try:
+            struct = parse(text)
+        except (ValueError, RecursionError):  # msgspec's errors, and UnicodeDecodeError, are ValueErrors
+            raise Fallback from None
+        try:
+            value = table[type(struct)](struct, ctx, ctx.max_depth - 1)
+        except (AgentScopeError, RecursionError):
+            raise Fallback from None
+        if not isinstance(value, cls):
+            raise Fallback
+        return value
+
+    return decode

@@ -1,0 +1,50 @@
+"""The Java message vectors, and documents made from them by one mutation: shared by the fuzz tests."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+from strategies import json_values
+
+from agentscope_py import ChatUsage, ContentBlock, Msg, Source
+
+VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
+CASES: list[dict[str, Any]] = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]
+KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
+
+# Numbers at the edges of what floats, 64-bit integers and Python's int-to-text conversion hold.
+EXTREMES = st.sampled_from([10**400, -(10**400), 2**63, -(2**63) - 1, 2**64, 1e308, -1e308, 5e-324, 1.5, -0.0, True])
+TAGS = st.sampled_from(["text", "thinking", "data", "image", "audio", "video", "hint", "tool_use", "tool_result",
+                        "url", "base64", "USER", "ASSISTANT", "SYSTEM", "TOOL", None, "x"])
+
+
+@st.composite
+def mutated_vectors(draw: st.DrawFn) -> tuple[type[Any], Any]:
+    """A Java vector with one value somewhere inside replaced, removed or wrapped."""
+    case = draw(st.sampled_from(CASES))
+    document = copy.deepcopy(case["json"])
+    parent: Any = None
+    key: Any = None
+    node: Any = document
+    while isinstance(node, (dict, list)) and node and draw(st.booleans()):
+        parent, key = node, draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        node = node[key]
+    action = draw(st.sampled_from(["replace", "delete", "wrap", "retag"]))
+    replacement = draw(json_values(max_leaves=6) | TAGS | EXTREMES) if action == "replace" else None
+    if parent is None:
+        document = {"wrap": [document], "replace": replacement}.get(action, document)
+    elif action == "delete":
+        del parent[key]
+    elif action == "wrap":
+        parent[key] = [node]
+    elif action == "retag" and isinstance(node, dict):
+        node["type" if "type" in node else "role"] = draw(TAGS)
+    else:
+        parent[key] = replacement
+    return KINDS[case["kind"]], document
+
+
