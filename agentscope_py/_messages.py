@@ -136,19 +136,19 @@ class Msg(JsonSerializable, Generic[_B]):
         # Every way of making a message ends here, so the checks cannot be bypassed.
         # Exact-type tests first: this is the hot path; the full checks word the errors.
         cls = type(self)
-        owner = cls.__name__
-        if cls._ROLE is not None and role is not cls._ROLE:
-            raise ArgumentValueError(f"{owner} role is fixed to {cls._ROLE.value}, got {describe(role)}")
+        pinned = cls._ROLE
+        if pinned is not None and role is not pinned:
+            raise ArgumentValueError(f"{cls.__name__} role is fixed to {pinned.value}, got {describe(role)}")
         if role in RESTRICTED_ROLES:
             check_role_content(role, content)
         if type(id) is not str and id is not None:
-            check_optional_str(id, f"{owner}.id")
+            check_optional_str(id, f"{cls.__name__}.id")
         if type(name) is not str and name is not None:
-            check_optional_str(name, f"{owner}.name")
+            check_optional_str(name, f"{cls.__name__}.name")
         if type(timestamp) is not str and timestamp is not None:
-            check_optional_str(timestamp, f"{owner}.timestamp")
-        if usage is not None and not isinstance(usage, ChatUsage):
-            raise ArgumentTypeError(f"{owner}.usage must be a ChatUsage or None, got {describe(usage)}")
+            check_optional_str(timestamp, f"{cls.__name__}.timestamp")
+        if usage is not None and type(usage) is not ChatUsage and not isinstance(usage, ChatUsage):
+            raise ArgumentTypeError(f"{cls.__name__}.usage must be a ChatUsage or None, got {describe(usage)}")
         _set_id(self, id)
         _set_name(self, name)
         _set_role(self, role)
@@ -156,7 +156,7 @@ class Msg(JsonSerializable, Generic[_B]):
         if metadata is None or metadata is EMPTY:  # the common case, without building the argument name
             metadata = EMPTY
         else:
-            metadata = check_mapping(metadata, f"{owner}.metadata", drop_none=True)
+            metadata = check_mapping(metadata, f"{cls.__name__}.metadata", drop_none=True)
         _set_metadata(self, metadata)
         _set_timestamp(self, timestamp)
         _set_usage(self, usage)
