@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import given
 from strategies import json_values, messages
-from vectors import CASES, KINDS, mutated_vectors
+from vectors import CASES, EVENT_CASES, KINDS, mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
+    AgentEvent,
     AssistantMessage,
     ChatUsage,
     ContentBlock,
@@ -26,6 +27,7 @@ from agentscope_py import (
     RoleContentError,
     Source,
     TextBlock,
+    TextBlockDeltaEvent,
     ToolUseBlock,
     UserMessage,
     VideoBlock,
@@ -35,7 +37,18 @@ from agentscope_py import _codec, _ids
 from agentscope_py._codec import _context
 from agentscope_py._codec._typed import Fallback, typed_decoder
 
-ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, ToolUseBlock, UserMessage, AssistantMessage]
+ROOTS: list[type[Any]] = [
+    Msg,
+    ContentBlock,
+    Source,
+    ChatUsage,
+    TextBlock,
+    ToolUseBlock,
+    UserMessage,
+    AssistantMessage,
+    AgentEvent,
+    TextBlockDeltaEvent,
+]
 CTX = _context(100, False)
 
 
@@ -85,6 +98,22 @@ def test_generated_messages_take_the_typed_path_unless_they_cannot(message: Msg[
     text = message.to_json()
     if not agree(Msg, text):  # handed back only for a reason the structs cannot deal with
         assert holds_aliased_blocks(json.loads(text)) or "\\ud" in text.lower()
+
+
+@pytest.mark.parametrize("case", EVENT_CASES, ids=[case["case"] for case in EVENT_CASES])
+def test_every_java_event_vector_reads_alike(case: dict[str, Any]) -> None:
+    agree(AgentEvent, case["json_text"])
+
+
+def test_most_java_event_vectors_take_the_typed_path() -> None:
+    taken = [agree(AgentEvent, case["json_text"]) for case in EVENT_CASES]
+    assert sum(taken) >= len(taken) * 0.9
+
+
+@given(mutated=mutated_event_vectors())
+def test_mutated_event_vectors_are_read_alike_or_handed_back(mutated: tuple[type[Any], Any]) -> None:
+    _, document = mutated
+    agree(AgentEvent, json.dumps(document))
 
 
 @given(mutated=mutated_vectors())

@@ -10,11 +10,22 @@ from typing import Any
 from hypothesis import strategies as st
 from strategies import json_values
 
-from agentscope_py import ChatUsage, ContentBlock, Msg, Source
+from agentscope_py import AgentEvent, ChatUsage, ContentBlock, Msg, Source
 
 VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
 CASES: list[dict[str, Any]] = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]
-KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
+EVENT_CASES: list[dict[str, Any]] = [
+    case
+    for case in map(json.loads, filter(None, (VECTORS.parent / "events.jsonl").read_text("utf-8").split("\n")))
+    if case["kind"] == "AgentEvent"
+]
+KINDS: dict[str, type[Any]] = {
+    "Msg": Msg,
+    "ContentBlock": ContentBlock,
+    "Source": Source,
+    "ChatUsage": ChatUsage,
+    "AgentEvent": AgentEvent,
+}
 
 # Numbers at the edges of what floats, 64-bit integers and Python's int-to-text conversion hold.
 EXTREMES = st.sampled_from([10**400, -(10**400), 2**63, -(2**63) - 1, 2**64, 1e308, -1e308, 5e-324, 1.5, -0.0, True])
@@ -24,8 +35,18 @@ TAGS = st.sampled_from(["text", "thinking", "data", "image", "audio", "video", "
 
 @st.composite
 def mutated_vectors(draw: st.DrawFn) -> tuple[type[Any], Any]:
-    """A Java vector with one value somewhere inside replaced, removed or wrapped."""
-    case = draw(st.sampled_from(CASES))
+    """A Java message vector with one value somewhere inside replaced, removed or wrapped."""
+    return _mutated(draw, CASES)
+
+
+@st.composite
+def mutated_event_vectors(draw: st.DrawFn) -> tuple[type[Any], Any]:
+    """A Java event vector with one value somewhere inside replaced, removed or wrapped."""
+    return _mutated(draw, EVENT_CASES)
+
+
+def _mutated(draw: st.DrawFn, cases: list[dict[str, Any]]) -> tuple[type[Any], Any]:
+    case = draw(st.sampled_from(cases))
     document = copy.deepcopy(case["json"])
     parent: Any = None
     key: Any = None
