@@ -87,15 +87,19 @@ class _Generator:
 
     def decoder(self, cls: type) -> TypedDecoder:
         root = self.annotation(cls)
-        # msgspec resolves string annotations in the struct's module, when it first decodes.
+        # msgspec resolves the structs' string annotations in their module when a decoder is made
+        # for them: the module need only be importable until then.
         module = types.ModuleType(f"{__name__}_{cls.__name__}")
         module.__dict__.update(msgspec=msgspec, Any=Any, Union=typing.Union)
         sys.modules[module.__name__] = module
-        exec(compile("\n\n".join(self.structs), f"<{module.__name__}>", "exec"), module.__dict__)
+        try:
+            exec(compile("\n\n".join(self.structs), f"<{module.__name__}>", "exec"), module.__dict__)
+            parse = msgspec.json.Decoder(module.__dict__[root]).decode
+        finally:
+            del sys.modules[module.__name__]
         exec(compile("\n".join(self.functions), f"<agentscope_py typed conversion: {cls.__name__}>", "exec"), self.gen.namespace)
         for struct, function in self.entries.items():
             self.table[module.__dict__[struct]] = self.gen.namespace[function]
-        parse = msgspec.json.Decoder(module.__dict__[root]).decode
         return _top_level(parse, self.table, cls)
 
     # -- structs ----------------------------------------------------------------------
