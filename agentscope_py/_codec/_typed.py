@@ -48,7 +48,7 @@ class _Unsupported(Exception):
 
 
 _DECODERS: dict[type, TypedDecoder | None] = {}
-_SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", Enum: "str", JsonValue: "Any"}
+_SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", JsonValue: "Any"}
 
 
 def typed_decoder(cls: type) -> TypedDecoder | None:
@@ -84,13 +84,14 @@ class _Generator:
         self.functions: list[str] = []  # source: conversion functions
         self.entries: dict[str, str] = {}  # struct name -> the name of its conversion
         self.annotations: dict[type, str] = {}  # class or union base -> the annotation naming it
+        self.enums: dict[str, type] = {}  # the enums the structs hold, by the name annotations use
 
     def decoder(self, cls: type) -> TypedDecoder:
         root = self.annotation(cls)
         # msgspec resolves the structs' string annotations in their module when a decoder is made
         # for them: the module need only be importable until then.
         module = types.ModuleType(f"{__name__}_{cls.__name__}")
-        module.__dict__.update(msgspec=msgspec, Any=Any, Union=typing.Union)
+        module.__dict__.update(msgspec=msgspec, Any=Any, Union=typing.Union, **self.enums)
         sys.modules[module.__name__] = module
         try:
             exec(compile("\n\n".join(self.structs), f"<{module.__name__}>", "exec"), module.__dict__)
@@ -149,18 +150,16 @@ class _Generator:
         tag_attr = next((field.attr for field in default.fields if field.key == union.key), None)
         if tag_attr is None:
             raise _Unsupported(union.base.__name__)
-        members = {tag: self.conversion(CLASSES[member], name, member.__name__) for tag, member in union.members.items()}
-        table = self.gen.ref({}, "members")  # filled with the member conversions once they exist
+        tag_kind = next(field.kind for field in default.fields if field.attr == tag_attr)
+        if type(tag_kind) is not Enum:
+            raise _Unsupported(union.base.__name__)
         function = f"dispatch_{name}"
-        self.functions.append(
-            f"def {function}(s, ctx, depth):\n"
-            f"    tag = s.{tag_attr}\n"
-            f"    if tag is None: return {self.conversion(default, name, 'default')}(s, ctx, depth)\n"
-            f"    member = {table}.get(tag)\n"
-            f"    if member is None: {self.fallback}\n"
-            f"    return member(s, ctx, depth)\n"
-            + "".join(f"{table}[{tag!r}] = {function_name}\n" for tag, function_name in members.items())
-        )
+        lines = [f"def {function}(s, ctx, depth):", f"    tag = s.{tag_attr}"]
+        for tag, member in union.members.items():  # members compared by identity: hashing an enum runs Python
+            value = self.gen.ref(tag_kind.by_value[tag], tag)
+            lines.append(f"    if tag is {value}: return {self.conversion(CLASSES[member], name, member.__name__)}(s, ctx, depth)")
+        lines.append(f"    return {self.conversion(default, name, 'default')}(s, ctx, depth)  # no tag")
+        self.functions.append("\n".join(lines) + "\n")
         self.entries[name] = function
         return name
 
@@ -186,6 +185,10 @@ class _Generator:
         scalar = _SCALARS.get(type(kind))
         if scalar is not None:
             return scalar
+        if type(kind) is Enum:  # msgspec reads an enum by its value, in C
+            name = f"E_{kind.enum_cls.__name__}"
+            self.enums[name] = kind.enum_cls
+            return name
         if type(kind) is JsonObject:
             return "dict[str, Any]"
         if type(kind) is Nested:
@@ -230,8 +233,6 @@ class _Generator:
     def read_kind(self, kind: Kind, var: str) -> list[str]:
         """What the kind's decoder does beyond checking the type (``_kinds``)."""
         gen = self.gen
-        if type(kind) is Enum:
-            return [f"{var} = {gen.ref(kind.by_value, kind.enum_cls.__name__)}.get({var})", f"if {var} is None: {self.fallback}"]
         if type(kind) is JsonObject:
             return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth) if {var} else {gen.ref(EMPTY, 'EMPTY')}"]
         if type(kind) is JsonValue:
