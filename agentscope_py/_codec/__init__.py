@@ -9,6 +9,9 @@ the standard-library backend, a decoder) and the JSON Schema
 (``agentscope_py.schema``), so none of them can disagree with another.
 ``_model`` declares usage, sources, blocks and messages; ``_kinds`` the kinds
 of values a field may hold; ``_values`` free-form JSON (metadata, tool inputs).
+With msgspec installed, ``_typed`` generates from the same declarations a
+faster way for ``from_json`` to read text, which hands back to the generic
+decoder whatever it cannot vouch for.
 
 Adding classes (the events do this in ``agentscope_py.event``)
 ----------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Typed reading with msgspec, when it is installed: JSON text straight into checked structures.
 
-msgspec parses JSON text into structs, checking every type on the way, in C.
-The structs here are generated from the same declarations as the generic
-decoder (``_compile``), and so are the functions that turn a struct into our
-object: they skip the type checks msgspec made and keep the rest (enum values,
-nesting depth, free-form values, the role rules, the models' own checks).
+msgspec parses JSON text into structs, checking every type and enum value on
+the way, in C.  The structs here are generated from the same declarations as
+the generic decoder (``_compile``), and so are the functions that turn a struct
+into our object: they skip the checks msgspec made and keep the rest (nesting
+depth, free-form values, the role rules, the models' own checks).
 
 The typed path never has the last word on a bad document.  Whatever msgspec
 refuses, and whatever the conversion cannot vouch for, raises :class:`Fallback`,
