@@ -26,10 +26,10 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 if __package__ in (None, ""):  # run as a script: make ``bench`` and the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,6 +38,7 @@ import attrs
 
 from bench._harness import OURS, Op, Target, Workload
 
+_R = TypeVar("_R")
 TEXT_DELTAS = 200
 ARGUMENT_FRAGMENTS = 20
 CALL_ID, TOOL = "call_1", "search"
@@ -206,10 +207,10 @@ def _timed(op: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _without_gc(op: Callable[[], float]) -> Callable[[], float]:
+def _without_gc(op: Callable[[], _R]) -> Callable[[], _R]:
     # As timeit runs: the cyclic collector's passes land wherever allocations cross a threshold
     # (building the events, mostly) and would be charged to whichever size triggered one.
-    def run() -> float:
+    def run() -> _R:
         gc.collect()
         gc.disable()
         try:
@@ -251,6 +252,25 @@ def _arriving(count: int, random_ids: bool) -> Callable[[], float]:
     return _without_gc(run)
 
 
+def _batch_split(count: int) -> tuple[float | None, float]:
+    """For the batches with rising ids: the best time per event of the batches in between (``None``
+    when there are none), and the last batch's time per delta of the whole stream (the reply ends)."""
+    from agentscope_py import MessageAssembler
+
+    def run() -> list[float]:
+        events = event_stream(count, max(1, count // 10))
+        assembler, times = MessageAssembler(), []
+        while batch := list(itertools.islice(events, BATCH)):
+            times.append(_timed(partial(assembler.feed_all, batch)))
+        return times
+
+    runs = [_without_gc(run)() for _ in range(_repeats(count))]
+    last = min(times[-1] for times in runs) / count * 1e6
+    if len(runs[0]) < 3:
+        return None, last
+    return min(sum(times[1:-1]) / (len(times) - 2) for times in runs) / BATCH * 1e6, last
+
+
 def _repeats(count: int) -> int:
     return 20 if count <= 1_000 else 10 if count <= 10_000 else 3
 
@@ -260,11 +280,14 @@ def scaling() -> None:
     list or arriving in batches; with the rising ids of this package's emitter or random ids as
     Java sends them.  A pre-built list of a million events is far larger than the CPU caches, so
     reading it costs more per event than reading ten thousand: the plain walk over the same list
-    (read each delta, append, join) shows how much of the growth that alone accounts for."""
-    print(f"{'stream':<28} " + "  ".join(f"{count:>9,}" for count in SCALING_COUNTS) + "   (us per delta; x for 10x)")
+    (read each delta, append, join) shows how much of the growth that alone accounts for.  For the
+    batches with rising ids, two more rows split the time: the batches in between, and the last,
+    where the reply ends and its deltas are joined and freed."""
+    print(f"{'stream':<32} " + "  ".join(f"{count:>9,}" for count in SCALING_COUNTS) + "   (us per delta; x for 10x)")
     for name, make in (("pre-built list", _prebuilt), ("arriving in batches", _arriving)):
         for random_ids in (False, True):
-            per_delta, growth = [], []
+            per_delta: list[float] = []
+            growth: list[str] = []
             for count in SCALING_COUNTS:
                 op = make(count, random_ids)
                 best = min(op() for _ in range(_repeats(count)))
@@ -272,14 +295,20 @@ def scaling() -> None:
                 if len(per_delta) > 1:
                     ratio = per_delta[-1] / per_delta[-2] * 10
                     growth.append(f"{ratio:.2f}x {'met' if ratio <= 11 else 'MISSED'}")
-            label = f"{name}, {'random ids' if random_ids else 'rising ids'}"
-            print(f"{label:<28} " + "  ".join(f"{value:>9.3f}" for value in per_delta) + "   " + ", ".join(growth))
+            _row(f"{name}, {'random ids' if random_ids else 'rising ids'}", per_delta, ", ".join(growth))
+    split = [_batch_split(count) for count in SCALING_COUNTS]
+    _row("batches, rising: middle batch", [middle for middle, _ in split], "(us per event of a batch in between)")
+    _row("batches, rising: last batch", [last for _, last in split], "(us per delta: the reply ends, is joined, freed)")
     walks = []
     for count in SCALING_COUNTS:
         walk = _plain_walk(ours_events(count, max(1, count // 10)))
         walks.append(min(_without_gc(partial(_timed, walk))() for _ in range(_repeats(count))) / count * 1e6)
-    growth = ", ".join(f"{walks[index] / walks[index - 1] * 10:.2f}x" for index in range(1, len(walks)))
-    print(f"{'plain walk of pre-built list':<28} " + "  ".join(f"{value:>9.3f}" for value in walks) + "   " + growth)
+    _row("plain walk of pre-built list", walks, ", ".join(f"{walks[i] / walks[i - 1] * 10:.2f}x" for i in range(1, len(walks))))
+
+
+def _row(label: str, values: Sequence[float | None], note: str) -> None:
+    cells = "  ".join("        -" if value is None else f"{value:>9.3f}" for value in values)
+    print(f"{label:<32} {cells}   {note}")
 
 
 def _plain_walk(events: list[Any]) -> Callable[[], object]:
