@@ -149,6 +149,9 @@ def test_arbitrary_json_is_read_alike_or_handed_back(document: Any) -> None:
         (Msg, "[]"),
         (Msg, "{"),
         (TextBlock, b'{"type": "text", "text": "\xff"}'),  # not UTF-8
+        # A list of one member (tool calls) holding another: the generic decoder refuses it.
+        (AgentEvent, '{"type": "REQUIRE_USER_CONFIRM", "toolCalls": [{"type": "text", "text": "x"}]}'),
+        (AgentEvent, '{"type": "USER_CONFIRM_RESULT", "confirmResults": [{"toolCall": {"type": "text", "text": "x"}}]}'),
     ],
 )
 def test_what_the_structs_cannot_vouch_for_is_handed_back(cls: type[Any], text: str | bytes) -> None:
