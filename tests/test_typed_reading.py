@@ -33,8 +33,9 @@ from agentscope_py import (
     VideoBlock,
     _json,
 )
-from agentscope_py import _codec, _ids
+from agentscope_py import _ids
 from agentscope_py._codec import _context
+from agentscope_py._codec import _typed
 from agentscope_py._codec._typed import Fallback, typed_decoder
 
 ROOTS: list[type[Any]] = [
@@ -194,7 +195,7 @@ def test_from_json_takes_the_typed_path_and_falls_back_unnoticed(monkeypatch: py
         calls.append("typed")
         return decode(text, ctx)
 
-    monkeypatch.setitem(_codec._TYPED_DECODERS, Msg, spy)
+    monkeypatch.setitem(_typed.DECODERS, Msg, spy)
     good = '{"role": "USER", "content": [{"type": "text", "text": "hi"}]}'
     bad = '{"role": "USER", "content": [{"type": "TEXT", "text": "hi"}]}'
     with _json.use_backend("msgspec"):

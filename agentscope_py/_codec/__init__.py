@@ -66,6 +66,7 @@ from ._spec import WireClass, WireField, WireUnion
 from ._values import Context
 
 if _json.HAVE_MSGSPEC:
+    from ._typed import DECODERS as TYPED_DECODERS
     from ._typed import Fallback, typed_decoder
 
 __all__ = [
@@ -122,9 +123,9 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
             "pass limits=DecodeLimits(max_bytes=...) to accept it"
         )
     if _json.typed_reading:
-        typed = _TYPED_DECODERS.get(cls, _NOT_MADE)
+        typed = TYPED_DECODERS.get(cls, _NOT_MADE)
         if typed is _NOT_MADE:
-            typed = _TYPED_DECODERS[cls] = typed_decoder(cls)
+            typed = typed_decoder(cls)
         if typed is not None:
             ctx = _EXACT_CONTEXTS.get(limits.max_depth) or _context(limits.max_depth, False)
             try:
@@ -168,10 +169,7 @@ def _context(max_depth: int, inexact_ints: bool) -> Context:
     return ctx
 
 
-_NOT_MADE: Any = object()
-# class -> its typed decoder (None: its documents take the generic path); made on first use
-_TYPED_DECODERS: dict[type, Any] = {}
-
+_NOT_MADE: Any = object()  # a class whose typed decoder is not made yet
 
 def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:
     if type(data) is not dict:

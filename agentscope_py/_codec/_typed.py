@@ -34,7 +34,7 @@ from ._registry import CLASSES, UNIONS
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._values import Context, freeze, freeze_object
 
-__all__ = ["Fallback", "typed_decoder"]
+__all__ = ["DECODERS", "Fallback", "typed_decoder"]
 
 TypedDecoder = Callable[[str | bytes, Context], Any]
 
@@ -47,7 +47,9 @@ class _Unsupported(Exception):
     """A declaration the structs cannot mirror."""
 
 
-_DECODERS: dict[type, TypedDecoder | None] = {}
+#: Class -> its typed decoder, or ``None`` when its documents take the generic path; filled by
+#: :func:`typed_decoder` on first use.
+DECODERS: dict[type, TypedDecoder | None] = {}
 _SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", JsonValue: "Any"}
 
 
@@ -55,14 +57,14 @@ def typed_decoder(cls: type) -> TypedDecoder | None:
     """The typed decoder of ``cls`` (a registered class or union base), made on first use; ``None``
     when its documents, or documents nested in them, have a shape the structs cannot mirror."""
     try:
-        return _DECODERS[cls]
+        return DECODERS[cls]
     except KeyError:
         pass
     try:
         decode: TypedDecoder | None = _Generator().decoder(cls)
     except _Unsupported:
         decode = None
-    _DECODERS[cls] = decode
+    DECODERS[cls] = decode
     return decode
 
 
