@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 
 from ._blocks import TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
@@ -96,9 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
     )
     args = parser.parse_args(argv)
-    if args.command == "schema":
-        return schema(args.root)
-    return demo()
+    try:
+        return schema(args.root) if args.command == "schema" else demo()
+    except BrokenPipeError:
+        # The reader went away (``agentscope-py schema | head``): stop quietly, as other commands do.
+        # Python would otherwise complain again when it flushes stdout on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

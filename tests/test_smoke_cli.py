@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -25,6 +26,22 @@ def test_python_dash_m_runs_the_demo() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "get_weather" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["demo", "schema"])
+def test_a_reader_that_went_away_gets_no_traceback(command: str) -> None:
+    # As `agentscope-py schema | head -1`, made certain: the reading end is closed before anything is written.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "agentscope_py", command], stdout=write_end, capture_output=False,
+            stderr=subprocess.PIPE, text=True, check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert done.stderr == ""
 
 
 def test_unknown_command_exits_with_usage_error() -> None:
