@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -206,3 +208,18 @@ def test_from_json_takes_the_typed_path_and_falls_back_unnoticed(monkeypatch: py
     with _json.use_backend("orjson"):
         Msg.from_json(good)
     assert calls == ["typed", "typed"]  # only the msgspec backend reads typed
+
+
+def test_decoders_made_by_many_threads_at_once_all_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_typed, "DECODERS", {})
+    text = '{"role": "USER", "content": [{"type": "text", "text": "hi"}]}'
+    barrier = threading.Barrier(8)
+
+    def first_read() -> Any:
+        barrier.wait()
+        return typed(Msg, text)
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: first_read(), range(8)))
+    assert all(result == results[0] for result in results)
+    assert len(_typed.DECODERS) == 1

@@ -18,6 +18,7 @@ out: documents of it, or holding it, go the generic way.
 from __future__ import annotations
 
 import sys
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -53,19 +54,20 @@ DECODERS: dict[type, TypedDecoder | None] = {}
 _SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", JsonValue: "Any"}
 
 
+# Making a decoder registers a module for a moment (see ``_Generator.decoder``): one at a time.
+_MAKING = threading.Lock()
+
+
 def typed_decoder(cls: type) -> TypedDecoder | None:
     """The typed decoder of ``cls`` (a registered class or union base), made on first use; ``None``
     when its documents, or documents nested in them, have a shape the structs cannot mirror."""
-    try:
-        return DECODERS[cls]
-    except KeyError:
-        pass
-    try:
-        decode: TypedDecoder | None = _Generator().decoder(cls)
-    except _Unsupported:
-        decode = None
-    DECODERS[cls] = decode
-    return decode
+    with _MAKING:
+        if cls not in DECODERS:
+            try:
+                DECODERS[cls] = _Generator().decoder(cls)
+            except _Unsupported:
+                DECODERS[cls] = None
+    return DECODERS[cls]
 
 
 def _union_of(cls: type) -> WireUnion | None:
