@@ -242,7 +242,7 @@ def _compile_decoder(spec: WireClass) -> Decoder:
         body += _decode_field(spec, field, f"f{index}", gen)
         values[field.attr] = f"f{index}"
     if spec.build is None and attrs.has(spec.cls):
-        build = construct_statements(spec.cls, values, gen)
+        build = [*construct_statements(spec.cls, values, gen), "return o"]
     elif spec.build is None:
         arguments = ", ".join(f"{attr}={value}" for attr, value in values.items())
         build = [f"return {gen.ref(spec.cls, 'build')}({arguments})"]
@@ -259,14 +259,15 @@ def _compile_decoder(spec: WireClass) -> Decoder:
     return _compile(f"def {name}(d, ctx, depth):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
 
 
-def construct_statements(cls: type, values: dict[str, str], gen: CodeGen) -> list[str]:
-    """Statements making an attrs instance from decoded ``values`` (attribute → variable).
+def construct_statements(cls: type, values: dict[str, str], gen: CodeGen, into: str = "o") -> list[str]:
+    """Statements making an attrs instance, in the variable ``into``, from decoded ``values``
+    (attribute → variable).
 
     The decoder has checked every type, so the converters that only check a type
     are skipped; any other converter (a generated id, a list made a tuple) runs
     as in ``__init__``.  Attributes the document does not carry take their default.
     """
-    lines = [f"o = {gen.ref(object.__new__, 'new')}({gen.ref(cls, cls.__name__)})"]
+    lines = [f"{into} = {gen.ref(object.__new__, 'new')}({gen.ref(cls, cls.__name__)})"]
     for attribute, setter, converter in construction_steps(cls):
         value = values.get(attribute.name)
         if value is None:
@@ -275,5 +276,5 @@ def construct_statements(cls: type, values: dict[str, str], gen: CodeGen) -> lis
             value = gen.ref(attribute.default, "default")
         if converter is not None:
             value = f"{gen.ref(converter, 'convert')}({value})"
-        lines.append(f"{gen.ref(setter, 'set_' + attribute.name)}(o, {value})")
-    return [*lines, "return o"]
+        lines.append(f"{gen.ref(setter, 'set_' + attribute.name)}({into}, {value})")
+    return lines

@@ -88,6 +88,7 @@ class _Generator:
         self.functions: list[str] = []  # source: conversion functions
         self.entries: dict[str, str] = {}  # struct name -> the name of its conversion
         self.annotations: dict[type, str] = {}  # class or union base -> the annotation naming it
+        self.unions_done: dict[type, list[tuple[str, WireClass]]] = {}  # tagged union -> (struct, member)
         self.enums: dict[str, type] = {}  # the enums the structs hold, by the name annotations use
 
     def decoder(self, cls: type) -> TypedDecoder:
@@ -102,6 +103,8 @@ class _Generator:
             parse = msgspec.json.Decoder(module.__dict__[root]).decode
         finally:
             del sys.modules[module.__name__]
+        # The conversions name the struct classes (``if item_type is S1_TextBlock``).
+        self.gen.namespace.update((name, module.__dict__[name]) for name in self.entries)
         exec(compile("\n".join(self.functions), f"<agentscope_py typed conversion: {cls.__name__}>", "exec"), self.gen.namespace)
         for struct, function in self.entries.items():
             self.table[module.__dict__[struct]] = self.gen.namespace[function]
@@ -127,7 +130,7 @@ class _Generator:
             return name
         if all(CLASSES[member].tag is not None for member in union.members.values()):
             name = self.annotations[target] = f"U_{target.__name__}"
-            members = []
+            members, tags = [], []
             for tag, member in union.members.items():
                 try:
                     struct = self.struct(CLASSES[member], union.key, tag)
@@ -135,9 +138,11 @@ class _Generator:
                     continue  # msgspec refuses its tag, so documents holding one go the generic way
                 self.entries[struct] = self.conversion(CLASSES[member], struct)
                 members.append(struct)
+                tags.append(tag)
             if not members:
                 raise _Unsupported(target.__name__)
             self.structs.append(f"{name} = Union[{', '.join(members)}]")
+            self.unions_done[target] = [(struct, CLASSES[union.members[tag]]) for struct, tag in zip(members, tags)]
             return name
         return self.field_tagged(union)
 
@@ -205,27 +210,31 @@ class _Generator:
 
     def conversion(self, spec: WireClass, struct: str, suffix: str = "") -> str:
         """A function turning a ``struct`` into ``spec.cls``, as the generic decoder would build it."""
-        gen = self.gen
         function = f"convert_{struct}{'_' + suffix if suffix else ''}"
+        body, result = self.building(spec, "s", "depth", "")
+        self.functions.append(f"def {function}(s, ctx, depth):\n" + "".join(f"    {line}\n" for line in [*body, f"return {result}"]))
+        return function
+
+    def building(self, spec: WireClass, source: str, depth: str, prefix: str) -> tuple[list[str], str]:
+        """Statements turning the struct in ``source`` into ``spec.cls`` (``depth`` names the depth
+        left; every variable made starts with ``prefix``), and the expression of the result."""
+        gen = self.gen
         body: list[str] = []
         values: dict[str, str] = {}
         for index, field in enumerate(_read_fields(spec)):
-            var = f"f{index}"
-            body += [f"{var} = s.{field.attr}", *self.read_field(spec, field, var)]
+            var = f"{prefix}f{index}"
+            body += [f"{var} = {source}.{field.attr}", *self.read_field(spec, field, var, depth)]
             values[field.attr] = var
         if spec.build is None and attrs.has(spec.cls):
-            body += construct_statements(spec.cls, values, gen)
-        elif spec.build is None:
-            body.append(f"return {gen.ref(spec.cls, 'build')}({', '.join(f'{a}={v}' for a, v in values.items())})")
-        else:
-            body.append(f"return {gen.ref(spec.build, 'build')}({', '.join(values.values())})")
-        self.functions.append(f"def {function}(s, ctx, depth):\n" + "".join(f"    {line}\n" for line in body))
-        return function
+            return [*body, *construct_statements(spec.cls, values, gen, into=f"{prefix}o")], f"{prefix}o"
+        if spec.build is None:
+            return body, f"{gen.ref(spec.cls, 'build')}({', '.join(f'{a}={v}' for a, v in values.items())})"
+        return body, f"{gen.ref(spec.build, 'build')}({', '.join(values.values())})"
 
-    def read_field(self, spec: WireClass, field: WireField, var: str) -> list[str]:
+    def read_field(self, spec: WireClass, field: WireField, var: str, depth: str) -> list[str]:
         """``_compile._decode_field`` without the type checks msgspec made."""
         default = field_default(spec, field)
-        convert = self.read_kind(field.kind, var)
+        convert = self.read_kind(field.kind, var, depth)
         if field.required or default is NO_DEFAULT:
             # msgspec reads a missing key as null; only the generic decoder tells them apart.
             return [f"if {var} is None: {self.fallback}", *convert]
@@ -234,26 +243,54 @@ class _Generator:
             return [first, "else:", *(f"    {line}" for line in convert)] if convert else [first]
         return [f"if {var} is not None:", *(f"    {line}" for line in convert)] if convert else []
 
-    def read_kind(self, kind: Kind, var: str) -> list[str]:
+    def read_kind(self, kind: Kind, var: str, depth: str) -> list[str]:
         """What the kind's decoder does beyond checking the type (``_kinds``)."""
         gen = self.gen
         if type(kind) is JsonObject:
-            return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth) if {var} else {gen.ref(EMPTY, 'EMPTY')}"]
+            return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, {depth}) if {var} else {gen.ref(EMPTY, 'EMPTY')}"]
         if type(kind) is JsonValue:
-            return [f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, depth)"]
+            return [f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, {depth})"]
         if type(kind) is Nested:
             return [
-                f"if depth <= 0: {self.fallback}",
-                f"{var} = {self.table_name}[type({var})]({var}, ctx, depth - 1)",
+                f"if {depth} <= 0: {self.fallback}",
+                f"{var} = {self.table_name}[type({var})]({var}, ctx, {depth} - 1)",
                 *self.member_check(kind.target, f"not isinstance({var}, {{}})"),
             ]
         if type(kind) is ListOf:
+            items = self.items_inline(kind.target, var, depth) or [
+                f"{var} = [{self.table_name}[type(x)](x, ctx, {depth} - 2) for x in {var}]"
+            ]
             return [
-                f"if depth <= 0 or (depth == 1 and {var}): {self.fallback}",
-                f"{var} = [{self.table_name}[type(x)](x, ctx, depth - 2) for x in {var}]",
+                f"if {depth} <= 0 or ({depth} == 1 and {var}): {self.fallback}",
+                *items,
                 *self.member_check(kind.target, f"not all(isinstance(x, {{}}) for x in {var})"),
             ]
         return []
+
+    def items_inline(self, target: type, var: str, depth: str) -> list[str]:
+        """The items of a list of union members (a message's content) converted in the loop itself,
+        each member's statements written out: a call and a lookup less per item, most of what a
+        block costs beside its slots.  Empty when ``target``'s members are not all known yet (a
+        union holding itself), or when a member would inline a list again."""
+        members = self.unions_done.get(target)
+        if not members or depth != "depth":
+            return []
+        item, left = f"{var}_item", f"{var}_depth"
+        lines = [f"{left} = {depth} - 2", f"{var}_items = []", f"for {item} in {var}:", f"    {var}_type = type({item})"]
+        keyword = "if"
+        for struct, spec in members:
+            if any(type(field.kind) is ListOf for field in spec.fields):
+                continue  # a tool result: its own items stay a call away
+            body, result = self.building(spec, item, left, f"{var}_{struct}_")
+            lines.append(f"    {keyword} {var}_type is {struct}:")
+            lines += [f"        {line}" for line in [*body, f"{var}_items.append({result})"]]
+            keyword = "elif"
+        lines += [
+            "    else:",
+            f"        {var}_items.append({self.table_name}[{var}_type]({item}, ctx, {left}))",
+            f"{var} = {var}_items",
+        ]
+        return lines
 
     def member_check(self, target: type, test: str) -> list[str]:
         # A union member asked for by name: the generic decoder refuses another member.
