@@ -19,8 +19,9 @@ import attrs
 
 from .. import _json
 from .._fields import construction_steps
+from .._reader import item
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
-from ._kinds import CodeGen, Enum, Kind
+from ._kinds import CodeGen, Enum, Kind, ListOf
 from ._registry import (
     CLASS_DECODERS,
     CLASSES,
@@ -33,7 +34,7 @@ from ._registry import (
     Encoder,
 )
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
-from ._values import Context
+from ._values import Context, within
 
 __all__ = ["construct_statements", "field_default", "register", "register_union"]
 
@@ -216,6 +217,7 @@ def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> li
     lines += [f"if {v} is None: {v} = d.get({alias!r})" for alias in field.aliases]
     default = field_default(spec, field)
     keys = (field.key, *field.aliases)
+    convert = _items_inline(field.kind, v, field.key, gen) or field.kind.decode(v, field.key, gen)
     if field.required or default is NO_DEFAULT:
         present = " or ".join(f"{key!r} in d" for key in keys)
         missing = f"raise {gen.ref(DecodeError, 'DecodeError')}(\"missing required key '{field.key}'\")"
@@ -228,34 +230,82 @@ def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> li
     elif default is not None:
         lines += [f"if {v} is None:", f"    {v} = {gen.ref(default, 'default')}"]
     else:  # null reads as None, as it is
-        return [*lines, f"if {v} is not None:", *(f"    {line}" for line in field.kind.decode(v, field.key, gen))]
-    lines += ["else:", *(f"    {line}" for line in field.kind.decode(v, field.key, gen))]
+        return [*lines, f"if {v} is not None:", *(f"    {line}" for line in convert)]
+    lines += ["else:", *(f"    {line}" for line in convert)]
     return lines
 
 
-def _compile_decoder(spec: WireClass) -> Decoder:
-    gen = CodeGen()
-    owner = spec.cls.__name__
+def _items_inline(kind: Kind, v: str, path: str, gen: CodeGen) -> list[str]:
+    """For a list of union members whose union is registered (a message's content): the items
+    decoded in the loop itself, each member's statements written out, which saves a call and a
+    lookup per item.  The loop rebinds ``d`` and ``depth``, so the members' statements read as in
+    their own decoders.  Anything unusual (not a list, too deep, an item naming no member) goes to
+    ``ListOf._decode_items``, which words the error.  Empty when this does not apply."""
+    if type(kind) is not ListOf or kind.target not in UNIONS or kind.target not in TAG_TABLES:
+        return []
+    union = UNIONS[kind.target]
+    decode_items = f"{gen.ref(kind._decode_items, 'decode_items')}({v}, ctx, depth, {path!r})"
+    members = gen.ref(TAG_TABLES[kind.target][1], "members")
+    lines = [
+        f"if type({v}) is list and depth > 1:",
+        f"    {v}_d, {v}_depth, {v}_items = d, depth, []",
+        "    depth -= 2",
+        "    try:",
+        f"        for d in {v}:",
+        f"            tag = d[{union.key!r}]",
+    ]
+    keyword = "if"
+    for tag, member in union.members.items():
+        spec = CLASSES[member]
+        if any(type(field.kind) is ListOf for field in spec.fields):
+            continue  # a tool result: its own items stay a call away
+        lines.append(f"            {keyword} tag == {tag!r}:")
+        lines += [f"                {line}" for line in [*_decoding(spec, gen, f"{v}_{member.__name__}_"), f"{v}_items.append({v}_{member.__name__}_o)"]]
+        keyword = "elif"
+    lines += [
+        "            else:",
+        f"                {v}_items.append({members}[tag](d, ctx, depth))",
+        f"    except {gen.ref(DecodeError, 'DecodeError')} as error:  # inside an item, which said where",
+        f"        raise {gen.ref(within, 'within')}(error, {gen.ref(item, 'item')}({path!r}, len({v}_items))) from None",
+        "    except (KeyError, TypeError):  # an item that is not an object naming a member",
+        f"        {v}_items = None",
+        "    finally:",
+        f"        d, depth = {v}_d, {v}_depth",
+        f"    {v} = {decode_items} if {v}_items is None else {v}_items",
+        "else:",
+        f"    {v} = {decode_items}",
+    ]
+    return lines
+
+
+def _decoding(spec: WireClass, gen: CodeGen, prefix: str) -> list[str]:
+    """Statements reading the document ``d`` as ``spec.cls`` into the variable ``{prefix}o``."""
     body: list[str] = []
     values: dict[str, str] = {}
     for index, field in enumerate(field for field in spec.fields if field.read):
-        body += _decode_field(spec, field, f"f{index}", gen)
-        values[field.attr] = f"f{index}"
+        body += _decode_field(spec, field, f"{prefix}f{index}", gen)
+        values[field.attr] = f"{prefix}f{index}"
     if spec.build is None and attrs.has(spec.cls):
-        build = [*construct_statements(spec.cls, values, gen), "return o"]
+        build = construct_statements(spec.cls, values, gen, into=f"{prefix}o")
     elif spec.build is None:
         arguments = ", ".join(f"{attr}={value}" for attr, value in values.items())
-        build = [f"return {gen.ref(spec.cls, 'build')}({arguments})"]
+        build = [f"{prefix}o = {gen.ref(spec.cls, 'build')}({arguments})"]
     else:
-        build = [f"return {gen.ref(spec.build, 'build')}({', '.join(values.values())})"]
+        build = [f"{prefix}o = {gen.ref(spec.build, 'build')}({', '.join(values.values())})"]
     errors = gen.ref((ArgumentTypeError, ArgumentValueError), "model_errors")
-    body += [
+    return [
+        *body,
         "try:",
         *(f"    {line}" for line in build),
         f"except {errors} as error:",  # a model invariant the JSON types cannot express
         f"    raise {gen.ref(DecodeError, 'DecodeError')}(str(error)) from None",
     ]
-    name = f"decode_{owner}"
+
+
+def _compile_decoder(spec: WireClass) -> Decoder:
+    gen = CodeGen()
+    name = f"decode_{spec.cls.__name__}"
+    body = [*_decoding(spec, gen, ""), "return o"]
     return _compile(f"def {name}(d, ctx, depth):\n" + "".join(f"    {line}\n" for line in body), gen, name)  # type: ignore[no-any-return]
 
 
