@@ -1,10 +1,11 @@
-"""Read-only mappings for the metadata, inputs and values that blocks and messages hold."""
+"""Read-only containers for the metadata, inputs and values that blocks and messages hold."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
-__all__ = ["FrozenDict", "EMPTY", "copy_json_value"]
+__all__ = ["FrozenDict", "FrozenList", "EMPTY", "copy_json_value", "thawed"]
 
 
 class FrozenDict(dict[str, Any]):
@@ -37,6 +38,33 @@ class FrozenDict(dict[str, Any]):
         return dict.__repr__(self)
 
 
+class FrozenList(list[Any]):
+    """A ``list`` that refuses to change after it is built.
+
+    A list subclass rather than a tuple so that it still compares equal to the
+    list it was made from (``block.input == {"ids": [1, 2]}``), and serializes
+    as a JSON array everywhere a list does.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(
+            "this list is read-only; build a new object with the changed list "
+            "(for example msg.with_metadata({**msg.metadata, 'tags': [*msg.metadata['tags'], 'new']}))"
+        )
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        # Hashable when its items are, as a tuple is: a message holding a list can be a dict key.
+        return hash(tuple(self))
+
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
+        return (FrozenList, (list(self),))
+
+
 EMPTY = FrozenDict()
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -45,18 +73,23 @@ _SCALARS = (str, int, float, bool, type(None))
 def copy_json_value(value: Any) -> Any:
     """Copy the lists and dicts inside ``value`` so the caller's later mutations cannot reach us.
 
-    Dicts become read-only :class:`FrozenDict`; lists stay lists (a tuple would no
-    longer compare equal to the list the caller gave) and tuples stay tuples, with
-    their items copied.  Anything else is shared.
+    Dicts become read-only :class:`FrozenDict`; lists and tuples become read-only
+    :class:`FrozenList`, the JSON array a decoded copy holds too (so a message
+    equals itself read back from JSON).  Anything else is shared.
     """
-    if isinstance(value, _SCALARS):
-        return value
-    if isinstance(value, FrozenDict):
+    if isinstance(value, _SCALARS) or isinstance(value, (FrozenDict, FrozenList)):
         return value
     if isinstance(value, dict):
         return FrozenDict({k: copy_json_value(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return FrozenList(map(copy_json_value, value))
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """A deep copy of a stored JSON value in plain, mutable ``dict`` and ``list`` (anything else shared)."""
+    if isinstance(value, Mapping):
+        return {key: thawed(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [copy_json_value(v) for v in value]
-    if type(value) is tuple:  # immutable itself, but it may hold the caller's dicts and lists
-        return tuple(copy_json_value(v) for v in value)
+        return [thawed(item) for item in value]
     return value

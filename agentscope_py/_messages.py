@@ -8,7 +8,6 @@ time on every path that creates a message.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
@@ -19,7 +18,7 @@ from ._blocks import ContentBlock, TextBlock, ToolResultBlock
 from ._checks import check_enum, check_mapping, check_optional_str, describe
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
-from ._frozen import EMPTY
+from ._frozen import EMPTY, thawed
 from ._ids import new_msg_id, new_msg_timestamp
 from ._serializable import JsonSerializable
 from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
@@ -301,7 +300,7 @@ class Msg(JsonSerializable, Generic[_B]):
         return MessageMetadataKeys.STRUCTURED_OUTPUT in self.metadata
 
     def get_structured_data(self) -> Any:
-        """A deep copy of ``metadata["_structured_output"]``."""
+        """A deep copy of ``metadata["_structured_output"]``, in plain ``dict`` and ``list`` that are yours to change."""
         try:
             value = self.metadata[MessageMetadataKeys.STRUCTURED_OUTPUT]
         except KeyError:
@@ -309,7 +308,7 @@ class Msg(JsonSerializable, Generic[_B]):
                 "this message has no structured output (metadata key '_structured_output'); "
                 "check has_structured_data() first"
             ) from None
-        return copy.deepcopy(value)
+        return thawed(value)
 
     # -- copies -----------------------------------------------------------------
 

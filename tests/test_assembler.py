@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from read_only import assert_read_only
 
 from agentscope_py import (
     AgentEndEvent,
@@ -278,6 +279,14 @@ def test_arguments_that_are_not_a_json_object_keep_their_text(fragments: list[st
     assert anomaly.kind is AnomalyKind.INVALID_TOOL_ARGUMENTS
     assert problem in anomaly.message and "'c1'" in anomaly.message
     assert (anomaly.source, anomaly.reply_id) == (None, "R")
+
+
+def test_assembled_arguments_are_read_only() -> None:
+    fragments = ['{"ids": [1, ', '{"tags": ["a"]}], "o": {"l": []}}']
+    events = [AgentStartEvent(None, "R", "a"), *tool_call("M", "c1", "search", *fragments), AgentEndEvent("R")]
+    [call] = assemble(events)[0].get_content_blocks(ToolUseBlock)
+    assert call.input == {"ids": [1, {"tags": ["a"]}], "o": {"l": []}}
+    assert_read_only(call.input)
 
 
 def test_a_call_without_argument_events_has_no_content() -> None:

@@ -168,6 +168,23 @@ MUTATIONS: list[tuple[str, Callable[[Any], object]]] = [
     ("nested setitem", lambda m: m["nested"].__setitem__("k", 1)),
 ]
 
+# Every method by which a list changes in place, on a list inside the stored mapping.
+LIST_MUTATIONS: list[tuple[str, Callable[[list[Any]], object]]] = [
+    ("setitem", lambda items: items.__setitem__(0, 9)),
+    ("setitem slice", lambda items: items.__setitem__(slice(0, 1), [9])),
+    ("delitem", lambda items: items.__delitem__(0)),
+    ("iadd", lambda items: items.__iadd__([9])),
+    ("imul", lambda items: items.__imul__(2)),
+    ("append", lambda items: items.append(9)),
+    ("extend", lambda items: items.extend([9])),
+    ("insert", lambda items: items.insert(0, 9)),
+    ("pop", lambda items: items.pop()),
+    ("remove", lambda items: items.remove(1)),
+    ("clear", lambda items: items.clear()),
+    ("sort", lambda items: items.sort()),
+    ("reverse", lambda items: items.reverse()),
+]
+
 
 def _original() -> dict[str, Any]:
     return {"flat": "v", "nested": {"list": [1, {"deep": [2, 3]}]}, "items": [{"a": 1}]}
@@ -181,6 +198,18 @@ def test_stored_mappings_are_read_only(
     stored = store(_original())
     with pytest.raises(TypeError, match="read-only"):
         mutate(stored)
+    assert stored == _original()
+
+
+@pytest.mark.parametrize(("_holder", "store"), MAPPING_HOLDERS, ids=[name for name, _ in MAPPING_HOLDERS])
+@pytest.mark.parametrize(("_kind", "mutate"), LIST_MUTATIONS, ids=[name for name, _ in LIST_MUTATIONS])
+def test_stored_lists_are_read_only(
+    _holder: str, store: Callable[[dict[str, Any]], Any], _kind: str, mutate: Callable[[list[Any]], object]
+) -> None:
+    stored = store(_original())
+    for items in (stored["nested"]["list"], stored["nested"]["list"][1]["deep"], stored["items"]):
+        with pytest.raises(TypeError, match="read-only"):
+            mutate(items)
     assert stored == _original()
 
 
@@ -203,6 +232,8 @@ def test_stored_mappings_pickle_and_copy(_holder: str, store: Callable[[dict[str
         assert clone == _original()
         with pytest.raises(TypeError, match="read-only"):
             clone["k"] = 1
+        with pytest.raises(TypeError, match="read-only"):
+            clone["nested"]["list"].append(1)
 
 
 def test_read_only_mappings_still_read_like_dicts() -> None:
@@ -211,6 +242,27 @@ def test_read_only_mappings_still_read_like_dicts() -> None:
     assert list(stored) == ["b", "a"]
     assert stored | {"c": 2} == {"b": 1, "a": [1], "c": 2}
     assert {**stored, "b": 5} == {"b": 5, "a": [1]}
+
+
+def test_read_only_lists_still_read_like_lists() -> None:
+    stored = ToolUseBlock("c", "n", {"ids": [3, 1, 2]}).input["ids"]
+    assert isinstance(stored, list)
+    assert stored == [3, 1, 2] and [3, 1, 2] == stored and stored != (3, 1, 2)  # type: ignore[comparison-overlap]
+    assert repr(stored) == "[3, 1, 2]"
+    assert sorted(stored) == [1, 2, 3] and stored[1:] == [1, 2] and stored + [4] == [3, 1, 2, 4]
+    copied = list(stored)
+    copied.append(4)  # a copy is an ordinary list
+    assert copied == [3, 1, 2, 4] and stored == [3, 1, 2]
+    assert hash(stored) == hash((3, 1, 2))
+    assert hash(ToolUseBlock("c", "n", {"ids": [3, 1, 2]})) == hash(ToolUseBlock("c", "n", {"ids": [3, 1, 2]}))
+
+
+def test_tuples_are_stored_as_the_json_arrays_they_are_written_as() -> None:
+    block = ToolUseBlock("c", "n", {"point": (1, 2), "pairs": [(1, ({"a": 1},))]})
+    assert block.input == {"point": [1, 2], "pairs": [[1, [{"a": 1}]]]}
+    assert ContentBlock.from_json(block.to_json()) == block
+    with pytest.raises(TypeError, match="read-only"):
+        block.input["pairs"][0][1][0]["a"] = 2
 
 
 def test_the_error_says_how_to_change_a_mapping() -> None:

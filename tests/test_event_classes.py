@@ -9,9 +9,11 @@ from typing import Any
 
 import attrs
 import pytest
+from read_only import assert_read_only
 
 import agentscope_py
 from agentscope_py import (
+    AgentEvent,
     ArgumentTypeError,
     ArgumentValueError,
     ChatUsage,
@@ -160,8 +162,12 @@ def test_lists_are_stored_as_tuples_and_mappings_are_read_only_copies() -> None:
     custom = CustomEvent("progress", value)
     value["pct"] = 0
     assert custom.value == {"pct": 50, "nested": {"x": [1]}}
-    with pytest.raises(TypeError):
-        custom.value["pct"] = 1  # type: ignore[index]
+    assert_read_only(custom.value)
+    assert_read_only(TextBlockDeltaEvent("r", "text", "x", metadata={"tags": ["a", {"b": [1]}]}).metadata)
+    decoded = AgentEvent.from_json(custom.to_json())
+    assert isinstance(decoded, CustomEvent) and decoded == custom
+    assert_read_only(decoded.value)
+    assert hash(decoded) == hash(custom)
 
 
 def test_events_are_frozen_value_equal_and_hashable() -> None:

@@ -135,8 +135,22 @@ def test_the_callers_later_mutations_change_nothing() -> None:
     metadata["pair"][1].append(3)
     content.append("c")
     content.clear()
-    assert msg.metadata == {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1, "pair": ({"x": 1}, [2])}
+    # The tuple is stored as the JSON array it is written as, so the message equals itself read back.
+    assert msg.metadata == {"k": {"inner": [1, {"deep": "v"}]}, "flat": 1, "pair": [{"x": 1}, [2]]}
     assert msg.content == (TextBlock("a"), TextBlock("b"))
+    assert Msg.from_json(msg.to_json()) == msg
+
+
+def test_messages_holding_lists_are_hashable_and_equal_to_themselves_read_back() -> None:
+    metadata: dict[str, Any] = {"tags": ["a", "b"], "nested": {"points": [[1, 2], [3, 4]]}, "pair": (1, 2)}
+    fields: dict[str, Any] = {"id": "m1", "timestamp": "2025-01-01 12:00:00.000", "metadata": metadata}
+    msg = AssistantMessage(ToolUseBlock("c", "n", {"ids": [1, 2]}), **fields)
+    assert hash(msg) == hash(AssistantMessage(ToolUseBlock("c", "n", {"ids": [1, 2]}), **fields))
+    found: dict[Msg[Any], str] = {msg: "found"}
+    assert found[Msg.from_json(msg.to_json())] == "found"
+    with pytest.raises(TypeError, match="read-only"):
+        msg.metadata["tags"].append("c")
+    assert msg.metadata["tags"] == ["a", "b"]
 
 
 def test_messages_compare_by_value() -> None:
@@ -250,7 +264,9 @@ def test_structured_data_is_a_deep_copy() -> None:
     assert msg.has_structured_data()
     data = msg.get_structured_data()
     assert data == {"city": "Paris", "days": [1, 2]}
+    assert type(data) is dict and type(data["days"]) is list  # plain values, the caller's to change
     data["days"].append(3)
+    data["city"] = "Lyon"
     assert msg.get_structured_data() == {"city": "Paris", "days": [1, 2]}
 
 

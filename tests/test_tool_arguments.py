@@ -9,6 +9,7 @@ from hypothesis import given
 
 from agentscope_py import _tool_arguments
 from agentscope_py._tool_arguments import parse_tool_arguments
+from read_only import assert_read_only
 from strategies import json_objects
 
 
@@ -37,6 +38,7 @@ def test_objects_read_exactly_whatever_the_backend(backend: str, raw: str, expec
     assert problem is None
     assert value == expected
     assert json.dumps(value) == json.dumps(expected)  # ints stay ints, exactly
+    assert_read_only(value)
 
 
 @pytest.mark.parametrize(
@@ -61,3 +63,4 @@ def test_any_json_object_reads_back_equal(obj: dict[str, object]) -> None:
     value, problem = parse_tool_arguments(text)
     assert problem is None
     assert json.dumps(value) == text
+    assert_read_only(value)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from backends import BACKENDS
 from hypothesis import assume, given
+from read_only import assert_read_only
 from strategies import blocks, chat_usages, messages, sources, tool_result_blocks
 
 from agentscope_py import (
@@ -19,8 +20,10 @@ from agentscope_py import (
     Source,
     SystemMessage,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolResultMessage,
+    ToolUseBlock,
     UserMessage,
     _json,
 )
@@ -108,11 +111,30 @@ def test_to_dict_is_a_fresh_plain_copy(backend: str) -> None:
     assert type(document["metadata"]) is dict and type(document["metadata"]["k"]) is dict
     block = document["content"][0]
     assert type(block["metadata"]["nested"]) is dict and type(block["metadata"]["nested"]["list"][1]) is dict
+    assert type(document["metadata"]["k"]["v"]) is list and type(block["metadata"]["nested"]["list"]) is list
     document["metadata"]["k"]["v"].append(2)
     block["output"].clear()
     assert message.metadata["k"]["v"] == [1]
     assert result.output == (TextBlock("x"),) and message.content == (result,)
     assert message.to_dict() != document
+
+
+def test_decoded_values_are_read_only(backend: str) -> None:
+    document = (
+        '{"role":"ASSISTANT","metadata":{"tags":["a",{"b":[1,[2]]}],"n":{"l":[]}},"content":['
+        '{"type":"tool_use","id":"c","name":"n","input":{"ids":[1,2],"o":{"l":[{"x":[3]}]}},"metadata":{"m":[0]}},'
+        '{"type":"thinking","thinking":"t","metadata":{"steps":["a"]}},'
+        '{"type":"tool_result","id":"c","name":"n","output":[],"metadata":{"r":[{"s":[]}]}}]}'
+    )
+    message = Msg.from_json(document)
+    assert message.metadata == {"tags": ["a", {"b": [1, [2]]}], "n": {"l": []}}
+    assert_read_only(message.metadata)
+    call, thinking, result = message.content
+    assert isinstance(call, ToolUseBlock) and isinstance(thinking, ThinkingBlock)
+    assert isinstance(result, ToolResultBlock)
+    for stored in (call.input, call.metadata, thinking.metadata, result.metadata):
+        assert_read_only(stored)
+    assert hash(message) == hash(Msg.from_json(document))
 
 
 def test_surrogate_pair_limit_is_real() -> None:

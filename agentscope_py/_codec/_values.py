@@ -1,8 +1,8 @@
 """Free-form JSON values (metadata, tool inputs) in both directions, and decoding state.
 
 ``thaw`` turns a stored value into fresh plain dicts and lists for output;
-``freeze`` checks an untrusted parsed value and turns its dicts into read-only
-:class:`FrozenDict` for storage.  Both recurse one Python frame per nesting
+``freeze`` checks an untrusted parsed value and turns its dicts and lists into
+read-only :class:`FrozenDict` and :class:`FrozenList` for storage.  Both recurse one Python frame per nesting
 level; ``freeze`` stops at the configured depth.  Error paths are assembled on
 the way out of the recursion, so a valid document never pays for them.
 """
@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._frozen import EMPTY, FrozenDict
+from .._frozen import EMPTY, FrozenDict, FrozenList
 from .._json import InexactNumber
 from .._reader import json_kind
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
@@ -78,7 +78,7 @@ def within(error: DecodeError, outer: str) -> DecodeError:
 
 
 def freeze(value: Any, ctx: Context, depth: int) -> Any:
-    """An untrusted JSON value as stored: dicts become FrozenDict; anything not JSON is refused.
+    """An untrusted JSON value as stored: dicts become FrozenDict, lists FrozenList; anything not JSON is refused.
 
     ``depth`` is how many more containers may be entered.
     """
@@ -99,7 +99,7 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
                 items.append(freeze(item, ctx, depth - 1))
             except DecodeError as error:
                 raise within(error, f"[{index}]") from None
-        return items
+        return FrozenList(items)
     raise DecodeError(f"expected a JSON value (dict, list, str, int, float, bool or None), got {kind.__name__}")
 
 

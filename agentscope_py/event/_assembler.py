@@ -12,6 +12,7 @@ from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
 from .._enums import GenerateReason
+from .._frozen import thawed
 from .._messages import AssistantMessage
 from ..errors import DecodeError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
@@ -368,7 +369,7 @@ class MessageAssembler(ReplyRouter):
         if reply is None:
             return []
         try:
-            block = ContentBlock.from_dict(_thawed(event.value.get("block")))
+            block = ContentBlock.from_dict(thawed(event.value.get("block")))
         except DecodeError as error:
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: its block is unreadable: {error}", event)
             return []
@@ -480,15 +481,6 @@ _DELTA_RUNS: dict[type, Callable[[MessageAssembler, Any, Iterator[Any]], Any]] =
     **dict.fromkeys(_BLOCK_DELTA_ACCUMULATORS, MessageAssembler._feed_block_run),
     ToolCallDeltaEvent: MessageAssembler._feed_tool_call_run,
 }
-
-
-def _thawed(value: Any) -> Any:
-    # An event's mappings are read-only dict subclasses; the decoder reads plain parsed JSON.
-    if isinstance(value, dict):
-        return {key: _thawed(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_thawed(item) for item in value]
-    return value
 
 
 def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> AssembledMessages:

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import attrs
 
 from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .._frozen import thawed
 
 __all__ = [
     "ABSENT",
@@ -32,7 +33,6 @@ __all__ = [
     "diff",
     "overlay",
     "part_extras",
-    "thaw",
     "with_carried",
 ]
 
@@ -44,15 +44,6 @@ PARTS = "parts"
 
 _MISSING: Any = object()
 _Block = TypeVar("_Block", bound=ContentBlock)
-
-
-def thaw(value: Any) -> Any:
-    """A plain ``dict``/``list`` deep copy of a JSON value (metadata holds read-only mappings)."""
-    if isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [thaw(item) for item in value]
-    return value
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -93,7 +84,7 @@ def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[
         if isinstance(have, dict) and isinstance(value, Mapping):
             rendered[key] = overlay(have, value)
         else:
-            rendered[key] = thaw(value)
+            rendered[key] = thawed(value)
     absent = extras.get(ABSENT)
     for key in absent if isinstance(absent, list) else ():
         if key not in keep or rendered.get(key) is None:

@@ -36,7 +36,8 @@ from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carry import parse_arguments
-from ._carried_fields import carry_in_block, diff, overlay, thaw
+from .._frozen import thawed
+from ._carried_fields import carry_in_block, diff, overlay
 from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
 __all__ = [
@@ -149,9 +150,9 @@ def millis_from_timestamp(timestamp: str, message_index: int) -> int:
 def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
     """A call's arguments as an object; ``None`` when only unparsable raw text holds them."""
     if block.input or block.content is None:
-        return dict(thaw(block.input))
+        return dict(thawed(block.input))
     value = parse_arguments(block.content)
-    return dict(thaw(value)) if value or block.content.strip() == "{}" else None
+    return dict(thawed(value)) if value or block.content.strip() == "{}" else None
 
 
 def json_text(value: Any) -> str:

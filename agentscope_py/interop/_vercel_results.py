@@ -22,7 +22,8 @@ from .._enums import ToolResultState
 from .._reader import at, item, req, req_dict, req_list, req_str
 from .._sources import Base64Source
 from ..errors import DecodeError
-from ._carried_fields import overlay, thaw
+from .._frozen import thawed
+from ._carried_fields import overlay
 from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
 
 __all__ = [
@@ -103,7 +104,7 @@ def _agreeing(
 ) -> dict[str, Any]:
     """``rendered`` with the carried fields laid over it; the carried spelling of the output
     (a JSON value, say) only while it still reads as what the block holds."""
-    candidate = overlay({key: thaw(rendered[key])}, {key: extras[key]} if key in extras else {})
+    candidate = overlay({key: thawed(rendered[key])}, {key: extras[key]} if key in extras else {})
     if reads_as(candidate[key], block):
         rendered[key] = candidate[key]
     return overlay(rendered, extras, ours=(key,))

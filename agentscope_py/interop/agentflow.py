@@ -25,6 +25,7 @@ from .._blocks import (
     VideoBlock,
 )
 from .._enums import MsgRole, ToolResultState
+from .._frozen import thawed
 from .._messages import Msg
 from .._reader import (
     at,
@@ -46,7 +47,6 @@ from ._carried_fields import (
     diff,
     overlay,
     part_extras,
-    thaw,
     with_carried,
 )
 from ._common import Converted, OnUnsupported
@@ -272,7 +272,7 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
 
     def place_carried_blocks() -> None:
         while len(content) in pending:
-            content.append(thaw(pending.pop(len(content))))
+            content.append(thawed(pending.pop(len(content))))
 
     for block_index, block in enumerate(message.content):
         place_carried_blocks()
@@ -280,7 +280,7 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
         if part is not None:
             content.append(part)
     place_carried_blocks()
-    content.extend(thaw(pending[index]) for index in sorted(pending))
+    content.extend(thawed(pending[index]) for index in sorted(pending))
     fields = _write_fields(message, message_index, extras)
     return {**fields, "content": content}
 
@@ -295,7 +295,7 @@ def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, An
         "message_id": _written_id(message.id, extras.get("message_id")),
         "role": _ROLE_NAMES[message.role],
         "timestamp": written_epoch(message.timestamp, extras.get("timestamp"), message_index),
-        "metadata": thaw(metadata),
+        "metadata": thawed(metadata),
     }
     if message.usage is not None:
         usage = message.usage
@@ -390,7 +390,7 @@ def _write_tool_result(
     carried_blocks = _read_output_quietly(carried_output) if output_key in extras else None
     output: Any
     if carried_blocks is not None and same_blocks(carried_blocks, block.output):
-        output = thaw(carried_output)  # JSON output: written as the value it was while its text is unchanged
+        output = thawed(carried_output)  # JSON output: written as the value it was while its text is unchanged
     elif len(block.output) == 1 and isinstance(block.output[0], TextBlock):
         output = block.output[0].text
     else:

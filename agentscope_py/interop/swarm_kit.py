@@ -27,7 +27,8 @@ from .._messages import Msg
 from .._reader import at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from ._carried_fields import carried, carry_in_block, diff, overlay, thaw, with_carried
+from .._frozen import thawed
+from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
 from ._common import Converted, OnUnsupported
 from ._carry import parse_arguments
 from ._frameworks import (
@@ -228,7 +229,7 @@ def _write_message_run(
 
 
 def _write_call(block: ToolUseBlock) -> dict[str, Any]:
-    arguments = block.content if block.content is not None else thaw(block.input)
+    arguments = block.content if block.content is not None else thawed(block.input)
     rendered = {"id": block.id, "type": "function", "function": {"name": block.name, "arguments": arguments}}
     return overlay(rendered, carried(block.metadata, _FMT))
 

@@ -27,6 +27,7 @@ from .._blocks import (
     VideoBlock,
 )
 from .._enums import MsgRole
+from .._frozen import thawed
 from .._messages import Msg
 from .._reader import (
     at,
@@ -47,7 +48,6 @@ from ._carried_fields import (
     diff,
     overlay,
     part_extras,
-    thaw,
     with_carried,
 )
 from ._common import Converted, OnUnsupported
@@ -309,7 +309,7 @@ def _write_fields(
             ours["name"] = message.name
         metadata = {k: v for k, v in message.metadata.items() if k != _FMT}
         if metadata:
-            ours["metadata"] = thaw(metadata)
+            ours["metadata"] = thawed(metadata)
         if message.usage is not None:
             usage = message.usage
             ours["usage"] = {
