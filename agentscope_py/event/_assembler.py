@@ -74,6 +74,7 @@ __all__ = ["AssembledMessages", "MessageAssembler", "assemble"]
 
 _RUN_CHUNK = 4096  # deltas of a run whose ids are checked at once
 
+
 class AssembledMessages(list[AssistantMessage]):
     """The messages :func:`assemble` rebuilt, in the order they completed, plus the
     :class:`StreamAnomaly` records of what it noticed on the way (``anomalies``).
