@@ -57,7 +57,6 @@ from agentscope_py import (
     URLSource,
     assemble,
 )
-from agentscope_py.event import _assembler
 from agentscope_py.event._reply_state import CompletedReplies
 
 
@@ -389,19 +388,6 @@ def test_assembled_messages_is_a_list_with_anomalies() -> None:
         AnomalyKind.DELTA_WITHOUT_START,
         AnomalyKind.UNFINISHED_REPLY,
     ]
-
-
-@pytest.mark.parametrize("deltas", [_assembler._RUN_CHUNK, 2 * _assembler._RUN_CHUNK + 5])
-def test_runs_longer_than_a_chunk_replay_from_any_checkpoint(deltas: int) -> None:
-    # feed_all checks a run's ids a chunk at a time: the chunks' edges must not show.
-    events = [AgentStartEvent(None, "R", "a"), TextBlockStartEvent("M", "t")]
-    events += [TextBlockDeltaEvent("M", "t", f"{index} ") for index in range(deltas)]
-    expected = "".join(f"{index} " for index in range(deltas))
-    [unfinished] = assemble(events)  # the stream stops right after the last delta: close() ends the reply
-    assert unfinished.get_text_content() == expected
-    for checkpoint in (2, _assembler._RUN_CHUNK - 3, deltas - 1):
-        [message] = assemble([*events, *events[checkpoint:], TextBlockEndEvent("M", "t"), AgentEndEvent("R")])
-        assert message.get_text_content() == expected
 
 
 def test_feed_all_takes_any_iterable_and_matches_feed() -> None:

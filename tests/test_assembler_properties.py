@@ -4,7 +4,6 @@ chunking, the JSON wire, a replay from any checkpoint, or a sub-agent streaming 
 from __future__ import annotations
 
 from typing import Any
-from unittest import mock
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,7 +35,6 @@ from agentscope_py import (
     assemble,
     events_from_message,
 )
-from agentscope_py.event import _assembler
 
 CHUNK_SIZES = st.integers(min_value=1, max_value=40)
 
@@ -142,18 +140,13 @@ def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_erro
     assert strict == result
 
 
-@given(
-    _SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)),
-    st.integers(min_value=1, max_value=4),
-)
-def test_feed_all_is_feed_in_a_loop(events: list[AgentEvent], run_chunk: int) -> None:
-    # feed_all appends runs of deltas in one loop, checking their ids every run_chunk deltas;
-    # replays inside a run, or across a chunk's edge, must still change nothing.
+@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)))
+def test_feed_all_is_feed_in_a_loop(events: list[AgentEvent]) -> None:
+    # feed_all appends runs of deltas in one loop; replays inside a run must still change nothing.
     one_by_one = MessageAssembler()
     expected = [message for event in events for message in one_by_one.feed(event)]
     at_once = MessageAssembler()
-    with mock.patch.object(_assembler, "_RUN_CHUNK", run_chunk):
-        assert at_once.feed_all(events) == expected
+    assert at_once.feed_all(events) == expected
     assert at_once.anomalies == one_by_one.anomalies
     assert at_once.snapshot() == one_by_one.snapshot()
     assert at_once.close() == one_by_one.close()

@@ -8,7 +8,6 @@ class); where an event goes, and what happens to one that does not fit, lives in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import islice
 from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
@@ -71,9 +70,6 @@ from ._tool_events import (
 )
 
 __all__ = ["AssembledMessages", "MessageAssembler", "assemble"]
-
-_RUN_CHUNK = 4096  # deltas of a run whose ids are checked at once
-
 
 class AssembledMessages(list[AssistantMessage]):
     """The messages :func:`assemble` rebuilt, in the order they completed, plus the
@@ -149,8 +145,7 @@ class MessageAssembler(ReplyRouter):
 
     # The two run loops below differ only in the attribute that names the block: read directly,
     # it costs a quarter less than through a getter, in the loop most events go through.  Each
-    # appends every delta and collects the ids; ``Reply.remember_run`` then checks them for replays,
-    # every ``_RUN_CHUNK`` deltas: while the ids are still in the CPU caches, and with a bounded list.
+    # appends every delta and collects the ids; ``Reply.remember_run`` then checks them for replays.
 
     def _feed_block_run(self, first: Any, rest: Iterator[Any]) -> Any:
         """Apply the run of text, thinking or data deltas to one block that begins with ``first``
@@ -160,26 +155,24 @@ class MessageAssembler(ReplyRouter):
         if target is None:
             return next(rest, _END)
         reply, parts = target
-        while True:
-            start, ids = len(parts), []
-            for event in islice(rest, _RUN_CHUNK):
-                # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
-                # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
-                if (
-                    type(event) is not event_type
-                    or event.block_id != block_id
-                    or event.reply_id != reply_id
-                    or (event.source is not source and event.source != source)  # most often both None
-                    or event.delta is None
-                ):
-                    break
-                ids.append(event.id)
-                parts.append(event.delta)
-            else:
-                event = _END if len(ids) < _RUN_CHUNK else None  # ``None``: the run may go on
-            reply.remember_run(ids, parts, start)
-            if event is not None:
-                return event
+        start, ids = len(parts), []
+        for event in rest:
+            # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
+            # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
+            if (
+                type(event) is not event_type
+                or event.block_id != block_id
+                or event.reply_id != reply_id
+                or (event.source is not source and event.source != source)  # most often both None
+                or event.delta is None
+            ):
+                break
+            ids.append(event.id)
+            parts.append(event.delta)
+        else:
+            event = _END
+        reply.remember_run(ids, parts, start)
+        return event
 
     def _feed_tool_call_run(self, first: Any, rest: Iterator[Any]) -> Any:
         """``_feed_block_run`` for the argument fragments of one tool call."""
@@ -188,24 +181,22 @@ class MessageAssembler(ReplyRouter):
         if target is None:
             return next(rest, _END)
         reply, parts = target
-        while True:
-            start, ids = len(parts), []
-            for event in islice(rest, _RUN_CHUNK):
-                if (
-                    type(event) is not ToolCallDeltaEvent
-                    or event.tool_call_id != call_id
-                    or event.reply_id != reply_id
-                    or (event.source is not source and event.source != source)
-                    or event.delta is None
-                ):
-                    break
-                ids.append(event.id)
-                parts.append(event.delta)
-            else:
-                event = _END if len(ids) < _RUN_CHUNK else None
-            reply.remember_run(ids, parts, start)
-            if event is not None:
-                return event
+        start, ids = len(parts), []
+        for event in rest:
+            if (
+                type(event) is not ToolCallDeltaEvent
+                or event.tool_call_id != call_id
+                or event.reply_id != reply_id
+                or (event.source is not source and event.source != source)
+                or event.delta is None
+            ):
+                break
+            ids.append(event.id)
+            parts.append(event.delta)
+        else:
+            event = _END
+        reply.remember_run(ids, parts, start)
+        return event
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
