@@ -73,13 +73,13 @@ _SCALARS = (str, int, float, bool, type(None))
 def copy_json_value(value: Any) -> Any:
     """Copy the lists and dicts inside ``value`` so the caller's later mutations cannot reach us.
 
-    Dicts become read-only :class:`FrozenDict`; lists and tuples become read-only
+    Mappings become read-only :class:`FrozenDict`; lists and tuples become read-only
     :class:`FrozenList`, the JSON array a decoded copy holds too (so a message
     equals itself read back from JSON).  Anything else is shared.
     """
     if isinstance(value, _SCALARS) or isinstance(value, (FrozenDict, FrozenList)):
         return value
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return FrozenDict({k: copy_json_value(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return FrozenList(map(copy_json_value, value))

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import base64
 import datetime
+import math
+from collections import OrderedDict
+from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from hypothesis import strategies as st
@@ -38,11 +42,13 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
+from agentscope_py._frozen import copy_json_value
 
 __all__ = [
     "BLOCK_CLASSES",
     "EXAMPLE_BLOCKS",
     "MESSAGE_CLASSES",
+    "as_built_in_python",
     "assistant_messages",
     "audio_blocks",
     "base64_sources",
@@ -335,3 +341,40 @@ def messages(role: MsgRole | None = None) -> st.SearchStrategy[Msg[Any]]:
 
 def assistant_messages() -> st.SearchStrategy[AssistantMessage]:
     return _messages(AssistantMessage, MsgRole.ASSISTANT)
+
+
+# -- documents as a Python program builds them --------------------------------------------
+
+
+class _Text(str):
+    """A str subclass, as an application's own string types are."""
+
+
+class _Number(float):
+    pass
+
+
+class _Whole(int):
+    pass
+
+
+@st.composite
+def as_built_in_python(draw: st.DrawFn, value: Any) -> Any:
+    """``value`` with any of its objects, arrays and scalars swapped for what a Python program may hold
+    in their place: another mapping type, a tuple, a str, int or float subclass, or the read-only copy
+    a message holds (taken from another message's metadata, say)."""
+    if isinstance(value, dict):
+        items = {key: draw(as_built_in_python(item)) for key, item in value.items()}
+        objects: list[Callable[[dict[str, Any]], Any]] = [dict, OrderedDict, MappingProxyType, copy_json_value]
+        return draw(st.sampled_from(objects))(items)
+    if isinstance(value, list):
+        items_list = [draw(as_built_in_python(item)) for item in value]
+        arrays: list[Callable[[list[Any]], Any]] = [list, tuple, copy_json_value]
+        return draw(st.sampled_from(arrays))(items_list)
+    if type(value) is str:
+        return draw(st.sampled_from([str, _Text]))(value)
+    if type(value) is float and math.isfinite(value):
+        return draw(st.sampled_from([float, _Number]))(value)
+    if type(value) is int:
+        return draw(st.sampled_from([int, _Whole]))(value)
+    return value

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from provider_payloads import anthropic_payloads, mutated, openai_payloads
-from strategies import json_values, messages
+from interop_compare import comparable
+from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
     AgentScopeError,
@@ -54,6 +55,24 @@ def read_or_refuse(read: Reader, write: Writer, payload: Any) -> None:
 @given(data=st.data())
 def test_arbitrary_json(read: Reader, write: Writer, payloads: st.SearchStrategy[Any], data: st.DataObject) -> None:
     read_or_refuse(read, write, data.draw(json_values()))
+
+
+def _outcome(read: Reader, payload: Any) -> Any:
+    try:
+        return comparable(read(payload))
+    except AgentScopeError as error:
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize(("read", "write", "payloads"), FORMATS, ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_a_payload_built_in_python_reads_as_its_json_would(
+    read: Reader, write: Writer, payloads: st.SearchStrategy[Any], data: st.DataObject
+) -> None:
+    # Tuples for arrays, any mapping for objects, str subclasses for strings: the same messages or
+    # the same error.
+    payload = data.draw(payloads | mutated(payloads))
+    assert _outcome(read, data.draw(as_built_in_python(payload))) == _outcome(read, payload)
 
 
 @pytest.mark.parametrize(("read", "write", "payloads"), FORMATS, ids=["openai", "anthropic"])

@@ -20,7 +20,7 @@ from framework_payloads import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import json_values
+from strategies import as_built_in_python, json_values
 
 from agentscope_py import DecodeError, Msg
 from agentscope_py.interop import (
@@ -100,6 +100,26 @@ def test_mutated_payloads_read_back_exactly_or_raise_decode_error(fmt: str, data
     path = data.draw(st.sampled_from(_paths(payload)))
     mutated = _mutated(payload, path, data.draw(_REPLACEMENTS), data.draw(st.booleans()))
     _check(read, write, mutated)
+
+
+def _outcome(read: Reader, write: Writer, payload: Any) -> Any:
+    try:
+        return write(read(payload))
+    except DecodeError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@given(data=st.data())
+def test_a_payload_built_in_python_reads_as_its_json_would(fmt: str, data: st.DataObject) -> None:
+    # Tuples for arrays, any mapping for objects, str subclasses for strings: the same messages
+    # (written back, the same payload) or the same error.
+    read, write, payloads = FORMATS[fmt]
+    payload: Any = data.draw(payloads)
+    if payload and data.draw(st.booleans()):
+        path = data.draw(st.sampled_from(_paths(payload)))
+        payload = _mutated(payload, path, data.draw(_REPLACEMENTS), data.draw(st.booleans()))
+    assert _outcome(read, write, data.draw(as_built_in_python(payload))) == _outcome(read, write, payload)
 
 
 def _deep(depth: int) -> Any:

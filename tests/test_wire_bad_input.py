@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import json_values
-from vectors import mutated_vectors
+from strategies import as_built_in_python, json_values
+from vectors import mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
     ArgumentValueError,
@@ -21,6 +21,7 @@ from agentscope_py import (
     DecodeLimits,
     ImageBlock,
     Msg,
+    MsgRole,
     RoleContentError,
     Source,
     TextBlock,
@@ -243,12 +244,37 @@ def test_bytes_are_read_as_utf_8(backend: str) -> None:
 @pytest.mark.parametrize(
     ("value", "words"),
     [(object(), r"expected a JSON value \(dict, list, str, int, float, bool or None\), got object"), ({1: "a"}, "object keys must be strings"),
-     (float("nan"), "nan is not a JSON number"), ((1, 2), "got tuple"), ({"a"}, "got set")],
+     (float("nan"), "nan is not a JSON number"), ({"a"}, "got set"), (b"a", "got bytes")],
 )
 def test_from_dict_accepts_only_json_values(value: Any, words: str) -> None:
     with pytest.raises(DecodeError, match=words) as error:
         ContentBlock.from_dict({"type": "tool_use", "input": {"key": value}})
     assert error.value.path.startswith("input.key")
+
+
+# -- documents built in Python --------------------------------------------------------------
+
+
+def _outcome(decode: Any, document: Any) -> Any:
+    try:
+        return decode(document)
+    except ACCEPTED as error:
+        return type(error), str(error)
+
+
+@given(mutated=mutated_vectors() | mutated_event_vectors(), data=st.data())
+def test_a_document_built_in_python_reads_as_its_json_would(mutated: tuple[type[Any], Any], data: st.DataObject) -> None:
+    # Any mapping is an object, a tuple an array, a str subclass a string: the same value, or
+    # the same error (never "expected an object, got object").
+    root, document = mutated
+    assert _outcome(root.from_dict, data.draw(as_built_in_python(document))) == _outcome(root.from_dict, document)
+
+
+def test_a_message_reads_back_from_a_document_holding_another_messages_values() -> None:
+    source = UserMessage("hi", metadata={"tags": ["a", {"b": (1, 2)}]}, id="m", timestamp="t")
+    document = {"role": MsgRole.USER, "content": source.content[0].to_dict(), "metadata": source.metadata}
+    document["content"] = (document["content"],)
+    assert Msg.from_dict({**document, "id": "m", "timestamp": "t"}) == source
 
 
 def test_a_decoding_failure_leaves_the_input_untouched(backend: str) -> None:

@@ -19,7 +19,7 @@ import attrs
 
 from .. import _json
 from .._fields import construction_steps
-from .._reader import item
+from .._reader import as_plain, item
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._kinds import CodeGen, Enum, Kind, ListOf
 from ._registry import (
@@ -84,7 +84,10 @@ def _union_decoder(union: WireUnion) -> Decoder:
             return default(document, ctx, depth)
         member = table.get(tag) if type(tag) is str else None
         if member is None:
-            raise _unknown_tag(union, tag)
+            tag = as_plain(tag)  # a str subclass or an enum member, in a document built in Python
+            member = table.get(tag) if type(tag) is str else None
+            if member is None:
+                raise _unknown_tag(union, tag)
         return member(document, ctx, depth)
 
     return decode

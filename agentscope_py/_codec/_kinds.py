@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import _json
 from .._frozen import EMPTY
-from .._reader import item, json_kind, req_bool, req_number, req_str
+from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, req_number, req_str
 from ..errors import ArgumentValueError, DecodeError
 from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
 from ._values import Context, freeze, freeze_object, thaw, within
@@ -77,10 +77,13 @@ class Str(Kind):
         return f"{gen.ref(_json.encode_str, 'encode_str')}({expr})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
-        return [f"if type({var}) is not str: {gen.ref(req_str, 'req_str')}({var}, {path!r})"]
+        return [f"if type({var}) is not str: {var} = {gen.ref(req_str, 'req_str')}({var}, {path!r})"]
 
 
 def _read_int(value: object, path: str, ctx: Context) -> int:
+    value = as_plain(value)
+    if type(value) is int:
+        return value
     # Java writes a whole number held in a double as 1.0: accept that for an int.
     if type(value) is float and value.is_integer():
         ctx.check_float(value, path)
@@ -130,12 +133,17 @@ class Bool(Kind):
         return [f"if type({var}) is not bool: {gen.ref(req_bool, 'req_bool')}({var}, {path!r})"]
 
 
-def _bad_enum(values: dict[str, enum.Enum], value: object, path: str) -> DecodeError:
+def _enum_member(values: dict[str, enum.Enum], value: object, path: str) -> enum.Enum:
+    """The member named by a value that is not a plain string of one (a str enum, say), or the error."""
+    value = as_plain(value)
+    member = values.get(value) if type(value) is str else None
+    if member is not None:
+        return member
     choices = ", ".join(repr(name) for name in values)
     if type(value) is not str:
-        return DecodeError(f"expected one of {choices}, got {json_kind(value)}", path)
+        raise DecodeError(f"expected one of {choices}, got {json_kind(value)}", path)
     hint = next((f"; values are case-sensitive: did you mean {name!r}?" for name in values if name.lower() == value.lower()), "")
-    return DecodeError(f"expected one of {choices}, got {value!r}{hint}", path)
+    raise DecodeError(f"expected one of {choices}, got {value!r}{hint}", path)
 
 
 class Enum(Kind):
@@ -158,8 +166,7 @@ class Enum(Kind):
         table = gen.ref(self.by_value, self.enum_cls.__name__)
         return [
             f"member = {table}.get({var}) if type({var}) is str else None",
-            f"if member is None: raise {gen.ref(_bad_enum, 'bad_enum')}({table}, {var}, {path!r})",
-            f"{var} = member",
+            f"{var} = {gen.ref(_enum_member, 'enum_member')}({table}, {var}, {path!r}) if member is None else member",
         ]
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
@@ -180,7 +187,7 @@ class JsonObject(Kind):
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
-            f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
+            f"if type({var}) is not dict: {var} = {gen.ref(req_dict, 'req_dict')}({var}, {path!r})",
             f"if not {var}: {var} = {gen.ref(EMPTY, 'EMPTY')}",
             "else:",
             *(f"    {line}" for line in _guarded(f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth)", path, gen)),
@@ -201,10 +208,6 @@ class JsonValue(JsonObject):
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
         return {}
-
-
-def _wrong(expected: str, value: object, path: str) -> DecodeError:
-    return DecodeError(f"expected {expected}, got {json_kind(value)}", path)
 
 
 def _guarded(statement: str, path: str, gen: CodeGen) -> list[str]:
@@ -233,7 +236,7 @@ class Nested(Kind):
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
-            f"if type({var}) is not dict: raise {gen.ref(_wrong, 'wrong')}('an object', {var}, {path!r})",
+            f"if type({var}) is not dict: {var} = {gen.ref(req_dict, 'req_dict')}({var}, {path!r})",
             "if depth <= 0: raise ctx.too_deep()",
             *_guarded(f"{var} = {gen.ref(DECODERS, 'decoders')}[{gen.ref(self.target, self.target.__name__)}]({var}, ctx, depth - 1)", path, gen),
         ]
@@ -273,7 +276,7 @@ class ListOf(Kind):
 
     def _decode_items(self, value: Any, ctx: Context, depth: int, path: str) -> list[Any]:
         if type(value) is not list:
-            raise _wrong("an array", value, path)
+            value = req_list(value, path)
         if depth <= 0 or (depth == 1 and value):  # the array, then the objects in it
             raise within(ctx.too_deep(), path)
         # A union's members are picked here rather than through its decoder: one call less per item.
@@ -294,16 +297,15 @@ class ListOf(Kind):
         decode = DECODERS[self.target]
         items = []
         for index, raw in enumerate(value):
-            if type(raw) is dict:
-                tag = raw.get(key)
-                try:
-                    items.append((members.get(tag, decode) if type(tag) is str else decode)(raw, ctx, depth - 2))
-                except DecodeError as error:
-                    raise within(error, item(path, index)) from None
-            elif raw is None and self.drop_nulls:
+            if raw is None and self.drop_nulls:
                 continue
-            else:
-                raise _wrong("an object", raw, item(path, index))
+            if type(raw) is not dict:
+                raw = req_dict(raw, item(path, index))
+            tag = raw.get(key)
+            try:
+                items.append((members.get(tag, decode) if type(tag) is str else decode)(raw, ctx, depth - 2))
+            except DecodeError as error:
+                raise within(error, item(path, index)) from None
         return items
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .._frozen import EMPTY, FrozenDict, FrozenList
 from .._json import InexactNumber
-from .._reader import json_kind
+from .._reader import as_plain, json_kind
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
 __all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "thaw", "within"]
@@ -100,6 +100,9 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
             except DecodeError as error:
                 raise within(error, f"[{index}]") from None
         return FrozenList(items)
+    plain = as_plain(value)  # a mapping, a tuple, a str enum: read as the JSON it stands for
+    if type(plain) is not kind:
+        return freeze(plain, ctx, depth)
     raise DecodeError(f"expected a JSON value (dict, list, str, int, float, bool or None), got {kind.__name__}")
 
 
@@ -118,7 +121,7 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
             pass  # a key that is not a string: the loop below says which
     frozen = {}
     for key, item in value.items():
-        if type(key) is not str:
+        if type(key) is not str and type(key := as_plain(key)) is not str:
             raise DecodeError(f"object keys must be strings, got {json_kind(key)} {key!r}")
         try:
             frozen[key] = freeze(item, ctx, depth - 1)

@@ -22,6 +22,7 @@ from .._blocks import (
     VideoBlock,
 )
 from .._enums import MsgRole
+from .._frozen import thawed
 from .._ids import new_msg_id
 from .._messages import (
     AssistantMessage,
@@ -30,13 +31,12 @@ from .._messages import (
     ToolResultMessage,
     UserMessage,
 )
-from .._reader import at, item, req, req_dict, req_list, req_str
+from .._reader import as_plain, at, item, req, req_dict, req_list, req_str
 from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carry import parse_arguments
-from .._frozen import thawed
 from ._carried_fields import carry_in_block, diff, overlay
 from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
 
@@ -155,9 +155,22 @@ def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
     return dict(thawed(value)) if value or block.content.strip() == "{}" else None
 
 
-def json_text(value: Any) -> str:
+def json_text(value: Any, path: str) -> str:
     """A tool's JSON output as the text a TextBlock holds (strings are kept as they are)."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return str.__str__(value)
+    try:
+        return json.dumps(value, ensure_ascii=False, default=_plain_or_refuse)
+    except (TypeError, ValueError) as error:  # a value no JSON holds; a structure that holds itself
+        raise DecodeError(f"expected a JSON value: {error}", path) from None
+
+
+def _plain_or_refuse(value: object) -> Any:
+    # What json.dumps does not write itself: a mapping, an enum member (see as_plain).
+    plain = as_plain(value)
+    if plain is value:
+        raise TypeError(f"{type(value).__name__} has no JSON form")
+    return plain
 
 
 def name_results(messages: list[Msg[Any]]) -> list[Msg[Any]]:

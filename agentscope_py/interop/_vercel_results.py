@@ -19,10 +19,10 @@ from .._blocks import (
     ToolResultBlock,
 )
 from .._enums import ToolResultState
+from .._frozen import thawed
 from .._reader import at, item, req, req_dict, req_list, req_str
 from .._sources import Base64Source
 from ..errors import DecodeError
-from .._frozen import thawed
 from ._carried_fields import overlay
 from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
 
@@ -49,7 +49,7 @@ def read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], Too
     if kind in ("text", "error-text"):
         blocks = (TextBlock(req_str(req(output, "value", path), value_path)),)
     elif kind in ("json", "error-json"):
-        blocks = (TextBlock(json_text(req(output, "value", path))),)
+        blocks = (TextBlock(json_text(req(output, "value", path), at(path, "value"))),)
     elif kind == "content":
         items = req_list(req(output, "value", path), value_path)
         blocks = tuple(read_output_item(entry, item(value_path, index)) for index, entry in enumerate(items))
@@ -66,7 +66,7 @@ def read_output_item(value: object, path: str) -> ContentBlock:
     if kind in ("text", "json"):  # "text" in a content output, "json" in Codebuff's list
         if kind == "text":
             return TextBlock(req_str(req(entry, "text", path), at(path, "text")))
-        return TextBlock(json_text(req(entry, "value", path)))
+        return TextBlock(json_text(req(entry, "value", path), at(path, "value")))
     if kind == "media":
         media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
         return DataBlock(Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data"))))

@@ -28,6 +28,7 @@ from .._enums import MsgRole, ToolResultState
 from .._frozen import thawed
 from .._messages import Msg
 from .._reader import (
+    as_plain,
     at,
     item,
     opt_bool,
@@ -190,13 +191,14 @@ def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, di
 
 def _read_output(value: object, path: str) -> tuple[ContentBlock, ...]:
     """A tool's output: text as text, a list of AgentFlow blocks as blocks, any other JSON as its text."""
-    if isinstance(value, str):
+    value = as_plain(value)
+    if type(value) is str:
         return (TextBlock(value),)
-    if isinstance(value, list):
+    if type(value) is list:
         blocks = _output_blocks(value, path)
         if blocks is not None:
             return blocks
-    return (TextBlock(json_text(value)),)
+    return (TextBlock(json_text(value, path)),)
 
 
 def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | None:

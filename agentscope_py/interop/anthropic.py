@@ -31,6 +31,7 @@ from .._messages import (
     UserMessage,
 )
 from .._reader import (
+    as_plain,
     at,
     item,
     json_kind,
@@ -251,6 +252,7 @@ def from_anthropic(payload: object) -> list[Msg]:
     """
     if isinstance(payload, ConvertedDict):
         payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
+    payload = as_plain(payload)
     if type(payload) is list:
         payload = {"messages": payload}
     request = req_dict(payload, "")
@@ -269,8 +271,8 @@ def from_anthropic(payload: object) -> list[Msg]:
 
 
 def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> list[Any]:
-    value = req(obj, key, path)
-    if isinstance(value, str):
+    value = as_plain(req(obj, key, path))
+    if type(value) is str:
         return [{"type": "text", "text": value}]
     if type(value) is list:
         return value

@@ -28,6 +28,7 @@ from .._messages import (
     UserMessage,
 )
 from .._reader import (
+    as_plain,
     at,
     item,
     json_kind,
@@ -296,7 +297,7 @@ def _read_parts(
     present = "content" in obj
     if not present and not optional:
         raise DecodeError("missing required key 'content'", path)
-    value = obj.get("content")
+    value = as_plain(obj.get("content"))
     content_path = at(path, "content")
     blocks: list[ContentBlock] = []
     parts: dict[int, dict[str, Any]] = {}

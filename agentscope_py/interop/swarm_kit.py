@@ -23,11 +23,11 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import MsgRole, ToolResultState
+from .._frozen import thawed
 from .._messages import Msg
-from .._reader import at, item, opt_list, req, req_dict, req_str
+from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from .._frozen import thawed
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
 from ._common import Converted, OnUnsupported
 from ._carry import parse_arguments
@@ -148,10 +148,10 @@ def _read_call(value: object, path: str) -> ToolUseBlock:
     function = req_dict(req(call, "function", path), function_path)
     call_id = req_str(req(call, "id", path), at(path, "id"))
     name = req_str(req(function, "name", function_path), at(function_path, "name"))
-    arguments = req(function, "arguments", function_path)
-    if isinstance(arguments, str):  # raw JSON text, as a model streamed it: kept exactly
+    arguments = as_plain(req(function, "arguments", function_path))
+    if type(arguments) is str:  # raw JSON text, as a model streamed it: kept exactly
         block = ToolUseBlock(call_id, name, parse_arguments(arguments), arguments)
-    elif isinstance(arguments, dict):
+    elif type(arguments) is dict:
         block = ToolUseBlock(call_id, name, arguments)
     else:
         raise DecodeError("expected an object or a JSON string", at(function_path, "arguments"))
