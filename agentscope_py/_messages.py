@@ -200,16 +200,6 @@ class Msg(JsonSerializable, Generic[_B]):
         self._set_fields(id, name, role, tuple(content), metadata, timestamp, usage)
         return self
 
-    def _replace(self, content: Iterable[ContentBlock] | None = None, metadata: Mapping[str, Any] | None = None) -> Self:
-        return type(self)._from_fields(
-            self.id,
-            self.name,
-            self.role,
-            self.content if content is None else content,
-            self.metadata if metadata is None else metadata,
-            self.timestamp,
-            self.usage,
-        )
 
     # -- builders ---------------------------------------------------------------
 
@@ -312,14 +302,35 @@ class Msg(JsonSerializable, Generic[_B]):
 
     # -- copies -----------------------------------------------------------------
 
+    def __replace__(self, **changes: Any) -> Self:
+        """``copy.replace(msg, name="bob")`` (Python 3.13+): a copy, of the same class, with those fields
+        changed and every rule checked again; ``content`` is given as to ``with_content``."""
+        fields = {
+            "id": self.id,
+            "name": self.name,
+            "role": self.role,
+            "content": self.content,
+            "metadata": self.metadata,
+            "timestamp": self.timestamp,
+            "usage": self.usage,
+        }
+        unknown = changes.keys() - fields.keys()
+        if unknown:
+            raise ArgumentTypeError(
+                f"{type(self).__name__} has no field {min(unknown)!r}; its fields are {', '.join(fields)}"
+            )
+        if "content" in changes:
+            # Wrapped, not tuple()d: a lone block or string is one item, an iterable is flattened.
+            changes["content"] = normalize_content((changes["content"],), f"{type(self).__name__} content")
+        return type(self)._from_fields(**{**fields, **changes})
+
     def with_generate_reason(self, reason: GenerateReason) -> Self:
         """A copy, of the same class, that records ``reason``."""
-        return self._replace(metadata=_with_reason(self.metadata, reason, type(self).__name__))
+        return self.__replace__(metadata=_with_reason(self.metadata, reason, type(self).__name__))
 
     def with_content(self, content: Iterable[_B]) -> Self:
         """A copy, of the same class, holding ``content`` (checked against the role again)."""
-        # Wrapped, not tuple()d: a lone block or string is one item, an iterable is flattened.
-        return self._replace(content=normalize_content((content,), f"{type(self).__name__} content"))
+        return self.__replace__(content=content)
 
     def with_metadata(self, metadata: Mapping[str, Any] | None) -> Self:
         """A copy, of the same class, with ``metadata`` replacing the old (``None`` empties it)."""

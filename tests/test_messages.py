@@ -12,6 +12,8 @@ import pytest
 from strategies import MESSAGE_CLASSES
 
 from agentscope_py import (
+    ArgumentTypeError,
+    ArgumentValueError,
     AssistantMessage,
     ChatUsage,
     ContentBlock,
@@ -22,6 +24,7 @@ from agentscope_py import (
     MissingStructuredDataError,
     Msg,
     MsgRole,
+    RoleContentError,
     SystemMessage,
     TextBlock,
     ThinkingBlock,
@@ -151,6 +154,24 @@ def test_messages_holding_lists_are_hashable_and_equal_to_themselves_read_back()
     with pytest.raises(TypeError, match="read-only"):
         msg.metadata["tags"].append("c")
     assert msg.metadata["tags"] == ["a", "b"]
+
+
+def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
+    # copy.replace(msg, ...) calls this on Python 3.13+.
+    msg = UserMessage("hi", name="ann", id="m1", timestamp="2025-01-01 12:00:00.000")
+    renamed = msg.__replace__(name="bob", content=["hello", TextBlock("there")])
+    assert type(renamed) is UserMessage
+    assert (renamed.name, renamed.id, renamed.content) == ("bob", "m1", (TextBlock("hello"), TextBlock("there")))
+    assert msg.name == "ann" and msg.__replace__() == msg
+    plain = Msg("note", role=MsgRole.USER, id="m2")
+    with pytest.raises(RoleContentError, match="SYSTEM"):
+        plain.__replace__(role=MsgRole.SYSTEM, content=[CALL_1])
+    with pytest.raises(ArgumentValueError, match="fixed"):
+        msg.__replace__(role=MsgRole.ASSISTANT)
+    with pytest.raises(ArgumentTypeError, match=r"no field 'text'; its fields are id, name, role, content"):
+        msg.__replace__(text="x")
+    with pytest.raises(ArgumentTypeError, match="name"):
+        msg.__replace__(name=3)
 
 
 def test_messages_compare_by_value() -> None:

@@ -187,7 +187,7 @@ def name_results(messages: list[Msg[Any]]) -> list[Msg[Any]]:
                 block = block.with_id_and_name(block.id, names[block.id])
                 changed = True
             content.append(block)
-        out.append(message._replace(content=content) if changed else message)
+        out.append(message.with_content(content) if changed else message)
     return out
 
 
