@@ -14,8 +14,9 @@ form and produces the final message with the arguments parsed:
 
 The scaling run (10x more deltas may cost at most 11x the time, up to
 1,000,000 deltas) is this file run as a script: ``python bench/bench_stream.py``.
-It times the stream pre-built as one list and arriving in batches, with rising
-ids (this package's emitter) and with random ids (Java's UUIDs).
+It times the stream pre-built as one list (as it is, and with the CPU caches
+emptied before each run) and arriving in batches, with rising ids (this
+package's emitter) and with random ids (Java's UUIDs).
 """
 
 from __future__ import annotations
@@ -221,6 +222,26 @@ def _without_gc(op: Callable[[], _R]) -> Callable[[], _R]:
     return run
 
 
+# Twice the largest CPU cache of the machines this runs on (a 32 MB L3): a write to each of its
+# cache lines leaves nothing an earlier run read in any cache.
+_EVICTION = bytearray(64 << 20)
+
+
+def _evict_caches() -> None:
+    _EVICTION[::64] = bytes(len(_EVICTION) // 64)
+
+
+def _cold(op: Callable[[], float]) -> Callable[[], float]:
+    """``op`` run with cold caches: every size then reads its stream from memory, as the first run of
+    each does.  Repeated warm runs of a small stream find it all cached, which a large one never does."""
+
+    def run() -> float:
+        _evict_caches()
+        return op()
+
+    return run
+
+
 def _prebuilt(count: int, random_ids: bool) -> Callable[[], float]:
     """``assemble`` of the whole stream, built beforehand as one list."""
     from agentscope_py import assemble
@@ -229,6 +250,11 @@ def _prebuilt(count: int, random_ids: bool) -> Callable[[], float]:
     if random_ids:
         events = _with_random_ids(events, random.Random(count))
     return _without_gc(lambda: _timed(partial(assemble, events)))
+
+
+def _prebuilt_cold(count: int, random_ids: bool) -> Callable[[], float]:
+    """``_prebuilt`` with the caches emptied before each run (outside the time taken)."""
+    return _cold(_prebuilt(count, random_ids))
 
 
 def _arriving(count: int, random_ids: bool) -> Callable[[], float]:
@@ -276,15 +302,16 @@ def _repeats(count: int) -> int:
 
 
 def scaling() -> None:
-    """Time per delta as the stream grows 10x at a time, four ways: the stream pre-built as one
-    list or arriving in batches; with the rising ids of this package's emitter or random ids as
-    Java sends them.  A pre-built list of a million events is far larger than the CPU caches, so
-    reading it costs more per event than reading ten thousand: the plain walk over the same list
-    (read each delta, append, join) shows how much of the growth that alone accounts for.  For the
-    batches with rising ids, two more rows split the time: the batches in between, and the last,
-    where the reply ends and its deltas are joined and freed."""
-    print(f"{'stream':<32} " + "  ".join(f"{count:>9,}" for count in SCALING_COUNTS) + "   (us per delta; x for 10x)")
-    for name, make in (("pre-built list", _prebuilt), ("arriving in batches", _arriving)):
+    """Time per delta as the stream grows 10x at a time: the stream pre-built as one list (timed
+    as it is, best of several runs, and with the caches emptied before each run) or arriving in
+    batches; with the rising ids of this package's emitter or random ids as Java sends them.
+    A pre-built list of ten thousand events stays in the CPU caches from one run to the next, and
+    one of a hundred thousand does not: the cold-cache rows time both as first runs, and the plain
+    walk over the same list (read each delta, append, join) shows how much of the growth the
+    memory alone accounts for.  For the batches with rising ids, two more rows split the time:
+    the batches in between, and the last, where the reply ends and its deltas are joined and freed."""
+    print(f"{'stream':<36} " + "  ".join(f"{count:>9,}" for count in SCALING_COUNTS) + "   (us per delta; x for 10x)")
+    for name, make in (("pre-built list", _prebuilt), ("pre-built, cold caches", _prebuilt_cold), ("arriving in batches", _arriving)):
         for random_ids in (False, True):
             per_delta: list[float] = []
             growth: list[str] = []
@@ -299,16 +326,18 @@ def scaling() -> None:
     split = [_batch_split(count) for count in SCALING_COUNTS]
     _row("batches, rising: middle batch", [middle for middle, _ in split], "(us per event of a batch in between)")
     _row("batches, rising: last batch", [last for _, last in split], "(us per delta: the reply ends, is joined, freed)")
-    walks = []
-    for count in SCALING_COUNTS:
-        walk = _plain_walk(ours_events(count, max(1, count // 10)))
-        walks.append(min(_without_gc(partial(_timed, walk))() for _ in range(_repeats(count))) / count * 1e6)
-    _row("plain walk of pre-built list", walks, ", ".join(f"{walks[i] / walks[i - 1] * 10:.2f}x" for i in range(1, len(walks))))
+    for label, cold in (("plain walk of pre-built list", False), ("plain walk, cold caches", True)):
+        walks = []
+        for count in SCALING_COUNTS:
+            walk = _without_gc(partial(_timed, _plain_walk(ours_events(count, max(1, count // 10)))))
+            walk = _cold(walk) if cold else walk
+            walks.append(min(walk() for _ in range(_repeats(count))) / count * 1e6)
+        _row(label, walks, ", ".join(f"{walks[i] / walks[i - 1] * 10:.2f}x" for i in range(1, len(walks))))
 
 
 def _row(label: str, values: Sequence[float | None], note: str) -> None:
     cells = "  ".join("        -" if value is None else f"{value:>9.3f}" for value in values)
-    print(f"{label:<32} {cells}   {note}")
+    print(f"{label:<36} {cells}   {note}")
 
 
 def _plain_walk(events: list[Any]) -> Callable[[], object]:

@@ -1,4 +1,5 @@
-"""A check shared by the tests of every path that stores JSON values: nothing in them can change."""
+"""Checks shared by the tests of every path that stores JSON values (nothing in them can change)
+and of every path that hands values out (plain dicts and lists, the caller's to change)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,14 @@ def assert_read_only(value: Any) -> None:
         assert list(value) == before_items
         for item in value:
             assert_read_only(item)
+
+
+def assert_plain(value: Any) -> None:
+    """``value`` is made of plain ``dict``, ``list`` and scalars only: the caller's to change."""
+    assert type(value) in (dict, list, str, int, float, bool, type(None)), type(value)
+    if type(value) is dict:
+        for item in value.values():
+            assert_plain(item)
+    elif type(value) is list:
+        for item in value:
+            assert_plain(item)

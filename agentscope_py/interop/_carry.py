@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from .._blocks import ToolUseBlock
+from .._frozen import thawed
 from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
 
@@ -57,14 +58,15 @@ class Carried:
         own = own if isinstance(own, Mapping) else {}
         parts = own.get("parts")
         form = own.get("content_form")
-        self.fields: dict[str, Any] = {k: v for k, v in own.items() if k not in ("parts", "content_form")}
+        # Thawed: they go into payloads, which are the caller's to change.
+        self.fields: dict[str, Any] = {k: thawed(v) for k, v in own.items() if k not in ("parts", "content_form")}
         self.parts: Mapping[str, Any] = parts if isinstance(parts, Mapping) else {}
         self.form: ContentForm | None = form if form in _FORMS else None
 
     def part(self, index: int) -> dict[str, Any]:
         """The extra fields of the part written for content block ``index``."""
         extras = self.parts.get(str(index))
-        return dict(extras) if isinstance(extras, Mapping) else {}
+        return thawed(extras) if isinstance(extras, Mapping) else {}
 
 
 def carried(

@@ -23,6 +23,7 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import ToolResultState
+from .._frozen import thawed
 from .._messages import (
     AssistantMessage,
     Msg,
@@ -182,7 +183,7 @@ def _tool_use(block: ToolUseBlock) -> dict[str, Any] | None:
     if block.content is not None and block.content.strip() and arguments_object(block.content) is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
     fields = pick(Carried(block.metadata, _FMT).fields, _TOOL_USE_FIELDS)
-    return {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": dict(block.input), **fields}
+    return {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": thawed(block.input), **fields}
 
 
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
