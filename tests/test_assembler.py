@@ -390,6 +390,16 @@ def test_assembled_messages_is_a_list_with_anomalies() -> None:
     ]
 
 
+def test_a_strict_batch_that_fails_keeps_the_messages_it_completed() -> None:
+    finished = [AgentStartEvent(None, "R", "a"), *text_call("M", "do", "ne"), AgentEndEvent("R")]
+    assembler = MessageAssembler(strict=True)
+    with pytest.raises(StreamError):
+        assembler.feed_all([*finished, AgentEndEvent("never-started")])
+    [message] = assembler.close()  # or the next feed / feed_all
+    assert message.get_text_content() == "done"
+    assert assembler.close() == []
+
+
 def test_feed_all_takes_any_iterable_and_matches_feed() -> None:
     events = react_reply()
     one_by_one = MessageAssembler()

@@ -3,8 +3,10 @@ chunking, the JSON wire, a replay from any checkpoint, or a sub-agent streaming 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import assistant_messages
@@ -138,6 +140,28 @@ def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_erro
     except StreamError:
         return
     assert strict == result
+
+
+@given(
+    _SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)),
+    st.integers(min_value=0, max_value=60),
+)
+def test_feed_all_cut_off_then_replayed_is_feed_in_a_loop(events: list[AgentEvent], cut: int) -> None:
+    # A live stream that raises partway (a dropped connection), then replayed whole on resuming:
+    # nothing applied twice, no completed message lost.
+    one_by_one = MessageAssembler()
+    expected = [message for event in [*events[:cut], *events] for message in one_by_one.feed(event)]
+    expected += one_by_one.close()
+
+    def dropped() -> Iterator[AgentEvent]:
+        yield from events[:cut]
+        raise ConnectionError("the connection dropped")
+
+    resumed = MessageAssembler()
+    with pytest.raises(ConnectionError):
+        resumed.feed_all(dropped())
+    assert resumed.feed_all(events) + resumed.close() == expected
+    assert resumed.anomalies == one_by_one.anomalies
 
 
 @given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)))

@@ -100,30 +100,50 @@ class MessageAssembler(ReplyRouter):
     Not thread-safe: feed one assembler from one thread at a time.
     """
 
+    def __init__(self, strict: bool = False) -> None:
+        super().__init__(strict)
+        # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
+        self._undelivered: list[AssistantMessage] = []
+
     def feed(self, event: AgentEvent) -> list[AssistantMessage]:
         """Apply ``event``; returns the messages it completed (usually none, one at a reply's end)."""
         handler, argument = _HANDLERS[type(event)]
-        return handler(self, event, argument)
+        done = handler(self, event, argument)
+        if self._undelivered:
+            done = self._take_undelivered() + done
+        return done
 
     def feed_all(self, events: Iterable[AgentEvent]) -> list[AssistantMessage]:
         """Apply every event of ``events``; returns the messages they completed.
 
         The same as ``feed`` in a loop, but a run of deltas to one block is
-        appended in one tight loop: use it for whatever arrived at once.
+        appended in one tight loop: use it for whatever arrived at once.  When
+        ``events`` raises partway (a dropped connection), or an event does
+        (``StreamError`` in strict mode), what came before it stays applied, and
+        the messages it completed are returned by the next call to ``feed``,
+        ``feed_all`` or ``close``.
         """
-        done: list[AssistantMessage] = []
+        done = self._take_undelivered()
         rest = iter(events)
-        for event in rest:  # cheaper than ``next(rest)`` per event; a run reads on from ``rest`` itself
-            run = _DELTA_RUNS.get(type(event))
-            while run is not None:  # a run returns the event after it, which may begin another run
-                event = run(self, event, rest)
-                if event is _END:
-                    return done
+        try:
+            for event in rest:  # cheaper than ``next(rest)`` per event; a run reads on from ``rest`` itself
                 run = _DELTA_RUNS.get(type(event))
-            handler, argument = _HANDLERS[type(event)]  # ``feed``, written out: most events of a batch
-            finished = handler(self, event, argument)
-            if finished:
-                done += finished
+                while run is not None:  # a run returns the event after it, which may begin another run
+                    event = run(self, event, rest)
+                    if event is _END:
+                        return done
+                    run = _DELTA_RUNS.get(type(event))
+                handler, argument = _HANDLERS[type(event)]  # ``feed``, written out: most events of a batch
+                finished = handler(self, event, argument)
+                if finished:
+                    done += finished
+        except BaseException:
+            self._undelivered = done
+            raise
+        return done
+
+    def _take_undelivered(self) -> list[AssistantMessage]:
+        done, self._undelivered = self._undelivered, []
         return done
 
     def _run_target(
@@ -156,22 +176,24 @@ class MessageAssembler(ReplyRouter):
             return next(rest, _END)
         reply, parts = target
         start, ids = len(parts), []
-        for event in rest:
-            # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
-            # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
-            if (
-                type(event) is not event_type
-                or event.block_id != block_id
-                or event.reply_id != reply_id
-                or (event.source is not source and event.source != source)  # most often both None
-                or event.delta is None
-            ):
-                break
-            ids.append(event.id)
-            parts.append(event.delta)
-        else:
-            event = _END
-        reply.remember_run(ids, parts, start)
+        try:
+            for event in rest:
+                # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
+                # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
+                if (
+                    type(event) is not event_type
+                    or event.block_id != block_id
+                    or event.reply_id != reply_id
+                    or (event.source is not source and event.source != source)  # most often both None
+                    or event.delta is None
+                ):
+                    break
+                ids.append(event.id)
+                parts.append(event.delta)
+            else:
+                event = _END
+        finally:  # also when ``rest`` raises (a dropped connection): the deltas applied are recorded
+            reply.remember_run(ids, parts, start)
         return event
 
     def _feed_tool_call_run(self, first: Any, rest: Iterator[Any]) -> Any:
@@ -182,20 +204,22 @@ class MessageAssembler(ReplyRouter):
             return next(rest, _END)
         reply, parts = target
         start, ids = len(parts), []
-        for event in rest:
-            if (
-                type(event) is not ToolCallDeltaEvent
-                or event.tool_call_id != call_id
-                or event.reply_id != reply_id
-                or (event.source is not source and event.source != source)
-                or event.delta is None
-            ):
-                break
-            ids.append(event.id)
-            parts.append(event.delta)
-        else:
-            event = _END
-        reply.remember_run(ids, parts, start)
+        try:
+            for event in rest:
+                if (
+                    type(event) is not ToolCallDeltaEvent
+                    or event.tool_call_id != call_id
+                    or event.reply_id != reply_id
+                    or (event.source is not source and event.source != source)
+                    or event.delta is None
+                ):
+                    break
+                ids.append(event.id)
+                parts.append(event.delta)
+            else:
+                event = _END
+        finally:  # also when ``rest`` raises (a dropped connection): the deltas applied are recorded
+            reply.remember_run(ids, parts, start)
         return event
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
@@ -208,7 +232,7 @@ class MessageAssembler(ReplyRouter):
     def close(self) -> list[AssistantMessage]:
         """End of stream: complete the replies that never ended (an ``UNFINISHED_REPLY`` anomaly
         each) and return their messages.  The assembler can go on being fed afterwards."""
-        done = []
+        done = self._take_undelivered()
         for reply in list(self._open):
             self._report(
                 AnomalyKind.UNFINISHED_REPLY,
