@@ -14,9 +14,12 @@ import attrs
 
 from .errors import DecodeError
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "SSEMessage", "SSEParser"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "SSEMessage", "SSEParser"]
 
 DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024  # characters; the JSON decoder's default limit is the same
+#: The longest reconnection delay a server can ask for (one day, in milliseconds): a longer
+#: ``retry:`` is read as this.  Unbounded, it could overflow the client's sleep, or int() itself.
+MAX_RETRY = 24 * 60 * 60 * 1000
 
 # CRLF, a lone CR and a lone LF all end a line; no other character does (unlike str.splitlines).
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -118,7 +121,8 @@ class SSEParser:
                 self._id_buffer = value
         elif field == "retry":
             if value.isascii() and value.isdigit():
-                self.retry = int(value)
+                digits = value.lstrip("0")
+                self.retry = MAX_RETRY if len(digits) > len(str(MAX_RETRY)) else min(int(digits or "0"), MAX_RETRY)
         # any other field is ignored, as the standard says
         return None
 

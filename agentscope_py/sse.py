@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
-from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, SSEMessage, SSEParser
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, SSEMessage, SSEParser
 from .errors import ArgumentValueError
 from .event import AgentEvent
 
 __all__ = [
+    "MAX_RETRY",
     "ResumableEventStream",
     "SSEMessage",
     "SSEParser",
@@ -83,7 +84,8 @@ def encode_events(
     """The SSE messages of ``events``, resuming after ``last_event_id`` when a client sent one.
 
     With ``last_event_id``, the events up to and including the one with that id
-    are skipped; if no event has it, everything is sent again (a
+    are skipped, and the rest sent as they come (``events`` may be a live
+    generator); if no event has it, everything is sent again, at its end (a
     :class:`ResumableEventStream` drops the events it has already seen).
     ``retry`` (milliseconds) is sent first to set the client's reconnection delay.
     """
@@ -93,12 +95,17 @@ def encode_events(
         yield encode_event(event)
 
 
-def _after(events: Iterable[AgentEvent], last_event_id: str) -> list[AgentEvent]:
-    remaining = list(events)
-    for index, event in enumerate(remaining):
+def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEvent]:
+    # Each event as soon as it comes once the one with the id has passed, so a live stream stays
+    # live; those before it are held back only until then (all of them, if no event has the id).
+    held: list[AgentEvent] = []
+    rest = iter(events)
+    for event in rest:
         if event.id == last_event_id:
-            return remaining[index + 1 :]
-    return remaining
+            yield from rest
+            return
+        held.append(event)
+    yield from held
 
 
 def parse_messages(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from sse_server import StreamServer, keep_alive_preamble, serve_events
 
 from agentscope_py import (
+    AgentEvent,
     ArgumentValueError,
     AssistantMessage,
     Base64Source,
@@ -181,6 +184,16 @@ def test_an_event_without_id_has_no_id_field() -> None:
 
 def test_encode_events_resumes_after_a_last_event_id() -> None:
     assert "".join(encode_events(EVENTS[:5], last_event_id=EVENTS[2].id)) == "".join(map(encode_event, EVENTS[3:5]))
+    # A live reply: each event is sent as it comes once the client's last one has passed.
+    made: list[str | None] = []
+
+    def live() -> Iterator[AgentEvent]:
+        for event in EVENTS[:5]:
+            made.append(event.id)
+            yield event
+
+    resumed = encode_events(live(), last_event_id=EVENTS[2].id)
+    assert next(resumed) == encode_event(EVENTS[3]) and made == [event.id for event in EVENTS[:4]]
     assert "".join(encode_events(EVENTS[:5], last_event_id="unknown")) == "".join(map(encode_event, EVENTS[:5]))
     assert next(encode_events(EVENTS, retry=250)) == "retry: 250\n\n"
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentscope_py import ArgumentValueError, DecodeError
-from agentscope_py.sse import SSEMessage, SSEParser, encode_comment, encode_sse, parse_messages
+from agentscope_py.sse import MAX_RETRY, SSEMessage, SSEParser, encode_comment, encode_sse, parse_messages
 
 
 def parse_whole(stream: bytes | str) -> list[SSEMessage]:
@@ -69,7 +69,9 @@ def test_an_id_containing_nul_is_ignored() -> None:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    [("retry: 250", 250), ("retry:0", 0), ("retry: 1a", None), ("retry: -5", None), ("retry: ", None), ("retry: ٣", None)],
+    [("retry: 250", 250), ("retry:0", 0), ("retry: 1a", None), ("retry: -5", None), ("retry: ", None), ("retry: ٣", None),
+     ("retry: 00000000000000000000042", 42), (f"retry: {MAX_RETRY}", MAX_RETRY), (f"retry: {MAX_RETRY + 1}", MAX_RETRY),
+     ("retry: 99999999999999999999", MAX_RETRY), ("retry: " + "9" * 5000, MAX_RETRY)],
 )
 def test_retry_takes_only_ascii_digits(line: str, expected: int | None) -> None:
     parser = SSEParser()
