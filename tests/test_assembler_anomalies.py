@@ -126,6 +126,18 @@ CASES = [
         "DataBlockStartEvent",
     ),
     Case(
+        "a malformed agentscope_message entry: the rest of the event applies",
+        [
+            AgentStartEvent(None, "R", "bot", metadata={"agentscope_message": {"id": 5, "timestamp": "2020-01-01 00:00:00.000"}}),
+            TextBlockStartEvent("M", "text", metadata={"agentscope_block": "not a mapping"}),
+            TextBlockDeltaEvent("M", "text", "kept"),
+            END,
+        ],
+        [AnomalyKind.MALFORMED_EVENT, AnomalyKind.MALFORMED_EVENT],
+        (TextBlock("kept"),),
+        "AgentStartEvent",
+    ),
+    Case(
         "an end for a reply that never started",
         [START, AgentEndEvent("other"), END],
         [AnomalyKind.END_WITHOUT_START],
@@ -149,6 +161,20 @@ def test_strict_mode_raises_naming_the_event(case: Case) -> None:
     with pytest.raises(StreamError, match=case.culprit) as raised:
         assemble(case.events, strict=True)
     assert "strict=False" in str(raised.value)  # and says how to get the lenient behaviour
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_strict_mode_skips_the_event_it_raises_for_whole(case: Case) -> None:
+    # After each event, strict mode is where lenient mode would be without the events it refused.
+    strict, without_refused = MessageAssembler(strict=True), MessageAssembler()
+    for event in case.events:
+        try:
+            done = strict.feed(event)
+        except StreamError:
+            continue
+        assert done == without_refused.feed(event)
+        assert strict.snapshot() == without_refused.snapshot()
+    assert without_refused.anomalies == ()
 
 
 def test_a_reply_that_never_ends_is_flushed_by_close() -> None:

@@ -251,6 +251,9 @@ class MessageAssembler(ReplyRouter):
         if (source, reply_id) in self._completed:
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
+        info, problems = _message_info(event.metadata)
+        for problem in problems:  # before anything changes: in strict mode the event is skipped whole
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event)
         done = []
         current = self._agent_replies.get(source)
         if current is not None and current.reply_id == reply_id:
@@ -272,27 +275,11 @@ class MessageAssembler(ReplyRouter):
             reply.bare, reply.name = False, event.name
             self._agent_replies[source] = reply
         self._first_sight(reply, event)
-        if event.metadata is not None:  # most starts carry none: skip the call
-            self._take_message_info(reply, event, event.metadata)
+        if info:
+            for key, value in info.items():
+                setattr(reply, _MESSAGE_ATTRIBUTES[key], value)
+            reply.cached = None
         return done
-
-    def _take_message_info(self, reply: Reply, event: AgentStartEvent, metadata: Mapping[str, Any]) -> None:
-        info = metadata.get(MESSAGE_KEY)
-        if info is None:
-            return
-        if not isinstance(info, Mapping):
-            info = {"": info}  # reported below as an unknown shape
-        problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
-        for key, (types, what) in _MESSAGE_FIELDS.items():
-            if key not in info:
-                continue
-            if isinstance(info[key], types):
-                setattr(reply, _MESSAGE_ATTRIBUTES[key], info[key])
-            else:
-                problems.append(f"metadata[{MESSAGE_KEY!r}][{key!r}] must be {what}, got {type(info[key]).__name__}")
-        for problem in problems:
-            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
-        reply.cached = None
 
     def _on_agent_end(self, event: AgentEndEvent, _: None) -> list[AssistantMessage]:
         key = (event.source, event.reply_id)
@@ -435,6 +422,26 @@ _MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
     "metadata": ((Mapping,), "a mapping"),
 }
 _MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
+
+
+def _message_info(metadata: Mapping[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
+    """The message fields an ``AgentStartEvent`` carries in ``metadata[MESSAGE_KEY]`` (the valid
+    ones), and what is wrong with the others."""
+    info = None if metadata is None else metadata.get(MESSAGE_KEY)
+    if info is None:
+        return {}, []
+    if not isinstance(info, Mapping):
+        info = {"": info}  # reported below as an unknown shape
+    problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
+    valid = {}
+    for key, (types, what) in _MESSAGE_FIELDS.items():
+        if key not in info:
+            continue
+        if isinstance(info[key], types):
+            valid[key] = info[key]
+        else:
+            problems.append(f"metadata[{MESSAGE_KEY!r}][{key!r}] must be {what}, got {type(info[key]).__name__}")
+    return valid, problems
 
 _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
 

@@ -147,9 +147,17 @@ class ReplyRouter:
         for problem in block.take_metadata(event.metadata):
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
 
+    def _check_metadata(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> None:
+        """In strict mode, raise for malformed block metadata before the event changes anything,
+        so that it is skipped whole; the metadata is tried on a block of its own."""
+        if self._strict and event.metadata is not None:
+            for problem in cls(block_id, name).take_metadata(event.metadata):
+                self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event)
+
     # -- blocks ---------------------------------------------------------------------
 
     def _start(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        self._check_metadata(event, cls, block_id, name)
         reply = self._route(event, event.reply_id)
         if reply is None:
             return None
@@ -207,6 +215,7 @@ class ReplyRouter:
         return block
 
     def _end(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+        self._check_metadata(event, cls, block_id, name)
         reply = self._route(event, event.reply_id)
         if reply is None:
             return None
