@@ -6,7 +6,10 @@ pydantic refuses it), using every shape the converters claim to keep: string or
 list content, refusals, custom tool calls, cache markers, titles, signatures.
 Conversations are free-form (tool results need not follow their calls): the
 round trip is a property of the mapping, the conversation checks are tested
-on their own.  ``mutated`` turns a valid payload into a nearly valid one.
+on their own.  OpenAI payloads also have optional fields given as an explicit
+``null``, as the SDK's ``model_dump()`` writes them (``nulls=False`` leaves
+those out: the SDK's request types refuse some).  ``mutated`` turns a valid
+payload into a nearly valid one.
 """
 
 from __future__ import annotations
@@ -41,10 +44,14 @@ def _openai_text_part(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
-def _openai_media_part() -> st.SearchStrategy[dict[str, Any]]:
+def _or_null(values: st.SearchStrategy[Any], nulls: bool) -> st.SearchStrategy[Any]:
+    return st.none() | values if nulls else values
+
+
+def _openai_media_part(nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     data_url = st.builds(lambda t, d: f"data:{t};base64,{d}", st.sampled_from(["image/png", "image/jpeg"]), _B64)
     image_url = st.fixed_dictionaries(
-        {"url": _HTTP | data_url}, optional={"detail": st.sampled_from(["auto", "low", "high"])}
+        {"url": _HTTP | data_url}, optional={"detail": _or_null(st.sampled_from(["auto", "low", "high"]), nulls)}
     )
     image = st.fixed_dictionaries({"type": st.just("image_url"), "image_url": image_url})
     audio = st.fixed_dictionaries(
@@ -54,8 +61,14 @@ def _openai_media_part() -> st.SearchStrategy[dict[str, Any]]:
         }
     )
     pdf = _B64.map(lambda d: f"data:application/pdf;base64,{d}")
-    inline = st.fixed_dictionaries({"file_data": pdf}, optional={"filename": st.just("a.pdf"), "file_id": st.just("file-1")})
-    by_id = st.fixed_dictionaries({"file_id": st.just("file-abc")}, optional={"filename": st.just("b.pdf")})
+    inline = st.fixed_dictionaries(
+        {"file_data": pdf},
+        optional={"filename": _or_null(st.just("a.pdf"), nulls), "file_id": _or_null(st.just("file-1"), nulls)},
+    )
+    by_id = st.fixed_dictionaries(
+        {"file_id": st.just("file-abc")},
+        optional={"filename": _or_null(st.just("b.pdf"), nulls), **({"file_data": st.none()} if nulls else {})},
+    )
     file = st.fixed_dictionaries({"type": st.just("file"), "file": inline | by_id})
     return st.one_of(image, audio, file)
 
@@ -89,14 +102,25 @@ def _openai_tool_call(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     return function | custom
 
 
-def _openai_message(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
+_CITATION = st.fixed_dictionaries(
+    {
+        "type": st.just("url_citation"),
+        "url_citation": st.fixed_dictionaries(
+            {"start_index": st.just(0), "end_index": st.just(4), "title": st.just("A page"), "url": _HTTP}
+        ),
+    }
+)
+_FUNCTION_CALL = st.fixed_dictionaries({"name": _NAMES, "arguments": st.just("{}")})
+
+
+def _openai_message(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     text_part = _openai_text_part(surrogates)
-    name = {"name": _NAMES}
+    name = {"name": _or_null(_NAMES, nulls)}
     system = st.fixed_dictionaries(
         {"role": st.sampled_from(["system", "developer"]), "content": _content(text_part, surrogates)}, optional=name
     )
     user = st.fixed_dictionaries(
-        {"role": st.just("user"), "content": _content(text_part | _openai_media_part(), surrogates)}, optional=name
+        {"role": st.just("user"), "content": _content(text_part | _openai_media_part(nulls), surrogates)}, optional=name
     )
     refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)})
     assistant = st.fixed_dictionaries(
@@ -104,20 +128,22 @@ def _openai_message(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
         optional={
             "content": st.none() | _content(text_part | refusal_part, surrogates),
             "refusal": st.none() | _text(surrogates),
-            "audio": st.fixed_dictionaries({"id": st.just("audio_1")}),
-            "tool_calls": st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3),
-            "name": _NAMES,
+            "audio": _or_null(st.fixed_dictionaries({"id": st.just("audio_1")}), nulls),
+            "function_call": _or_null(_FUNCTION_CALL, nulls),
+            "annotations": _or_null(st.lists(_CITATION, max_size=2), nulls),
+            "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), nulls),
+            **name,
         },
     )
     tool = st.fixed_dictionaries(
-        {"role": st.just("tool"), "tool_call_id": _IDS, "content": _content(text_part, surrogates)}
+        {"role": st.just("tool"), "tool_call_id": _IDS, "content": _content(text_part, surrogates)}, optional=name
     )
     return st.one_of(system, user, assistant, tool)
 
 
-def openai_payloads(*, surrogates: bool = True) -> st.SearchStrategy[list[dict[str, Any]]]:
+def openai_payloads(*, surrogates: bool = True, nulls: bool = True) -> st.SearchStrategy[list[dict[str, Any]]]:
     """A Chat Completions ``messages`` list."""
-    return st.lists(_openai_message(surrogates), max_size=6)
+    return st.lists(_openai_message(surrogates, nulls), max_size=6)
 
 
 # -- Anthropic ----------------------------------------------------------------------

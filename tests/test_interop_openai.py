@@ -175,7 +175,7 @@ def test_payload_round_trip(payload: list[dict[str, Any]]) -> None:
     assert_plain(list(out))  # carried fields too: the caller's to change
 
 
-@given(openai_payloads(surrogates=False))
+@given(openai_payloads(surrogates=False, nulls=False))
 def test_output_conforms_to_the_sdk_types(payload: list[dict[str, Any]]) -> None:
     conforms(to_openai(from_openai(payload), validate=False))
 
@@ -306,6 +306,8 @@ BAD: list[tuple[Any, str]] = [
     ([{"role": "assistant", "refusal": 1}], "messages[0].refusal"),
     ([{"role": "tool", "content": "x"}], "messages[0]"),
     ([{"role": "user", "content": "x", "name": 5}], "messages[0].name"),
+    ([{"role": "assistant", "content": "x", "annotations": {}}], "messages[0].annotations"),
+    ([{"role": "tool", "tool_call_id": "c", "content": "x", "name": 5}], "messages[0].name"),
 ]
 
 
@@ -343,3 +345,41 @@ def test_a_name_travels_for_every_role_that_has_one(role: str) -> None:
     payload = [{"role": role, "content": "x", "name": "n"}]
     assert from_openai(payload)[0].name == "n"
     assert to_openai(from_openai(payload)) == payload
+
+
+def test_the_sdks_own_message_dicts_round_trip_with_their_nulls() -> None:
+    from openai.types.chat import ChatCompletionMessage
+
+    answer = ChatCompletionMessage(role="assistant", content="Hello").model_dump()
+    cited_call = ChatCompletionMessage.model_validate(
+        {
+            "role": "assistant",
+            "content": "Looking it up.",
+            "annotations": [
+                {"type": "url_citation", "url_citation": {"start_index": 0, "end_index": 4, "title": "T", "url": "https://e.com"}}
+            ],
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}],
+        }
+    ).model_dump()
+    assert answer["tool_calls"] is None and answer["refusal"] is None  # what the SDK writes
+    payload = [
+        {"role": "user", "content": "hi", "name": None},
+        cited_call,
+        {"role": "tool", "tool_call_id": "c", "content": "1", "name": "f"},
+        answer,
+    ]
+    user, call, result, said = from_openai(payload)
+    assert user.name is None and said.get_text_content() == "Hello"
+    assert call.metadata["openai"]["annotations"] == cited_call["annotations"]
+    assert result.get_content_blocks(ToolResultBlock)[0].metadata == {"openai": {"name": "f"}}
+    assert to_openai([user, call, result, said]) == payload
+
+
+@pytest.mark.parametrize(
+    "field", ["name", "tool_calls", "refusal", "audio", "function_call", "annotations"]
+)
+def test_an_explicit_null_reads_as_absent_and_is_written_back(field: str) -> None:
+    payload = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x", field: None}]
+    user, assistant = from_openai(payload)
+    assert assistant.content == (TextBlock("x"),) and assistant.name is None
+    assert to_openai([user, assistant]) == payload

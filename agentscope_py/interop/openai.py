@@ -33,6 +33,7 @@ from .._reader import (
     item,
     json_kind,
     opt_dict,
+    opt_list,
     opt_str,
     req,
     req_dict,
@@ -65,9 +66,12 @@ __all__ = ["from_openai", "to_openai"]
 _TARGET = "OpenAI Chat Completions"
 _FMT = "openai"
 # Message fields we have no place for; kept verbatim in metadata["openai"].
-_ASSISTANT_FIELDS = ("refusal", "audio", "function_call")
+_ASSISTANT_FIELDS = ("refusal", "audio", "function_call", "annotations")
 # Part fields we have no place for; kept in the holder's metadata["openai"]["parts"].
 _PART_FIELDS = ("prompt_cache_breakpoint",)
+# Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
+# the null kept in metadata["openai"] so that writing gives it back.
+_NULLABLE = ("name", "tool_calls")
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
 _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 
@@ -140,6 +144,7 @@ class _Writer:
             out["tool_calls"] = calls
         if turn.message.name is not None:
             out["name"] = turn.message.name
+        _restore_nulls(out, own.fields)
         return [out]
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
@@ -151,9 +156,16 @@ class _Writer:
                 part = self._fallback(turn, index, block)
             if part is not None:
                 parts.append(part)
-        out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
+        out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or "", **pick(own.fields, ("name",))}
         write_content(out, parts, own.form, optional=False)
         return out
+
+
+def _restore_nulls(out: dict[str, Any], fields: Mapping[str, Any]) -> None:
+    """Write the optional fields that came as an explicit ``null`` and that we have nothing for now."""
+    for key in _NULLABLE:
+        if key not in out and key in fields and fields[key] is None:
+            out[key] = None
 
 
 def _merged(part: dict[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:
@@ -260,7 +272,8 @@ def from_openai(payload: object) -> list[Msg]:
         if role in ("system", "developer"):
             out.append(_read_system(obj, path, role))
         elif role == "user":
-            blocks, metadata = _read_content(obj, path, _read_user_part, optional=False)
+            blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
+            metadata = _metadata(_nulls(obj, _NULLABLE), parts, form)
             # _read_user_part only makes text and data blocks.
             out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
         elif role == "assistant":
@@ -281,6 +294,11 @@ def from_openai(payload: object) -> list[Msg]:
 
 def _name(obj: Mapping[str, Any], path: str) -> str | None:
     return opt_str(obj.get("name"), at(path, "name"))
+
+
+def _nulls(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """The fields among ``keys`` given as an explicit ``null``."""
+    return {key: None for key in keys if key in obj and obj[key] is None}
 
 
 def _metadata(
@@ -316,13 +334,6 @@ def _read_parts(
     return blocks, parts, content_form(value, present, len(blocks), plain, optional)
 
 
-def _read_content(
-    obj: Mapping[str, Any], path: str, read_part: _PartReader, *, optional: bool
-) -> tuple[list[ContentBlock], dict[str, Any]]:
-    blocks, parts, form = _read_parts(obj, path, read_part, optional=optional)
-    return blocks, _metadata({}, parts, form)
-
-
 def _part_type(obj: Mapping[str, Any], path: str) -> str:
     return req_str(req(obj, "type", path), at(path, "type"))
 
@@ -351,7 +362,7 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
         image = req_dict(req(obj, "image_url", path), image_path)
         source = source_from_url(req_str(req(image, "url", image_path), at(image_path, "url")))
         if "detail" in image:
-            extras["image_url"] = {"detail": req_str(image["detail"], at(image_path, "detail"))}
+            extras["image_url"] = {"detail": opt_str(image["detail"], at(image_path, "detail"))}
         name = None
     elif part_type == "input_audio":
         audio_path = at(path, "input_audio")
@@ -376,12 +387,15 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
     file_data = opt_str(file.get("file_data"), at(file_path, "file_data"))
     file_id = opt_str(file.get("file_id"), at(file_path, "file_id"))
     name = opt_str(file.get("filename"), at(file_path, "filename"))
+    kept = _nulls(file, ("file_data", "file_id", "filename"))
+    if file_data is not None and file_id is not None:
+        kept["file_id"] = file_id
+    if kept:
+        extras["file"] = kept
     if file_data is None:
         if file_id is None:
             raise DecodeError("a file part needs file_data or file_id", file_path)
         return URLSource(file_id), name
-    if file_id is not None:
-        extras["file"] = {"file_id": file_id}
     media_type, sep, data = file_data[5:].partition(";base64,") if file_data.startswith("data:") else ("", "", "")
     if sep and media_type:
         return Base64Source(media_type, data), name
@@ -391,18 +405,20 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
 def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
     fields = {"role": "developer"} if role == "developer" else {}
+    fields.update(_nulls(obj, _NULLABLE))
     texts = [block for block in blocks if isinstance(block, TextBlock)]
     return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form))
 
 
 def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
     blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
-    fields = pick(obj, _ASSISTANT_FIELDS)
+    fields = {**pick(obj, _ASSISTANT_FIELDS), **_nulls(obj, _NULLABLE)}
     opt_str(fields.get("refusal"), at(path, "refusal"))
     opt_dict(fields.get("audio"), at(path, "audio"))
     opt_dict(fields.get("function_call"), at(path, "function_call"))
+    opt_list(fields.get("annotations"), at(path, "annotations"))
     calls_path = at(path, "tool_calls")
-    for index, raw in enumerate(req_list(obj.get("tool_calls", []), calls_path)):
+    for index, raw in enumerate(opt_list(obj.get("tool_calls"), calls_path) or []):
         call = _read_tool_call(req_dict(raw, item(calls_path, index)), item(calls_path, index))
         names[call.id or ""] = call.name or ""
         blocks.append(call)
@@ -426,5 +442,8 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
 
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
     call_id = req_str(req(obj, "tool_call_id", path), at(path, "tool_call_id"))
-    blocks, metadata = _read_content(obj, path, _read_text_part, optional=False)
+    # A tool message's name (some servers take one) has no place in our result, whose name is the call's.
+    opt_str(obj.get("name"), at(path, "name"))
+    blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
+    metadata = _metadata(pick(obj, ("name",)), parts, form)
     return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
