@@ -100,6 +100,39 @@ def test_deeply_nested_arguments_do_not_blow_the_stack() -> None:
     assert message.content[0].content == raw  # type: ignore[attr-defined]
 
 
+def _deep(depth: int, wrap: Callable[[Any], Any]) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = wrap(value)
+    return value
+
+
+_WRAPS = {"objects": lambda inner: {"a": inner}, "arrays": lambda inner: [inner]}
+# Where each reader meets a value nested deeply: fields it carries verbatim.
+_DEEP_PAYLOADS: list[tuple[Reader, Writer, Callable[[Any], Any]]] = [
+    (from_openai, to_openai, lambda deep: [{"role": "assistant", "content": None, "audio": {"id": deep}}]),
+    (from_openai, to_openai, lambda deep: [{"role": "user", "content": [{"type": "text", "text": "x", "prompt_cache_breakpoint": deep}]}]),
+    (from_anthropic, to_anthropic, lambda deep: {"messages": [{"role": "user", "content": [{"type": "text", "text": "x", "cache_control": deep}]}]}),
+    (from_anthropic, to_anthropic, lambda deep: {"system": [{"type": "text", "text": "x", "citations": deep}], "messages": []}),
+]
+
+
+@pytest.mark.parametrize("depth", [491, 1000, 100_000])
+@pytest.mark.parametrize("wrap", sorted(_WRAPS))
+@pytest.mark.parametrize(("read", "write", "payload"), _DEEP_PAYLOADS)
+def test_deep_nesting_reads_back_exactly_or_is_a_decode_error(
+    read: Reader, write: Writer, payload: Callable[[Any], Any], wrap: str, depth: int
+) -> None:
+    given = payload(_deep(depth, _WRAPS[wrap]))
+    try:
+        messages = read(given)
+    except DecodeError as error:
+        assert (error.path, str(error)) == ("messages", "messages: the payload is nested too deeply to read")
+        return
+    assert depth < 1000  # past the recursion limit: refused, not a RecursionError
+    assert write(messages, validate=False) == given
+
+
 _ANY_CONVERSATION = st.lists(st.one_of([messages(role) for role in MsgRole]), max_size=5)
 
 

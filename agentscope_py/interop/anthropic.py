@@ -253,6 +253,13 @@ def from_anthropic(payload: object) -> list[Msg]:
     """
     if isinstance(payload, ConvertedDict):
         payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
+    try:
+        return _read_request(payload)
+    except RecursionError:
+        raise DecodeError("the payload is nested too deeply to read", "messages") from None
+
+
+def _read_request(payload: object) -> list[Msg]:
     payload = as_plain(payload)
     if type(payload) is list:
         payload = {"messages": payload}

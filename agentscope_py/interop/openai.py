@@ -254,11 +254,18 @@ def from_openai(payload: object) -> list[Msg]:
     format has none).  Malformed input raises :class:`~agentscope_py.DecodeError`
     naming the path, e.g. ``messages[3].tool_calls[0].function.arguments``.
     """
+    if isinstance(payload, Converted):
+        payload = list(payload)  # what to_openai returned: read it like the list it is
+    try:
+        return _read_messages(payload)
+    except RecursionError:
+        raise DecodeError("the payload is nested too deeply to read", "messages") from None
+
+
+def _read_messages(payload: object) -> list[Msg]:
     names: dict[str, str] = {}
     out: list[Msg] = []
     results: list[ToolResultBlock] = []
-    if isinstance(payload, Converted):
-        payload = list(payload)  # what to_openai returned: read it like the list it is
     for index, raw in enumerate(req_list(payload, "messages")):
         path = item("messages", index)
         obj = req_dict(raw, path)
