@@ -22,6 +22,7 @@ from agentscope_py import (
     DataBlock,
     DecodeError,
     HintBlock,
+    ImageBlock,
     Msg,
     SystemMessage,
     TextBlock,
@@ -168,6 +169,10 @@ UNSUPPORTED = [
     (AssistantMessage(HintBlock("h", "be brief")), 0, "HintBlock"),
     (AssistantMessage(ThinkingBlock("no signature")), 0, "ThinkingBlock"),
     (AssistantMessage(TextBlock("x"), ToolUseBlock("c", "f", {}, "{not json")), 1, "ToolUseBlock"),
+    # The API takes images and documents from the user only.
+    (AssistantMessage(DataBlock(Base64Source("image/png", "AAAA"))), 0, "DataBlock"),
+    (AssistantMessage(TextBlock("see"), ImageBlock(URLSource("https://e.com/cat.png"))), 1, "ImageBlock"),
+    (AssistantMessage(DataBlock(Base64Source("application/pdf", "JVBE"), name="r.pdf")), 0, "DataBlock"),
 ]
 
 
@@ -187,6 +192,16 @@ def test_drop_and_text_policies_record_their_choice() -> None:
     as_text = to_anthropic(messages, on_unsupported="text")
     assert as_text["messages"][0]["content"][1] == {"type": "text", "text": "[audio: https://e.com/a.wav]"}
     assert as_text.notes[0].action == "as_text"
+
+
+def test_media_in_an_assistant_turn_follows_the_policy() -> None:
+    messages = [UserMessage("draw"), AssistantMessage(TextBlock("here"), DataBlock(URLSource("https://e.com/cat.png")))]
+    dropped = to_anthropic(messages, on_unsupported="drop")
+    assert dropped["messages"][1] == {"role": "assistant", "content": "here"}
+    assert dropped.notes == (ConversionNote(1, 1, "data", "dropped", "Anthropic Messages"),)
+    as_text = to_anthropic(messages, on_unsupported="text")
+    assert as_text["messages"][1]["content"][1] == {"type": "text", "text": "[data: https://e.com/cat.png]"}
+    assert from_anthropic(as_text)[1].get_text_content() == "here\n[data: https://e.com/cat.png]"
 
 
 def test_a_late_system_message_follows_the_policy() -> None:

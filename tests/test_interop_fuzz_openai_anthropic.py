@@ -136,12 +136,15 @@ def test_deep_nesting_reads_back_exactly_or_is_a_decode_error(
 _ANY_CONVERSATION = st.lists(st.one_of([messages(role) for role in MsgRole]), max_size=5)
 
 
-@pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])
+@pytest.mark.parametrize(("read", "write"), [(from_openai, to_openai), (from_anthropic, to_anthropic)], ids=["openai", "anthropic"])
 @pytest.mark.parametrize("policy", ["drop", "text"])
 @given(conversation=_ANY_CONVERSATION)
-def test_any_conversation_converts_under_a_lenient_policy(write: Writer, policy: str, conversation: list[Msg]) -> None:
+def test_any_conversation_converts_under_a_lenient_policy(
+    read: Reader, write: Writer, policy: str, conversation: list[Msg]
+) -> None:
     out = write(conversation, on_unsupported=policy, validate=False)
     assert all(note.action == ("dropped" if policy == "drop" else "as_text") for note in out.notes)
+    assert write(read(out), validate=False) == out  # what a writer writes, its reader reads
 
 
 @pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])

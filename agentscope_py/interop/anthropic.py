@@ -92,7 +92,8 @@ def to_anthropic(
     Leading system messages become ``system``; tool results become ``tool_result``
     blocks of the next user turn; consecutive turns of one role are merged, as the
     API requires.  A block Anthropic cannot hold (audio, video, a HintBlock, a
-    ThinkingBlock without a signature, a system message after the first turn)
+    ThinkingBlock without a signature, an image or document in an assistant turn,
+    a system message after the first turn)
     raises :class:`UnsupportedContentError` unless ``on_unsupported`` says
     ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.  With
     ``validate`` a conversation the API would reject with a 400 raises
@@ -165,6 +166,8 @@ class _Writer:
             return _tool_use(block)
         if isinstance(block, ThinkingBlock) and turn.kind == "assistant":
             return _thinking(block)
+        if isinstance(block, (DataBlock, ImageBlock)) and turn.kind != "user":
+            return None  # the API takes images and documents from the user only
         return _content_part(block, own.part(index))
 
     def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
