@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from typing import Any, NoReturn
+
+from ._serializable import JsonSerializable
 
 __all__ = ["FrozenDict", "FrozenList", "EMPTY", "copy_json_value", "thawed"]
 
@@ -73,16 +76,22 @@ _SCALARS = (str, int, float, bool, type(None))
 def copy_json_value(value: Any) -> Any:
     """Copy the lists and dicts inside ``value`` so the caller's later mutations cannot reach us.
 
-    Mappings become read-only :class:`FrozenDict`; lists and tuples become read-only
-    :class:`FrozenList`, the JSON array a decoded copy holds too (so a message
-    equals itself read back from JSON).  Anything else is shared.
+    Stored as the JSON it will be written as, so that a message equals itself
+    read back: mappings become read-only :class:`FrozenDict`, lists and tuples
+    read-only :class:`FrozenList`, an enum member its value, and an object with a
+    wire format (a ``ChatUsage`` under ``"_chat_usage"``, say) its document.
+    Anything else is shared (and refused when written).
     """
+    if isinstance(value, enum.Enum):  # tested first: a str or int enum is a scalar too
+        return copy_json_value(value.value)
     if isinstance(value, _SCALARS) or isinstance(value, (FrozenDict, FrozenList)):
         return value
     if isinstance(value, Mapping):
         return FrozenDict({k: copy_json_value(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return FrozenList(map(copy_json_value, value))
+    if isinstance(value, JsonSerializable):
+        return copy_json_value(value.to_dict())
     return value
 
 

@@ -29,6 +29,7 @@ from agentscope_py import (
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
+    ToolCallState,
     ToolResultMessage,
     ToolUseBlock,
     URLSource,
@@ -277,7 +278,18 @@ def test_get_generate_reason(metadata: dict[str, Any], reason: GenerateReason) -
 def test_get_chat_usage(usage: ChatUsage | None, metadata: dict[str, Any], expected: ChatUsage | None) -> None:
     msg = AssistantMessage("x", usage=usage, metadata=metadata)
     assert msg.get_chat_usage() == expected
-    assert msg.metadata == metadata  # reading caches nothing, unlike Java
+    # Reading caches nothing, unlike Java; a ChatUsage given is kept as the document it is written as.
+    stored = {key: value.to_dict() if isinstance(value, ChatUsage) else value for key, value in metadata.items()}
+    assert msg.metadata == stored
+    assert Msg.from_json(msg.to_json()) == msg
+
+
+def test_metadata_keeps_enums_and_wire_objects_as_the_json_they_are_written_as() -> None:
+    usage = ChatUsage(3, 4)
+    msg = UserMessage("x", metadata={"role": MsgRole.USER, "_chat_usage": usage, "states": [ToolCallState.PENDING]})
+    assert msg.metadata == {"role": "USER", "_chat_usage": usage.to_dict(), "states": ["pending"]}
+    assert msg.get_chat_usage() == usage
+    assert Msg.from_json(msg.to_json()) == msg
 
 
 def test_structured_data_is_a_deep_copy() -> None:
