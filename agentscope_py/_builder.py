@@ -13,10 +13,13 @@ constructed one.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 from typing_extensions import Self
+
+from .errors import AgentScopeError, ArgumentTypeError
 
 __all__ = ["Builder", "FieldSetter"]
 
@@ -76,7 +79,22 @@ class Builder(Generic[_T]):
 
     def build(self) -> _T:
         """Build a new object from the values set so far (each call checks them again)."""
-        return cast(_T, self._target(**self._values))
+        try:
+            return cast(_T, self._target(**self._values))
+        except TypeError as error:
+            missing = None if isinstance(error, AgentScopeError) else self._missing()
+            if not missing:
+                raise
+            raise ArgumentTypeError(
+                f"{getattr(self._target, '__name__', 'the object')} needs {', '.join(missing)}: "
+                f"call .{missing[0]}(...) before .build()"
+            ) from None
+
+    def _missing(self) -> list[str]:
+        # Looked up only when building failed: the builders cost nothing at import for it.
+        parameters = inspect.signature(self._target).parameters.values()
+        required = (p.name for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        return [name for name in required if name not in self._values]
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self._values.items())

@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 from typing_extensions import Self
 
-from .errors import ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError
 
 __all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "install_codec"]
 
@@ -55,6 +55,13 @@ class DecodeLimits:
 
 
 DEFAULT_LIMITS = DecodeLimits()
+
+
+def _check_limits(limits: object) -> None:
+    if not isinstance(limits, DecodeLimits):
+        raise ArgumentTypeError(
+            f"limits must be a DecodeLimits, got {type(limits).__name__}; e.g. limits=DecodeLimits(max_depth=200)"
+        )
 
 
 class Codec(Protocol):
@@ -107,9 +114,13 @@ class JsonSerializable:
     def from_dict(cls, data: Mapping[str, Any], *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
         """Decode a parsed JSON document into an instance of this class (or its subclass named by the
         document's ``"type"``/``"role"``); raises :class:`~agentscope_py.DecodeError` when it is not one."""
+        if limits is not DEFAULT_LIMITS:
+            _check_limits(limits)
         return _codec.from_dict(cls, data, limits)
 
     @classmethod
     def from_json(cls, text: str | bytes, *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
         """Like :meth:`from_dict`, from JSON text (``bytes`` must be UTF-8)."""
+        if limits is not DEFAULT_LIMITS:
+            _check_limits(limits)
         return _codec.from_json(cls, text, limits)

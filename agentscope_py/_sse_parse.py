@@ -12,7 +12,7 @@ import re
 
 import attrs
 
-from .errors import DecodeError
+from .errors import ArgumentTypeError, DecodeError
 
 __all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "SSEMessage", "SSEParser"]
 
@@ -65,9 +65,14 @@ class SSEParser:
         self._event_type = ""
         self._id_buffer = last_event_id
 
-    def feed(self, chunk: bytes | str) -> list[SSEMessage]:
+    def feed(self, chunk: str | bytes | bytearray | memoryview) -> list[SSEMessage]:
         """Parse ``chunk`` and return the messages it completed (often none)."""
-        text = self._decoder.decode(chunk) if isinstance(chunk, bytes) else chunk
+        if isinstance(chunk, (bytes, bytearray, memoryview)):
+            text = self._decoder.decode(chunk)
+        elif isinstance(chunk, str):
+            text = chunk
+        else:
+            raise ArgumentTypeError(f"an SSE chunk is str or bytes, got {type(chunk).__name__}")
         if not text:
             return []
         if self._at_start:

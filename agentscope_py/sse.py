@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 
 from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, SSEMessage, SSEParser
-from .errors import ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError
 from .event import AgentEvent
 
 __all__ = [
@@ -70,6 +70,8 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
 
 def encode_event(event: AgentEvent, *, retry: int | None = None) -> str:
     """The SSE message of ``event``: ``id:`` its id, ``event:`` its type, ``data:`` its JSON."""
+    if not isinstance(event, AgentEvent):
+        raise ArgumentTypeError(f"encode_event takes an AgentEvent, got {type(event).__name__}; use encode_sse for text")
     return encode_sse(event.to_json(), event=event.type.value, id=event.id, retry=retry)
 
 
@@ -109,16 +111,19 @@ def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEv
 
 
 def parse_messages(
-    chunks: Iterable[bytes | str], *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    chunks: Iterable[str | bytes] | str | bytes, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
 ) -> Iterator[SSEMessage]:
-    """The messages of an event stream given as chunks (an HTTP body, a file's lines …)."""
+    """The messages of an event stream given as chunks (an HTTP body, a file's lines …), or whole."""
     parser = SSEParser(max_message_size=max_message_size)
+    if isinstance(chunks, (str, bytes, bytearray, memoryview)):  # the whole stream in one piece
+        yield from parser.feed(chunks)
+        return
     for chunk in chunks:
         yield from parser.feed(chunk)
 
 
 def parse_events(
-    chunks: Iterable[bytes | str], *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    chunks: Iterable[str | bytes] | str | bytes, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
 ) -> Iterator[AgentEvent]:
     """The agent events of an event stream; messages of other kinds (``event: ping``) are skipped.
 

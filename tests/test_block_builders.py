@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from agentscope_py import (
+    ArgumentTypeError,
     AudioBlock,
     Base64Source,
     ChatUsage,
@@ -131,11 +132,20 @@ def test_tool_result_builder_takes_one_block_as_output() -> None:
 
 
 @pytest.mark.parametrize(
-    "builder", [DataBlock.builder(), ImageBlock.builder(), AudioBlock.builder(), URLSource.builder()],
-    ids=lambda value: type(value).__name__,
+    ("builder", "words"),
+    [
+        (DataBlock.builder(), "DataBlock needs source: call .source(...) before .build()"),
+        (ImageBlock.builder(), "ImageBlock needs source: call .source(...)"),
+        (AudioBlock.builder(), "AudioBlock needs source: call .source(...)"),
+        (URLSource.builder(), "URLSource needs url: call .url(...)"),
+        (Base64Source.builder().data("AA=="), "Base64Source needs media_type: call .media_type(...)"),
+    ],
+    ids=lambda value: type(value).__name__ if isinstance(value, Builder) else "",
 )
-def test_a_missing_required_field_is_refused_at_build(builder: Builder[Any]) -> None:
-    with pytest.raises(TypeError, match="missing"):
+def test_a_missing_required_field_is_refused_at_build_saying_which_setter_to_call(
+    builder: Builder[Any], words: str
+) -> None:
+    with pytest.raises(ArgumentTypeError, match=re.escape(words)):
         builder.build()
 
 

@@ -13,6 +13,7 @@ import pytest
 from strategies import BLOCK_CLASSES, EXAMPLE_BLOCKS
 
 from agentscope_py import (
+    ArgumentTypeError,
     AudioBlock,
     Base64Source,
     ContentBlock,
@@ -320,6 +321,11 @@ def test_tool_result_suspended(reason: str | None, text: str) -> None:
     assert result == ToolResultBlock("call_1", "deploy", [TextBlock(text)], {"agentscope_suspended": True})
     assert result.is_suspended
     assert result.state is ToolResultState.RUNNING
+
+
+def test_tool_result_suspended_needs_the_call() -> None:
+    with pytest.raises(ArgumentTypeError, match="takes the ToolUseBlock that waits, got None"):
+        ToolResultBlock.suspended(None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from sse_server import StreamServer, keep_alive_preamble, serve_events
 
 from agentscope_py import (
     AgentEvent,
+    ArgumentTypeError,
     ArgumentValueError,
     AssistantMessage,
     Base64Source,
@@ -180,6 +181,11 @@ def test_encode_event_writes_id_type_and_json() -> None:
 def test_an_event_without_id_has_no_id_field() -> None:
     event = AgentEndEvent("r1", id=None, created_at=None)
     assert encode_event(event) == 'event: AGENT_END\ndata: {"type":"AGENT_END","replyId":"r1"}\n\n'
+
+
+def test_encode_event_takes_only_events() -> None:
+    with pytest.raises(ArgumentTypeError, match="encode_event takes an AgentEvent, got str; use encode_sse"):
+        encode_event("hello")  # type: ignore[arg-type]
 
 
 def test_encode_events_resumes_after_a_last_event_id() -> None:

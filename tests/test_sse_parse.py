@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscope_py import ArgumentValueError, DecodeError
+from agentscope_py import ArgumentTypeError, ArgumentValueError, DecodeError
 from agentscope_py.sse import MAX_RETRY, SSEMessage, SSEParser, encode_comment, encode_sse, parse_messages
 
 
@@ -183,3 +183,16 @@ STREAM_PIECES = ["data", "id", "event", "retry", ":", " ", "\r", "\n", "\ufeff",
 @given(st.lists(st.sampled_from(STREAM_PIECES), max_size=40).map("".join))
 def test_stream_like_text_parses_the_same_as_str_and_as_bytes(stream: str) -> None:
     assert parse_whole(stream) == parse_whole(stream.encode()) == parse_bytewise(stream.encode())
+
+
+@pytest.mark.parametrize("whole", ["data: a\n\ndata: b\n\n", b"data: a\n\ndata: b\n\n"])
+def test_a_stream_given_whole_is_one_chunk(whole: str | bytes) -> None:
+    assert [message.data for message in parse_messages(whole)] == ["a", "b"]
+
+
+def test_chunks_may_be_any_bytes_like_object_and_nothing_else() -> None:
+    parser = SSEParser()
+    assert parser.feed(bytearray(b"data: caf")) == []
+    assert parser.feed(memoryview("\u00e9\n\n".encode())) == [SSEMessage("message", "caf\u00e9", "")]
+    with pytest.raises(ArgumentTypeError, match="an SSE chunk is str or bytes, got int"):
+        SSEParser().feed(3)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from strategies import as_built_in_python, json_values
 from vectors import mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
+    ArgumentTypeError,
     ArgumentValueError,
     ChatUsage,
     ContentBlock,
@@ -275,6 +276,15 @@ def test_a_message_reads_back_from_a_document_holding_another_messages_values() 
     document = {"role": MsgRole.USER, "content": source.content[0].to_dict(), "metadata": source.metadata}
     document["content"] = (document["content"],)
     assert Msg.from_dict({**document, "id": "m", "timestamp": "t"}) == source
+
+
+@pytest.mark.parametrize("limits", [5, {"max_depth": 5}, None])
+def test_limits_must_be_decode_limits(limits: Any) -> None:
+    words = r"limits must be a DecodeLimits, got \w+; e.g. limits=DecodeLimits"
+    with pytest.raises(ArgumentTypeError, match=words):
+        Msg.from_json('{"role": "USER"}', limits=limits)
+    with pytest.raises(ArgumentTypeError, match=words):
+        Msg.from_dict({"role": "USER"}, limits=limits)
 
 
 def test_a_decoding_failure_leaves_the_input_untouched(backend: str) -> None:
