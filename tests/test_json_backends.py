@@ -11,13 +11,16 @@ import pytest
 from backends import BACKENDS
 from hypothesis import given
 from strategies import messages
+from vectors import mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
     ArgumentTypeError,
     ArgumentValueError,
     ChatUsage,
+    ContentBlock,
     DecodeError,
     Msg,
+    RoleContentError,
     TextBlock,
     ToolUseBlock,
     UserMessage,
@@ -91,6 +94,26 @@ def test_big_integers_in_text_are_read_exactly(backend: str) -> None:
     assert block.input["f"] == 1e300
     usage = ChatUsage.from_json('{"inputTokens": 18446744073709551617}')
     assert usage.input_tokens == 18446744073709551617
+
+
+@given(mutated=mutated_vectors() | mutated_event_vectors())
+def test_every_backend_reads_alike_and_words_the_same_errors(mutated: tuple[type[Any], Any]) -> None:
+    root, document = mutated
+    text = json.dumps(document)
+    outcomes = []
+    for name in BACKENDS:
+        with _json.use_backend(name):
+            try:
+                outcomes.append(root.from_json(text))
+            except (DecodeError, RoleContentError) as error:
+                outcomes.append((type(error), str(error)))
+    assert outcomes == [outcomes[0]] * len(outcomes)
+
+
+def test_a_big_integer_in_an_error_is_quoted_exactly_by_every_backend(backend: str) -> None:
+    # orjson reads 2**64 as a float; the error must not say 1.8446744073709552e+19.
+    with pytest.raises(DecodeError, match="got 18446744073709551616$"):
+        ContentBlock.from_json('{"type": 18446744073709551616}')
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])

@@ -137,6 +137,11 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
         return _decode(decode, cls, _json.loads(text), _context(limits.max_depth, _json.loads_inexact))
     except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
         return _decode(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
+    except DecodeError:
+        if not _json.loads_inexact:
+            raise
+        # The error may quote a big integer orjson read as a float: say it as the exact reader does.
+        return _decode(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
 
 
 def _decoder(cls: type[_T]) -> Decoder:
