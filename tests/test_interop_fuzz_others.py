@@ -3,12 +3,14 @@
 Each reader gets arbitrary JSON and valid payloads with one value replaced or
 one key deleted.  It must return messages or raise ``DecodeError`` with a path
 that starts at ``messages``; and whatever it returns must convert back, to
-the very payload it read.
+the very payload it read.  The other way round, whatever a writer writes for
+any conversation, its reader reads back.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -20,9 +22,19 @@ from framework_payloads import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import as_built_in_python, json_values
+from strategies import as_built_in_python, json_values, messages
 
-from agentscope_py import DecodeError, Msg
+from agentscope_py import (
+    AssistantMessage,
+    DecodeError,
+    Msg,
+    MsgRole,
+    TextBlock,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolResultState,
+    ToolUseBlock,
+)
 from agentscope_py.interop import (
     Converted,
     from_agentflow,
@@ -34,7 +46,7 @@ from agentscope_py.interop import (
 )
 
 Reader = Callable[[object], list[Msg[Any]]]
-Writer = Callable[[list[Msg[Any]]], Converted]
+Writer = Callable[..., Converted]
 
 FORMATS: dict[str, tuple[Reader, Writer, st.SearchStrategy[list[dict[str, Any]]]]] = {
     "agentflow": (from_agentflow, to_agentflow, agentflow_payloads()),
@@ -144,3 +156,32 @@ def test_deep_nesting_is_a_decode_error(fmt: str) -> None:
     with pytest.raises(DecodeError) as caught:
         read(_DEEP_PAYLOADS[fmt])
     assert caught.value.path == "messages"
+
+
+_ANY_CONVERSATION = st.lists(st.one_of([messages(role) for role in MsgRole]), max_size=5)
+
+
+@pytest.mark.parametrize("policy", ["drop", "text"])
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@given(conversation=_ANY_CONVERSATION)
+def test_what_a_writer_writes_its_reader_reads_back(fmt: str, policy: str, conversation: list[Msg[Any]]) -> None:
+    # Calls and results without an id or a name included: the format requires strings there.
+    read, write, _ = FORMATS[fmt]
+    out = write(conversation, on_unsupported=policy)
+    assert write(read(out)) == out
+
+
+_NAMELESS = [
+    ToolResultMessage(ToolResultBlock("c1", None, TextBlock("x"), state=ToolResultState.SUCCESS)),
+    AssistantMessage(ToolUseBlock(None, None, {})),
+    ToolResultMessage(ToolResultBlock.text("done")),
+]
+
+
+@pytest.mark.parametrize("message", _NAMELESS, ids=["result-no-name", "call-no-id-or-name", "result-no-id"])
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_call_or_result_without_id_or_name_is_written_as_its_reader_takes_it(fmt: str, message: Msg[Any]) -> None:
+    read, write, _ = FORMATS[fmt]
+    out = write([message])
+    assert "null" not in json.dumps(list(out))
+    assert write(read(out)) == out

@@ -88,8 +88,8 @@ def write_result_part(
     """A ``tool-result`` part; ``extras``: the fields the block carries."""
     rendered = {
         "type": "tool-result",
-        "toolCallId": block.id,
-        "toolName": block.name,
+        "toolCallId": block.id or "",
+        "toolName": block.name or "",
         "output": _write_output(conversion, message_index, block_index, block),
     }
     return _agreeing(rendered, extras, block, _output_reads_as, "output")
@@ -140,7 +140,7 @@ def _codebuff_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
 ) -> dict[str, Any]:
     items = _output_items(conversion, message_index, block_index, block, text_type="json")
-    return {"toolCallId": block.id, "toolName": block.name, "content": items}
+    return {"toolCallId": block.id or "", "toolName": block.name or "", "content": items}
 
 
 def _output_items(

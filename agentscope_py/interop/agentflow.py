@@ -339,7 +339,8 @@ def _write_block(
     if isinstance(block, ToolUseBlock):
         args = tool_arguments(block)
         if args is not None:
-            rendered = {"type": "tool_call", "id": block.id, "name": block.name, "args": args}
+            # AgentFlow requires both as strings: a call without them goes with "".
+            rendered = {"type": "tool_call", "id": block.id or "", "name": block.name or "", "args": args}
             return overlay(rendered, extras)
     if isinstance(block, ToolResultBlock):
         return _write_tool_result(conversion, message_index, block_index, block, extras)
@@ -403,7 +404,7 @@ def _write_tool_result(
                 output.append(part)
     rendered = {
         "type": "tool_result",
-        id_key: block.id,
+        id_key: block.id or "",
         output_key: output,
         "is_error": block.state in _ERROR_STATES,
     }

@@ -180,7 +180,7 @@ def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     ``images``, each tool result to a ``tool`` message of its own (an assistant
     message holding results is split around them; other blocks of a TOOL message
     go to a ``user`` message).  A block swarm-kit cannot hold (thinking, hints,
-    media other than base64 images) raises
+    media other than base64 images, a tool call outside an assistant message) raises
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
     """
@@ -211,7 +211,7 @@ def _write_message_run(
     images: list[str] = []
     calls: list[dict[str, Any]] = []
     for block_index, block in run:
-        if isinstance(block, ToolUseBlock):
+        if isinstance(block, ToolUseBlock) and role is MsgRole.ASSISTANT:
             calls.append(_write_call(block))
         else:
             _add_to_body(conversion, message_index, block_index, block, texts, images)
@@ -230,7 +230,9 @@ def _write_message_run(
 
 def _write_call(block: ToolUseBlock) -> dict[str, Any]:
     arguments = block.content if block.content is not None else thawed(block.input)
-    rendered = {"id": block.id, "type": "function", "function": {"name": block.name, "arguments": arguments}}
+    # swarm-kit requires both as strings: a call without them goes with "".
+    function = {"name": block.name or "", "arguments": arguments}
+    rendered = {"id": block.id or "", "type": "function", "function": function}
     return overlay(rendered, carried(block.metadata, _FMT))
 
 

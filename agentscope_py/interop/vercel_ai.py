@@ -366,8 +366,9 @@ def _write_part(
             args = tool_arguments(block)
             rendered = {
                 "type": "tool-call",
-                "toolCallId": block.id,
-                "toolName": block.name,
+                # Vercel requires both as strings: a call without them goes with "".
+                "toolCallId": block.id or "",
+                "toolName": block.name or "",
                 "input": block.content if args is None else args,
             }
             return overlay(rendered, carried(block.metadata, _FMT))
