@@ -2,9 +2,10 @@
 
 ``thaw`` turns a stored value into fresh plain dicts and lists for output;
 ``freeze`` checks an untrusted parsed value and turns its dicts and lists into
-read-only :class:`FrozenDict` and :class:`FrozenList` for storage.  Both recurse one Python frame per nesting
-level; ``freeze`` stops at the configured depth.  Error paths are assembled on
-the way out of the recursion, so a valid document never pays for them.
+read-only :class:`FrozenDict` and :class:`FrozenList` for storage.  Both
+recurse one Python frame per nesting level; ``freeze`` stops at the configured
+depth.  Error paths are assembled on the way out of the recursion, so a valid
+document never pays for them.
 """
 
 from __future__ import annotations
