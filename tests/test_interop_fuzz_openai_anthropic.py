@@ -20,13 +20,27 @@ from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
     AgentScopeError,
+    AssistantMessage,
     ConversationError,
     DecodeError,
     Msg,
     MsgRole,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultMessage,
+    ToolUseBlock,
     UnsupportedContentError,
+    UserMessage,
 )
-from agentscope_py.interop import from_anthropic, from_openai, to_anthropic, to_openai
+from agentscope_py.interop import (
+    ConversationProblem,
+    ProblemKind,
+    from_anthropic,
+    from_openai,
+    to_anthropic,
+    to_openai,
+    validate_conversation,
+)
 
 Reader = Callable[[Any], list[Msg]]
 Writer = Callable[..., Any]
@@ -155,3 +169,41 @@ def test_any_conversation_converts_or_is_refused_clearly(write: Writer, conversa
         write(conversation)
     except (UnsupportedContentError, ConversationError) as error:
         assert "messages[" in str(error)
+
+
+_EMPTIED = [UserMessage("hi"), AssistantMessage(ThinkingBlock("x"))]
+# A call Anthropic cannot take (raw arguments that are not an object), dropped: its result answers nothing.
+_UNCALLED = [
+    UserMessage("hi"),
+    AssistantMessage(TextBlock("checking"), ToolUseBlock("c", "f", {}, "not json")),
+    ToolResultMessage.of("c", "f", "ok"),
+]
+
+
+@pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])
+def test_a_message_the_policy_empties_is_refused_like_an_empty_one(write: Writer) -> None:
+    with pytest.raises(ConversationError, match=r"on_unsupported changed some blocks.*messages\[1\]: assistant message with no content") as caught:
+        write(_EMPTIED, on_unsupported="drop")
+    assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 1),)
+    assert write(_EMPTIED, on_unsupported="text")  # the text stand-in is content
+    assert len(write(_EMPTIED, on_unsupported="drop", validate=False).notes) == 1
+
+
+def test_a_result_whose_call_the_policy_dropped_is_an_orphan() -> None:
+    with pytest.raises(ConversationError) as caught:
+        to_anthropic(_UNCALLED, on_unsupported="drop")
+    assert caught.value.problems == (ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, 2, 0, "c"),)
+
+
+@pytest.mark.parametrize(("read", "write"), [(from_openai, to_openai), (from_anthropic, to_anthropic)], ids=["openai", "anthropic"])
+@pytest.mark.parametrize("policy", ["drop", "text"])
+@given(conversation=_ANY_CONVERSATION)
+def test_what_passes_validation_under_a_lenient_policy_reads_back_valid(
+    read: Reader, write: Writer, policy: str, conversation: list[Msg]
+) -> None:
+    try:
+        out = write(conversation, on_unsupported=policy)
+    except ConversationError:
+        return
+    problems = validate_conversation(read(out))
+    assert [p for p in problems if p.kind is not ProblemKind.LATE_SYSTEM_MESSAGE] == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
@@ -263,14 +263,43 @@ def _synthetic_message(results: list[ContentBlock]) -> ToolResultMessage:
     return ToolResultMessage(results, metadata={Msg.METADATA_SYNTHETIC: True})
 
 
-def check_conversation(messages: Sequence[Msg], target: str) -> None:
-    """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages``."""
-    fatal = [p for p in validate_conversation(messages) if p.kind is not ProblemKind.LATE_SYSTEM_MESSAGE]
+#: ``(message index, content index)`` of each block a converter's policy changed: ``None`` when it
+#: was dropped, else the text sent in its place.
+Replaced = Mapping[tuple[int, int], str | None]
+
+
+def check_conversation(messages: Sequence[Msg], target: str, replaced: Replaced) -> None:
+    """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
+    that is with the ``replaced`` blocks dropped or turned into text."""
+    written = _as_written(messages, replaced)
+    fatal = [p for p in validate_conversation(written) if p.kind is not ProblemKind.LATE_SYSTEM_MESSAGE]
     if fatal:
         listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
+        # A problem the policy made (a message it emptied) is not in the caller's messages: say so.
+        changed = " (as written, after on_unsupported changed some blocks)" if replaced else ""
         raise ConversationError(
-            f"{target} would reject this conversation: {listed}. Call "
+            f"{target} would reject this conversation{changed}: {listed}. Call "
             "agentscope_py.interop.repair_conversation(messages) to fix what can be fixed, "
             "or pass validate=False to convert it as it is",
             fatal,
         )
+
+
+def _as_written(messages: Sequence[Msg], replaced: Replaced) -> Sequence[Msg]:
+    touched = {message_index for message_index, _ in replaced}
+    if not touched:
+        return messages
+    out = []
+    for message_index, message in enumerate(messages):
+        if message_index not in touched:
+            out.append(message)
+            continue
+        content: list[ContentBlock] = []
+        for block_index, block in enumerate(message.content):
+            key = (message_index, block_index)
+            if key not in replaced:
+                content.append(block)
+            elif (text := replaced[key]) is not None:
+                content.append(TextBlock(text))
+        out.append(message.with_content(content))
+    return out

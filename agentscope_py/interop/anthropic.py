@@ -102,8 +102,6 @@ def to_anthropic(
     policy = check_policy(on_unsupported)
     messages = list(messages)
     turns = split_turns(messages)
-    if validate:
-        check_conversation(messages, _TARGET)
     writer = _Writer(policy)
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
@@ -125,6 +123,9 @@ def to_anthropic(
         message: dict[str, Any] = {"role": role}
         writer.content(message, group)
         out["messages"].append(message)
+    if validate:
+        # What is written: a message the policy emptied is refused like any empty message.
+        check_conversation(messages, _TARGET, writer.replaced)
     return ConvertedDict(out, writer.notes)
 
 
@@ -132,6 +133,7 @@ class _Writer:
     def __init__(self, policy: OnUnsupported) -> None:
         self.policy = policy
         self.notes: list[ConversionNote] = []
+        self.replaced: dict[tuple[int, int], str | None] = {}
 
     def content(self, out: dict[str, Any], turns: list[Turn], *, system: bool = False) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``."""
@@ -142,7 +144,10 @@ class _Writer:
             for index, block in turn.blocks:
                 part = None if late_system else self._part(turn, index, block, own)
                 target = _LATE_SYSTEM if late_system else _TARGET
-                parts.extend(self._or_fallback(part, turn, index, block, target))
+                written = self._or_fallback(part, turn, index, block, target)
+                if part is None:
+                    self.replaced[turn.message_index, index] = written[0]["text"] if written else None
+                parts.extend(written)
         only = turns[0] if len(turns) == 1 else None
         whole = only is not None and only.own and len(only.blocks) == len(only.message.content)
         form = Carried(only.message.metadata, _FMT).form if whole and only is not None else None

@@ -93,13 +93,13 @@ def to_openai(
     """
     policy = check_policy(on_unsupported)
     messages = list(messages)
-    turns = split_turns(messages)
-    if validate:
-        check_conversation(messages, _TARGET)
     writer = _Writer(policy)
     out: list[dict[str, Any]] = []
-    for turn in turns:
+    for turn in split_turns(messages):
         out.extend(writer.turn(turn))
+    if validate:
+        # What is written: a message the policy emptied is refused like any empty message.
+        check_conversation(messages, _TARGET, writer.replaced)
     return Converted(out, writer.notes)
 
 
@@ -107,6 +107,7 @@ class _Writer:
     def __init__(self, policy: OnUnsupported) -> None:
         self.policy = policy
         self.notes: list[ConversionNote] = []
+        self.replaced: dict[tuple[int, int], str | None] = {}
 
     def _fallback(self, turn: Turn, index: int, block: ContentBlock) -> dict[str, Any] | None:
         text = unsupported(
@@ -133,6 +134,7 @@ class _Writer:
             part = _part(turn.kind, block, extras)
             if part is None:
                 part = self._fallback(turn, index, block)
+                self.replaced[turn.message_index, index] = None if part is None else part["text"]
             if part is not None:
                 parts.append(part)
         if turn.kind == "system" and own.fields.get("role") == "developer":
