@@ -100,11 +100,6 @@ class MessageAssembler(ReplyRouter):
     Not thread-safe: feed one assembler from one thread at a time.
     """
 
-    def __init__(self, strict: bool = False) -> None:
-        super().__init__(strict)
-        # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
-        self._undelivered: list[AssistantMessage] = []
-
     def feed(self, event: AgentEvent) -> list[AssistantMessage]:
         """Apply ``event``; returns the messages it completed (usually none, one at a reply's end)."""
         handler, argument = _HANDLERS[type(event)]
@@ -123,7 +118,7 @@ class MessageAssembler(ReplyRouter):
         the messages it completed are returned by the next call to ``feed``,
         ``feed_all`` or ``close``.
         """
-        done = self._take_undelivered()
+        done = self._take_undelivered() if self._undelivered else []
         rest = iter(events)
         try:
             for event in rest:  # cheaper than ``next(rest)`` per event; a run reads on from ``rest`` itself
@@ -232,7 +227,7 @@ class MessageAssembler(ReplyRouter):
     def close(self) -> list[AssistantMessage]:
         """End of stream: complete the replies that never ended (an ``UNFINISHED_REPLY`` anomaly
         each) and return their messages.  The assembler can go on being fed afterwards."""
-        done = self._take_undelivered()
+        done = self._take_undelivered() if self._undelivered else []
         for reply in list(self._open):
             self._report(
                 AnomalyKind.UNFINISHED_REPLY,
@@ -251,7 +246,7 @@ class MessageAssembler(ReplyRouter):
         if (source, reply_id) in self._completed:
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
-        info, problems = _message_info(event.metadata)
+        info, problems = _message_info(event.metadata) if event.metadata is not None else _NO_INFO
         for problem in problems:  # before anything changes: in strict mode the event is skipped whole
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event)
         done = []
@@ -424,10 +419,13 @@ _MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
 _MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
 
 
-def _message_info(metadata: Mapping[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
+_NO_INFO: tuple[dict[str, Any], list[str]] = ({}, [])
+
+
+def _message_info(metadata: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The message fields an ``AgentStartEvent`` carries in ``metadata[MESSAGE_KEY]`` (the valid
     ones), and what is wrong with the others."""
-    info = None if metadata is None else metadata.get(MESSAGE_KEY)
+    info = metadata.get(MESSAGE_KEY)
     if info is None:
         return {}, []
     if not isinstance(info, Mapping):

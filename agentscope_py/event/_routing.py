@@ -37,6 +37,8 @@ class ReplyRouter:
         self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
         self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
         self._completed = CompletedReplies(REMEMBERED_REPLIES)
+        # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
+        self._undelivered: list[AssistantMessage] = []
 
     @property
     def strict(self) -> bool:
@@ -148,16 +150,16 @@ class ReplyRouter:
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
 
     def _check_metadata(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> None:
-        """In strict mode, raise for malformed block metadata before the event changes anything,
+        """For strict mode: raise for malformed block metadata before the event changes anything,
         so that it is skipped whole; the metadata is tried on a block of its own."""
-        if self._strict and event.metadata is not None:
-            for problem in cls(block_id, name).take_metadata(event.metadata):
-                self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event)
+        for problem in cls(block_id, name).take_metadata(event.metadata):
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event)
 
     # -- blocks ---------------------------------------------------------------------
 
     def _start(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
-        self._check_metadata(event, cls, block_id, name)
+        if self._strict and event.metadata is not None:
+            self._check_metadata(event, cls, block_id, name)
         reply = self._route(event, event.reply_id)
         if reply is None:
             return None
@@ -215,7 +217,8 @@ class ReplyRouter:
         return block
 
     def _end(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
-        self._check_metadata(event, cls, block_id, name)
+        if self._strict and event.metadata is not None:
+            self._check_metadata(event, cls, block_id, name)
         reply = self._route(event, event.reply_id)
         if reply is None:
             return None
