@@ -8,14 +8,15 @@ what it expects.  They are attrs converters in partial form, see ``_blocks.py``.
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from ._frozen import EMPTY, FrozenDict, copy_json_value
+from .errors import ArgumentTypeError, ArgumentValueError
 
 # Values that need neither copying nor dropping.
 _PLAIN_TYPES = frozenset({str, int, float, bool})
-from .errors import ArgumentTypeError
 
 
 __all__ = [
@@ -115,7 +116,13 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
             raise ArgumentTypeError(f"{arg} keys must be str, got key {describe(key)}")
         if item is None and drop_none:
             continue
-        copied[key] = copy_json_value(item)
+        try:
+            copied[key] = copy_json_value(item)
+        except RecursionError:
+            raise ArgumentValueError(
+                f"{arg}[{key!r}] is nested too deeply to store (past Python's recursion limit, "
+                f"{sys.getrecursionlimit()})"
+            ) from None
     return FrozenDict(copied) if copied else EMPTY
 
 

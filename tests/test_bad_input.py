@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -169,6 +170,31 @@ def test_long_bad_values_are_shortened_in_the_message() -> None:
     with pytest.raises(ArgumentTypeError) as info:
         TextBlock(_of(["x" * 100]))
     assert str(info.value) == f"TextBlock.text must be a str, got ['{'x' * 55}... (list)"
+
+
+def _nested(depth: int, make: Callable[[Any], Any]) -> Any:
+    value: Any = "leaf"
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+@pytest.mark.parametrize("make", [lambda inner: {"a": inner}, lambda inner: [inner]], ids=["objects", "arrays"])
+def test_values_nested_past_the_recursion_limit_are_refused_when_stored_and_written(make: Callable[[Any], Any]) -> None:
+    too_deep = _nested(sys.getrecursionlimit() + 100, make)
+    with pytest.raises(ArgumentValueError, match=r"UserMessage.metadata\['k'\] is nested too deeply to store"):
+        UserMessage("x", metadata={"k": too_deep})
+    with pytest.raises(ArgumentValueError, match=r"ToolUseBlock.input\['k'\] is nested too deeply"):
+        ToolUseBlock("c", "n", {"k": too_deep})
+    stored = UserMessage("x", metadata={"k": _nested(200, make)})
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(150)  # as if the message were written from deep inside a call stack
+    try:
+        for write in (stored.to_json, stored.to_dict):
+            with pytest.raises(ArgumentValueError, match="cannot write UserMessage as JSON: it is nested too deeply"):
+                write()
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def test_a_failed_builder_call_leaves_the_builder_as_it_was() -> None:

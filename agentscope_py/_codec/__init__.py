@@ -94,7 +94,10 @@ _T = TypeVar("_T")
 
 
 def to_dict(obj: object) -> dict[str, Any]:
-    return ENCODERS[type(obj)](obj)
+    try:
+        return ENCODERS[type(obj)](obj)
+    except RecursionError:
+        raise _too_deep_to_write(obj) from None
 
 
 def to_json(obj: object) -> str:
@@ -107,6 +110,14 @@ def to_json(obj: object) -> str:
             raise
         # Python's own limit: an int of more than 4300 digits has no text form by default.
         raise ArgumentValueError(f"cannot write {type(obj).__name__} as JSON: {error}") from None
+    except RecursionError:
+        raise _too_deep_to_write(obj) from None
+
+
+def _too_deep_to_write(obj: object) -> ArgumentValueError:
+    return ArgumentValueError(
+        f"cannot write {type(obj).__name__} as JSON: it is nested too deeply (past Python's recursion limit)"
+    )
 
 
 def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
