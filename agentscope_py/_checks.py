@@ -19,7 +19,13 @@ from .errors import ArgumentTypeError, ArgumentValueError
 _PLAIN_TYPES = frozenset({str, int, float, bool})
 
 
+class NestedTooDeeply(ArgumentValueError):
+    """A value given to store is nested past the recursion limit.  Its own class so that the readers
+    of untrusted payloads, which build objects from what they read, can report a :class:`DecodeError`."""
+
+
 __all__ = [
+    "NestedTooDeeply",
     "describe",
     "check_enum",
     "check_float",
@@ -119,7 +125,7 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
         try:
             copied[key] = copy_json_value(item)
         except RecursionError:
-            raise ArgumentValueError(
+            raise NestedTooDeeply(
                 f"{arg}[{key!r}] is nested too deeply to store (past Python's recursion limit, "
                 f"{sys.getrecursionlimit()})"
             ) from None

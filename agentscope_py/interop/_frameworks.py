@@ -21,6 +21,7 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
+from .._checks import NestedTooDeeply
 from .._enums import MsgRole
 from .._frozen import thawed
 from .._ids import new_msg_id
@@ -399,5 +400,5 @@ def read_all(payload: object, read: Callable[[Any, str], _T]) -> list[_T]:
     """Read every element of a payload list with ``read(value, path)``; paths start at ``messages``."""
     try:
         return [read(value, item("messages", index)) for index, value in enumerate(payload_list(payload))]
-    except RecursionError:
+    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
         raise DecodeError("the payload is nested too deeply to read", "messages") from None

@@ -205,7 +205,9 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
     """``values`` as blocks, when every one is an AgentFlow block that reads back exactly."""
     blocks = []
     for index, value in enumerate(values):
-        reader = _READERS.get(value.get("type")) if isinstance(value, dict) else None  # type: ignore[arg-type]
+        value = as_plain(value)  # a document built in Python: any mapping is an object
+        kind = value.get("type") if type(value) is dict else None
+        reader = _READERS.get(kind) if type(kind) is str else None
         if reader is None:
             return None
         try:

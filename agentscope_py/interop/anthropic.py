@@ -22,6 +22,7 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from .._checks import NestedTooDeeply
 from .._enums import ToolResultState
 from .._frozen import thawed
 from .._messages import (
@@ -263,7 +264,7 @@ def from_anthropic(payload: object) -> list[Msg]:
         payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
     try:
         return _read_request(payload)
-    except RecursionError:
+    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
         raise DecodeError("the payload is nested too deeply to read", "messages") from None
 
 

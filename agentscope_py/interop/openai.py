@@ -19,6 +19,7 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from .._checks import NestedTooDeeply
 from .._enums import ToolResultState
 from .._messages import (
     AssistantMessage,
@@ -260,7 +261,7 @@ def from_openai(payload: object) -> list[Msg]:
         payload = list(payload)  # what to_openai returned: read it like the list it is
     try:
         return _read_messages(payload)
-    except RecursionError:
+    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
         raise DecodeError("the payload is nested too deeply to read", "messages") from None
 
 

@@ -22,6 +22,7 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from .._checks import NestedTooDeeply
 from .._enums import MsgRole, ToolResultState
 from .._frozen import thawed
 from .._messages import Msg
@@ -94,7 +95,7 @@ def from_swarm_kit(payload: object) -> list[Msg[Any]]:
             else:
                 out.append(_read_message(raw, path, role))
             previous_role = role_name
-    except RecursionError:
+    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
         raise DecodeError("the payload is nested too deeply to read", "messages") from None
     return name_results(out)
 
