@@ -9,7 +9,8 @@ block, what was dropped or turned into text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, Literal
 
 import attrs
@@ -27,7 +28,8 @@ from .._blocks import (
     VideoBlock,
 )
 from .._sources import Base64Source, Source, URLSource
-from ..errors import ArgumentValueError, UnsupportedContentError
+from .._checks import NestedTooDeeply
+from ..errors import ArgumentValueError, DecodeError, UnsupportedContentError
 
 __all__ = [
     "ConversionNote",
@@ -36,6 +38,7 @@ __all__ = [
     "OnUnsupported",
     "block_as_text",
     "check_policy",
+    "nesting_guard",
     "unsupported",
 ]
 
@@ -138,3 +141,13 @@ def block_as_text(block: ContentBlock) -> str:
         inner = "\n".join(block_as_text(b) for b in block.output)
         return f"[tool result {block.name} {block.id} ({block.state.value})]\n{inner}"
     return f"[{block.type}]"
+
+
+@contextmanager
+def nesting_guard() -> Iterator[None]:
+    """Around reading a whole payload: nesting past Python's recursion limit, met by the readers
+    or by storing what they read, is a :class:`DecodeError` at ``messages``."""
+    try:
+        yield
+    except (RecursionError, NestedTooDeeply):
+        raise DecodeError("the payload is nested too deeply to read", "messages") from None

@@ -21,7 +21,6 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
-from .._checks import NestedTooDeeply
 from .._enums import MsgRole
 from .._frozen import thawed
 from .._ids import new_msg_id
@@ -39,7 +38,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carry import parse_arguments
 from ._carried_fields import carry_in_block, diff, overlay
-from ._common import ConversionNote, OnUnsupported, check_policy, unsupported
+from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, unsupported
 
 __all__ = [
     "MEDIA_BLOCKS",
@@ -398,7 +397,5 @@ def payload_list(payload: object) -> list[Any]:
 
 def read_all(payload: object, read: Callable[[Any, str], _T]) -> list[_T]:
     """Read every element of a payload list with ``read(value, path)``; paths start at ``messages``."""
-    try:
+    with nesting_guard():
         return [read(value, item("messages", index)) for index, value in enumerate(payload_list(payload))]
-    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
-        raise DecodeError("the payload is nested too deeply to read", "messages") from None

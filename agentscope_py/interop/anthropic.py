@@ -22,7 +22,6 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._checks import NestedTooDeeply
 from .._enums import ToolResultState
 from .._frozen import thawed
 from .._messages import (
@@ -62,6 +61,7 @@ from ._common import (
     ConvertedDict,
     OnUnsupported,
     check_policy,
+    nesting_guard,
     unsupported,
 )
 from ._conversation import check_conversation
@@ -262,10 +262,8 @@ def from_anthropic(payload: object) -> list[Msg]:
     """
     if isinstance(payload, ConvertedDict):
         payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
-    try:
+    with nesting_guard():
         return _read_request(payload)
-    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
-        raise DecodeError("the payload is nested too deeply to read", "messages") from None
 
 
 def _read_request(payload: object) -> list[Msg]:

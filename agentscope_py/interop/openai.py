@@ -19,7 +19,6 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._checks import NestedTooDeeply
 from .._enums import ToolResultState
 from .._messages import (
     AssistantMessage,
@@ -58,7 +57,7 @@ from ._carry import (
     url_or_data_url,
     write_content,
 )
-from ._common import ConversionNote, Converted, OnUnsupported, check_policy, unsupported
+from ._common import ConversionNote, Converted, OnUnsupported, check_policy, nesting_guard, unsupported
 from ._conversation import check_conversation
 from ._turns import Turn, split_turns
 
@@ -259,10 +258,8 @@ def from_openai(payload: object) -> list[Msg]:
     """
     if isinstance(payload, Converted):
         payload = list(payload)  # what to_openai returned: read it like the list it is
-    try:
+    with nesting_guard():
         return _read_messages(payload)
-    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
-        raise DecodeError("the payload is nested too deeply to read", "messages") from None
 
 
 def _read_messages(payload: object) -> list[Msg]:

@@ -22,7 +22,6 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._checks import NestedTooDeeply
 from .._enums import MsgRole, ToolResultState
 from .._frozen import thawed
 from .._messages import Msg
@@ -30,7 +29,7 @@ from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
-from ._common import Converted, OnUnsupported
+from ._common import Converted, OnUnsupported, nesting_guard
 from ._carry import parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
@@ -78,7 +77,7 @@ def from_swarm_kit(payload: object) -> list[Msg[Any]]:
     """
     out: list[Msg[Any]] = []
     previous_role = None
-    try:
+    with nesting_guard():
         for index, value in enumerate(payload_list(payload)):
             path = item("messages", index)
             raw = req_dict(value, path)
@@ -95,8 +94,6 @@ def from_swarm_kit(payload: object) -> list[Msg[Any]]:
             else:
                 out.append(_read_message(raw, path, role))
             previous_role = role_name
-    except (RecursionError, NestedTooDeeply):  # the second: a value stored, past the limit
-        raise DecodeError("the payload is nested too deeply to read", "messages") from None
     return name_results(out)
 
 
