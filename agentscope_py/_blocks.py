@@ -269,7 +269,9 @@ class ToolResultBlock(ContentBlock):
     def suspended(cls, tool_use: ToolUseBlock, reason: str | None = None) -> ToolResultBlock:
         """The placeholder result of a call that waits for external execution."""
         if not isinstance(tool_use, ToolUseBlock):
-            raise ArgumentTypeError(f"ToolResultBlock.suspended takes the ToolUseBlock that waits, got {describe(tool_use)}")
+            raise ArgumentTypeError(
+                f"ToolResultBlock.suspended takes the ToolUseBlock that waits, got {describe(tool_use)}"
+            )
         return cls(
             tool_use.id,
             tool_use.name,

@@ -93,7 +93,8 @@ class Builder(Generic[_T]):
     def _missing(self) -> list[str]:
         # Looked up only when building failed: the builders cost nothing at import for it.
         parameters = inspect.signature(self._target).parameters.values()
-        required = (p.name for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        required = (p.name for p in parameters if p.default is p.empty and p.kind in named)
         return [name for name in required if name not in self._values]
 
     def __repr__(self) -> str:

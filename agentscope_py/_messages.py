@@ -290,7 +290,7 @@ class Msg(JsonSerializable, Generic[_B]):
         return MessageMetadataKeys.STRUCTURED_OUTPUT in self.metadata
 
     def get_structured_data(self) -> Any:
-        """A deep copy of ``metadata["_structured_output"]``, in plain ``dict`` and ``list`` that are yours to change."""
+        """A deep copy of ``metadata["_structured_output"]``, in plain ``dict`` and ``list``: yours to change."""
         try:
             value = self.metadata[MessageMetadataKeys.STRUCTURED_OUTPUT]
         except KeyError:

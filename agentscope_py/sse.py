@@ -71,7 +71,9 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
 def encode_event(event: AgentEvent, *, retry: int | None = None) -> str:
     """The SSE message of ``event``: ``id:`` its id, ``event:`` its type, ``data:`` its JSON."""
     if not isinstance(event, AgentEvent):
-        raise ArgumentTypeError(f"encode_event takes an AgentEvent, got {type(event).__name__}; use encode_sse for text")
+        raise ArgumentTypeError(
+            f"encode_event takes an AgentEvent, got {type(event).__name__}; use encode_sse for text"
+        )
     return encode_sse(event.to_json(), event=event.type.value, id=event.id, retry=retry)
 
 
