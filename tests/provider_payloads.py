@@ -113,14 +113,18 @@ _CITATION = st.fixed_dictionaries(
 _FUNCTION_CALL = st.fixed_dictionaries({"name": _NAMES, "arguments": st.just("{}")})
 
 
+# Keys some OpenAI-compatible servers add to messages (DeepSeek's and vLLM's reasoning_content, say).
+_EXTENSIONS = {"reasoning_content": _text(False), "x_trace": st.fixed_dictionaries({"id": _IDS, "spans": st.lists(_IDS, max_size=2)})}
+
+
 def _openai_message(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     text_part = _openai_text_part(surrogates)
-    name = {"name": _or_null(_NAMES, nulls)}
+    optional = {"name": _or_null(_NAMES, nulls), **_EXTENSIONS}
     system = st.fixed_dictionaries(
-        {"role": st.sampled_from(["system", "developer"]), "content": _content(text_part, surrogates)}, optional=name
+        {"role": st.sampled_from(["system", "developer"]), "content": _content(text_part, surrogates)}, optional=optional
     )
     user = st.fixed_dictionaries(
-        {"role": st.just("user"), "content": _content(text_part | _openai_media_part(nulls), surrogates)}, optional=name
+        {"role": st.just("user"), "content": _content(text_part | _openai_media_part(nulls), surrogates)}, optional=optional
     )
     refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)})
     assistant = st.fixed_dictionaries(
@@ -132,11 +136,11 @@ def _openai_message(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str
             "function_call": _or_null(_FUNCTION_CALL, nulls),
             "annotations": _or_null(st.lists(_CITATION, max_size=2), nulls),
             "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), nulls),
-            **name,
+            **optional,
         },
     )
     tool = st.fixed_dictionaries(
-        {"role": st.just("tool"), "tool_call_id": _IDS, "content": _content(text_part, surrogates)}, optional=name
+        {"role": st.just("tool"), "tool_call_id": _IDS, "content": _content(text_part, surrogates)}, optional=optional
     )
     return st.one_of(system, user, assistant, tool)
 

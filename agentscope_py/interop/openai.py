@@ -67,6 +67,15 @@ _TARGET = "OpenAI Chat Completions"
 _FMT = "openai"
 # Message fields we have no place for; kept verbatim in metadata["openai"].
 _ASSISTANT_FIELDS = ("refusal", "audio", "function_call", "annotations")
+# The fields each role's reader reads; any other (a provider's extension, such as
+# ``reasoning_content``) is kept verbatim in metadata["openai"] too, and written back.
+_READ_FIELDS = {
+    "system": frozenset({"role", "content", "name"}),
+    "developer": frozenset({"role", "content", "name"}),
+    "user": frozenset({"role", "content", "name"}),
+    "assistant": frozenset({"role", "content", "name", "tool_calls", *_ASSISTANT_FIELDS}),
+    "tool": frozenset({"role", "content", "name", "tool_call_id"}),
+}
 # Part fields we have no place for; kept in the holder's metadata["openai"]["parts"].
 _PART_FIELDS = ("prompt_cache_breakpoint",)
 # Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
@@ -139,14 +148,12 @@ class _Writer:
                 parts.append(part)
         if turn.kind == "system" and own.fields.get("role") == "developer":
             out["role"] = "developer"
-        if turn.kind == "assistant":
-            out.update(pick(own.fields, _ASSISTANT_FIELDS))
         write_content(out, parts, own.form, optional=turn.kind == "assistant")
         if calls:
             out["tool_calls"] = calls
         if turn.message.name is not None:
             out["name"] = turn.message.name
-        _restore_nulls(out, own.fields)
+        _write_kept(out, own.fields)
         return [out]
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
@@ -158,16 +165,18 @@ class _Writer:
                 part = self._fallback(turn, index, block)
             if part is not None:
                 parts.append(part)
-        out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or "", **pick(own.fields, ("name",))}
+        out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
         write_content(out, parts, own.form, optional=False)
+        _write_kept(out, own.fields)
         return out
 
 
-def _restore_nulls(out: dict[str, Any], fields: Mapping[str, Any]) -> None:
-    """Write the optional fields that came as an explicit ``null`` and that we have nothing for now."""
-    for key in _NULLABLE:
-        if key not in out and key in fields and fields[key] is None:
-            out[key] = None
+def _write_kept(out: dict[str, Any], fields: Mapping[str, Any]) -> None:
+    """Write the message fields kept verbatim (those we have no place for, and the optional ones
+    that came as ``null``), where the message as it is now has nothing of its own for them."""
+    for key, value in fields.items():
+        if key not in out and key != "role":  # a kept role is the developer's, written above
+            out[key] = value
 
 
 def _merged(part: dict[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:
@@ -280,7 +289,7 @@ def _read_messages(payload: object) -> list[Msg]:
             out.append(_read_system(obj, path, role))
         elif role == "user":
             blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
-            metadata = _metadata(_nulls(obj, _NULLABLE), parts, form)
+            metadata = _metadata({**_nulls(obj, _NULLABLE), **_unread(obj, "user")}, parts, form)
             # _read_user_part only makes text and data blocks.
             out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
         elif role == "assistant":
@@ -409,17 +418,23 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
     return Base64Source("", file_data), name
 
 
+def _unread(obj: Mapping[str, Any], role: str) -> dict[str, Any]:
+    """The fields of a ``role`` message that its reader does not read, to keep verbatim."""
+    return {key: value for key, value in obj.items() if key not in _READ_FIELDS[role]}
+
+
 def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
     fields = {"role": "developer"} if role == "developer" else {}
     fields.update(_nulls(obj, _NULLABLE))
+    fields.update(_unread(obj, role))
     texts = [block for block in blocks if isinstance(block, TextBlock)]
     return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form))
 
 
 def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
     blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
-    fields = {**pick(obj, _ASSISTANT_FIELDS), **_nulls(obj, _NULLABLE)}
+    fields = {**pick(obj, _ASSISTANT_FIELDS), **_nulls(obj, _NULLABLE), **_unread(obj, "assistant")}
     opt_str(fields.get("refusal"), at(path, "refusal"))
     opt_dict(fields.get("audio"), at(path, "audio"))
     opt_dict(fields.get("function_call"), at(path, "function_call"))
@@ -452,5 +467,5 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
     # A tool message's name (some servers take one) has no place in our result, whose name is the call's.
     opt_str(obj.get("name"), at(path, "name"))
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
-    metadata = _metadata(pick(obj, ("name",)), parts, form)
+    metadata = _metadata({**pick(obj, ("name",)), **_unread(obj, "tool")}, parts, form)
     return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
