@@ -148,10 +148,11 @@ def test_deep_nesting_reads_back_exactly_or_is_a_decode_error(
     assert write(messages, validate=False) == given
 
 
+_READ_WRITE: list[tuple[Reader, Writer]] = [(from_openai, to_openai), (from_anthropic, to_anthropic)]
 _ANY_CONVERSATION = st.lists(st.one_of([messages(role) for role in MsgRole]), max_size=5)
 
 
-@pytest.mark.parametrize(("read", "write"), [(from_openai, to_openai), (from_anthropic, to_anthropic)], ids=["openai", "anthropic"])
+@pytest.mark.parametrize(("read", "write"), _READ_WRITE, ids=["openai", "anthropic"])
 @pytest.mark.parametrize("policy", ["drop", "text"])
 @given(conversation=_ANY_CONVERSATION)
 def test_any_conversation_converts_under_a_lenient_policy(
@@ -195,7 +196,7 @@ def test_a_result_whose_call_the_policy_dropped_is_an_orphan() -> None:
     assert caught.value.problems == (ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, 2, 0, "c"),)
 
 
-@pytest.mark.parametrize(("read", "write"), [(from_openai, to_openai), (from_anthropic, to_anthropic)], ids=["openai", "anthropic"])
+@pytest.mark.parametrize(("read", "write"), _READ_WRITE, ids=["openai", "anthropic"])
 @pytest.mark.parametrize("policy", ["drop", "text"])
 @given(conversation=_ANY_CONVERSATION)
 def test_what_passes_validation_under_a_lenient_policy_reads_back_valid(

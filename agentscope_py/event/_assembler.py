@@ -7,7 +7,8 @@ class); where an event goes, and what happens to one that does not fit, lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
@@ -419,15 +420,15 @@ _MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
 _MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
 
 
-_NO_INFO: tuple[dict[str, Any], list[str]] = ({}, [])
+_NO_INFO: tuple[Mapping[str, Any], Sequence[str]] = (MappingProxyType({}), ())  # shared: read-only
 
 
-def _message_info(metadata: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _message_info(metadata: Mapping[str, Any]) -> tuple[Mapping[str, Any], Sequence[str]]:
     """The message fields an ``AgentStartEvent`` carries in ``metadata[MESSAGE_KEY]`` (the valid
     ones), and what is wrong with the others."""
     info = metadata.get(MESSAGE_KEY)
     if info is None:
-        return {}, []
+        return _NO_INFO
     if not isinstance(info, Mapping):
         info = {"": info}  # reported below as an unknown shape
     problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
