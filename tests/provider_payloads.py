@@ -9,7 +9,8 @@ round trip is a property of the mapping, the conversation checks are tested
 on their own.  OpenAI payloads also have optional fields given as an explicit
 ``null``, as the SDK's ``model_dump()`` writes them (``nulls=False`` leaves
 those out: the SDK's request types refuse some).  ``mutated`` turns a valid
-payload into a nearly valid one.
+payload into a nearly valid one.  ``openai_responses`` and ``anthropic_responses``
+are the answers of the two APIs, as their SDKs read them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 from strategies import json_objects, json_text, json_values
 
-__all__ = ["anthropic_payloads", "mutated", "openai_payloads"]
+__all__ = ["anthropic_payloads", "anthropic_responses", "mutated", "openai_payloads", "openai_responses"]
 
 _B64 = st.binary(max_size=24).map(lambda raw: base64.b64encode(raw).decode())
 _IDS = st.sampled_from(["call_1", "call_2", "toolu_01A", "x"])
@@ -117,37 +118,78 @@ _FUNCTION_CALL = st.fixed_dictionaries({"name": _NAMES, "arguments": st.just("{}
 _EXTENSIONS = {"reasoning_content": _text(False), "x_trace": st.fixed_dictionaries({"id": _IDS, "spans": st.lists(_IDS, max_size=2)})}
 
 
+def _openai_optional(nulls: bool) -> dict[str, st.SearchStrategy[Any]]:
+    return {"name": _or_null(_NAMES, nulls), **_EXTENSIONS}
+
+
+def _openai_assistant(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
+    refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)})
+    return st.fixed_dictionaries(
+        {"role": st.just("assistant")},
+        optional={
+            "content": st.none() | _content(_openai_text_part(surrogates) | refusal_part, surrogates),
+            "refusal": st.none() | _text(surrogates),
+            "audio": _or_null(st.fixed_dictionaries({"id": st.just("audio_1")}), nulls),
+            "function_call": _or_null(_FUNCTION_CALL, nulls),
+            "annotations": _or_null(st.lists(_CITATION, max_size=2), nulls),
+            "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), nulls),
+            **_openai_optional(nulls),
+        },
+    )
+
+
 def _openai_message(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     text_part = _openai_text_part(surrogates)
-    optional = {"name": _or_null(_NAMES, nulls), **_EXTENSIONS}
+    optional = _openai_optional(nulls)
     system = st.fixed_dictionaries(
         {"role": st.sampled_from(["system", "developer"]), "content": _content(text_part, surrogates)}, optional=optional
     )
     user = st.fixed_dictionaries(
         {"role": st.just("user"), "content": _content(text_part | _openai_media_part(nulls), surrogates)}, optional=optional
     )
-    refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)})
-    assistant = st.fixed_dictionaries(
-        {"role": st.just("assistant")},
-        optional={
-            "content": st.none() | _content(text_part | refusal_part, surrogates),
-            "refusal": st.none() | _text(surrogates),
-            "audio": _or_null(st.fixed_dictionaries({"id": st.just("audio_1")}), nulls),
-            "function_call": _or_null(_FUNCTION_CALL, nulls),
-            "annotations": _or_null(st.lists(_CITATION, max_size=2), nulls),
-            "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), nulls),
-            **optional,
-        },
-    )
     tool = st.fixed_dictionaries(
         {"role": st.just("tool"), "tool_call_id": _IDS, "content": _content(text_part, surrogates)}, optional=optional
     )
-    return st.one_of(system, user, assistant, tool)
+    return st.one_of(system, user, _openai_assistant(surrogates, nulls), tool)
 
 
 def openai_payloads(*, surrogates: bool = True, nulls: bool = True) -> st.SearchStrategy[list[dict[str, Any]]]:
     """A Chat Completions ``messages`` list."""
     return st.lists(_openai_message(surrogates, nulls), max_size=6)
+
+
+_TOKENS = st.integers(min_value=0, max_value=2**31 - 1)
+
+
+@st.composite
+def openai_responses(draw: st.DrawFn, *, surrogates: bool = True) -> dict[str, Any]:
+    """A ``ChatCompletion``: one to three choices of assistant messages, usage or none."""
+    assistant = _openai_assistant(surrogates, nulls=True)
+    choices = [
+        {
+            "index": index,
+            "finish_reason": draw(st.sampled_from(["stop", "length", "tool_calls", "content_filter", "function_call"])),
+            "logprobs": None,
+            "message": draw(assistant),
+        }
+        for index in range(draw(st.integers(min_value=1, max_value=3)))
+    ]
+    response: dict[str, Any] = {
+        "id": "chatcmpl-" + draw(_IDS),
+        "object": "chat.completion",
+        "created": draw(_TOKENS),
+        "model": draw(st.sampled_from(["gpt-4o", "deepseek-chat"])),
+        "choices": choices,
+    }
+    if draw(st.booleans()):
+        usage: dict[str, Any] = {"prompt_tokens": draw(_TOKENS), "completion_tokens": draw(_TOKENS)}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        if draw(st.booleans()):
+            usage["prompt_tokens_details"] = {"cached_tokens": draw(_TOKENS)}
+        response["usage"] = usage
+    if draw(st.booleans()):
+        response["system_fingerprint"] = draw(st.none() | st.just("fp_1"))
+    return response
 
 
 # -- Anthropic ----------------------------------------------------------------------
@@ -226,6 +268,28 @@ def _anthropic_request(draw: st.DrawFn, surrogates: bool) -> dict[str, Any]:
 def anthropic_payloads(*, surrogates: bool = True) -> st.SearchStrategy[dict[str, Any]]:
     """``{"system"?: ..., "messages": [...]}`` with alternating user and assistant turns."""
     return _anthropic_request(surrogates)
+
+
+@st.composite
+def anthropic_responses(draw: st.DrawFn, *, surrogates: bool = True) -> dict[str, Any]:
+    """A ``Message``: the assistant's answer, its stop reason and usage."""
+    usage: dict[str, int | None] = {"input_tokens": draw(_TOKENS), "output_tokens": draw(_TOKENS)}
+    for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
+        if draw(st.booleans()):
+            usage[key] = draw(st.none() | _TOKENS)
+    content = draw(_anthropic_assistant(surrogates))
+    if isinstance(content, str):  # an answer's content is always a list of blocks
+        content = [{"type": "text", "text": content}]
+    return {
+        "id": "msg_" + draw(_IDS),
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": content,
+        "stop_reason": draw(st.sampled_from(["end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal"])),
+        "stop_sequence": None,
+        "usage": usage,
+    }
 
 
 # -- mutations ------------------------------------------------------------------------

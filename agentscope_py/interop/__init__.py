@@ -1,7 +1,8 @@
 """Converters between agentscope_py messages and the message formats agents meet.
 
 One module per format, each with ``to_<format>(messages, *, on_unsupported="raise")``
-and ``from_<format>(payload)``; ``validate_conversation`` and ``repair_conversation``
+and ``from_<format>(payload)``; ``from_openai_response`` and ``from_anthropic_response`` read a provider's answer
+into one assistant message; ``validate_conversation`` and ``repair_conversation``
 check and fix a whole conversation before it goes to a provider API.
 """
 
@@ -15,6 +16,7 @@ from ._conversation import (
     repair_conversation,
     validate_conversation,
 )
+from ._responses import from_anthropic_response, from_openai_response
 from .agentflow import from_agentflow, to_agentflow
 from .anthropic import from_anthropic, to_anthropic
 from .openai import from_openai, to_openai
@@ -33,7 +35,9 @@ __all__ = [
     "RepairedConversation",
     "from_agentflow",
     "from_anthropic",
+    "from_anthropic_response",
     "from_openai",
+    "from_openai_response",
     "from_swarm_kit",
     "from_vercel_ai",
     "repair_conversation",

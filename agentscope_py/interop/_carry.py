@@ -3,12 +3,14 @@
 A message or block keeps the fields of its format that we have no field for
 under one metadata key named after the format (``metadata["openai"]``,
 ``metadata["anthropic"]``), verbatim, so that writing it back gives them again.
-Two bookkeeping entries sit beside them:
+Bookkeeping entries sit beside them:
 
 * ``"parts"``: ``{"<content index>": {...}}``, the extra fields of parts that
   became blocks without metadata of their own (a text block's ``cache_control``);
 * ``"content_form"``: how a ``content`` field was written when that is not the
-  form we would choose (a list holding one plain text part, an explicit ``null``).
+  form we would choose (a list holding one plain text part, an explicit ``null``);
+* ``"response"``: the fields of a provider's answer the message was read from
+  (``_responses``), which describe the call and are never written into a turn.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
 
 __all__ = [
+    "RESPONSE_KEY",
     "Carried",
     "ContentForm",
     "arguments_object",
@@ -41,6 +44,8 @@ __all__ = [
 
 ContentForm = Literal["absent", "null", "string", "list"]
 _FORMS = ("absent", "null", "string", "list")
+RESPONSE_KEY = "response"
+_BOOKKEEPING = ("parts", "content_form", RESPONSE_KEY)
 
 
 def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
@@ -59,7 +64,7 @@ class Carried:
         parts = own.get("parts")
         form = own.get("content_form")
         # Thawed: they go into payloads, which are the caller's to change.
-        self.fields: dict[str, Any] = {k: thawed(v) for k, v in own.items() if k not in ("parts", "content_form")}
+        self.fields: dict[str, Any] = {k: thawed(v) for k, v in own.items() if k not in _BOOKKEEPING}
         self.parts: Mapping[str, Any] = parts if isinstance(parts, Mapping) else {}
         self.form: ContentForm | None = form if form in _FORMS else None
 

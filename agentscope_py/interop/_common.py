@@ -144,10 +144,10 @@ def block_as_text(block: ContentBlock) -> str:
 
 
 @contextmanager
-def nesting_guard() -> Iterator[None]:
+def nesting_guard(path: str = "messages") -> Iterator[None]:
     """Around reading a whole payload: nesting past Python's recursion limit, met by the readers
-    or by storing what they read, is a :class:`DecodeError` at ``messages``."""
+    or by storing what they read, is a :class:`DecodeError` at ``path``."""
     try:
         yield
     except (RecursionError, NestedTooDeeply):
-        raise DecodeError("the payload is nested too deeply to read", "messages") from None
+        raise DecodeError("the payload is nested too deeply to read", path) from None

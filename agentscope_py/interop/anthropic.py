@@ -363,8 +363,9 @@ def _read_block(
     """A block and the extra fields to keep in its holder's ``parts`` (for blocks without metadata)."""
     allowed = _USER_BLOCKS if role == "user" else _ASSISTANT_BLOCKS
     if block_type not in allowed:
+        turn = "a user" if role == "user" else "an assistant"
         raise UnsupportedContentError(
-            f"{at(path, 'type')}: a {block_type!r} block in a {role} turn cannot be represented; "
+            f"{at(path, 'type')}: a {block_type!r} block in {turn} turn cannot be represented; "
             f"supported: {', '.join(allowed)}"
         )
     if block_type == "text":

@@ -1,0 +1,158 @@
+"""A provider's answer as one :class:`AssistantMessage`: OpenAI's ``ChatCompletion`` and Anthropic's
+``Message``, as the SDKs return them (or their ``model_dump()``, or the parsed JSON).
+
+The message is read as the request readers read an assistant turn, so its blocks
+and carried fields are the same; the answer adds what a request turn has no
+place for.  ``usage`` becomes the message's :class:`ChatUsage`, the stop reason
+its generate reason where one fits (a stop, a tool call), and every other field
+of the answer (ids, model, the stop reason itself, the provider's own usage
+figures) is kept verbatim under ``metadata[<format>]["response"]``, which the
+``to_*`` writers leave out: it describes the call, not the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._checks import describe
+from .._enums import GenerateReason
+from .._messages import AssistantMessage
+from .._reader import (
+    as_plain,
+    at,
+    item,
+    opt_dict,
+    opt_int,
+    opt_str,
+    req,
+    req_dict,
+    req_int,
+    req_list,
+    req_str,
+)
+from .._usage import ChatUsage
+from ..errors import ArgumentTypeError, DecodeError
+from . import anthropic, openai
+from ._carry import RESPONSE_KEY
+from ._common import nesting_guard
+
+__all__ = ["from_anthropic_response", "from_openai_response"]
+
+_OPENAI_REASONS = {
+    "stop": GenerateReason.MODEL_STOP,
+    "tool_calls": GenerateReason.TOOL_CALLS,
+    "function_call": GenerateReason.TOOL_CALLS,
+}
+_ANTHROPIC_REASONS = {
+    "end_turn": GenerateReason.MODEL_STOP,
+    "stop_sequence": GenerateReason.MODEL_STOP,
+    "tool_use": GenerateReason.TOOL_CALLS,
+}
+
+
+def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMessage:
+    """The message of ``completion.choices[choice]`` of a Chat Completions answer.
+
+    ``usage`` gives ``ChatUsage(prompt_tokens, completion_tokens,
+    prompt_tokens_details.cached_tokens)``; ``finish_reason`` ``"stop"`` gives
+    ``GenerateReason.MODEL_STOP`` and ``"tool_calls"`` ``TOOL_CALLS`` (any other,
+    such as ``"length"``, sets none).  The completion's other fields, and the
+    choice's (``finish_reason``, ``index``, ``logprobs``) under ``"choice"``, are
+    kept in ``metadata["openai"]["response"]``.  Malformed input raises
+    :class:`~agentscope_py.DecodeError` naming the path.
+    """
+    if type(choice) is not int:
+        raise ArgumentTypeError(f"choice must be the index of a choice (an int), got {describe(choice)}")
+    with nesting_guard(""):
+        answer = _plain(completion)
+        choices = req_list(req(answer, "choices", ""), "choices")
+        if not 0 <= choice < len(choices):
+            raise DecodeError(f"there is no choice {choice}: the completion has {len(choices)}", "choices")
+        path = item("choices", choice)
+        picked = req_dict(choices[choice], path)
+        message_path = at(path, "message")
+        message_obj = req_dict(req(picked, "message", path), message_path)
+        role = req_str(req(message_obj, "role", message_path), at(message_path, "role"))
+        if role != "assistant":
+            raise DecodeError(f"expected the role 'assistant', got {role!r}", at(message_path, "role"))
+        message = openai._read_assistant(message_obj, message_path, {})
+        reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
+        usage_obj = opt_dict(answer.get("usage"), "usage")
+        usage = None if usage_obj is None else _openai_usage(usage_obj)
+        kept = {key: value for key, value in answer.items() if key != "choices"}
+        kept["choice"] = {key: value for key, value in picked.items() if key != "message"}
+        return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
+
+
+def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
+    details = opt_dict(usage.get("prompt_tokens_details"), "usage.prompt_tokens_details") or {}
+    return ChatUsage(
+        req_int(req(usage, "prompt_tokens", "usage"), "usage.prompt_tokens"),
+        req_int(req(usage, "completion_tokens", "usage"), "usage.completion_tokens"),
+        opt_int(details.get("cached_tokens"), "usage.prompt_tokens_details.cached_tokens") or 0,
+    )
+
+
+def from_anthropic_response(message: object) -> AssistantMessage:
+    """The message of an Anthropic Messages answer (``client.messages.create(...)``).
+
+    ``usage`` gives a :class:`ChatUsage` whose ``input_tokens`` count every input
+    token, as OpenAI's do: ``input_tokens + cache_creation_input_tokens +
+    cache_read_input_tokens``, of which ``cache_read_input_tokens`` are
+    ``cached_tokens``.  ``stop_reason`` ``"end_turn"`` or ``"stop_sequence"`` gives
+    ``GenerateReason.MODEL_STOP``, ``"tool_use"`` ``TOOL_CALLS`` (any other, such as
+    ``"max_tokens"``, sets none).  The answer's other fields are kept in
+    ``metadata["anthropic"]["response"]``.  Malformed input raises
+    :class:`~agentscope_py.DecodeError` naming the path.
+    """
+    with nesting_guard(""):
+        answer = _plain(message)
+        kind = answer.get("type", "message")
+        if kind != "message":
+            raise DecodeError(f"expected an answer of type 'message', got {as_plain(kind)!r}", "type")
+        role = req_str(req(answer, "role", ""), "role")
+        if role != "assistant":
+            raise DecodeError(f"expected the role 'assistant', got {role!r}", "role")
+        (read,) = anthropic._read_turn(answer, "", "assistant", {})
+        assert isinstance(read, AssistantMessage)  # an assistant turn is one message
+        reason = opt_str(answer.get("stop_reason"), "stop_reason")
+        usage_obj = opt_dict(answer.get("usage"), "usage")
+        usage = None if usage_obj is None else _anthropic_usage(usage_obj)
+        kept = {key: value for key, value in answer.items() if key not in ("role", "content")}
+        return _answer(read, anthropic._FMT, kept, usage, _ANTHROPIC_REASONS.get(reason or ""))
+
+
+def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
+    fresh = req_int(req(usage, "input_tokens", "usage"), "usage.input_tokens")
+    written = opt_int(usage.get("cache_creation_input_tokens"), "usage.cache_creation_input_tokens") or 0
+    read = opt_int(usage.get("cache_read_input_tokens"), "usage.cache_read_input_tokens") or 0
+    output = req_int(req(usage, "output_tokens", "usage"), "usage.output_tokens")
+    return ChatUsage(fresh + written + read, output, read)
+
+
+def _plain(answer: object) -> dict[str, Any]:
+    """The answer as a dict.  An SDK object (pydantic) is dumped as JSON values, with only the
+    fields the server sent: its model_dump() would add a null for every field it did not."""
+    dump = getattr(answer, "model_dump", None)
+    if callable(dump):
+        answer = dump(mode="json", by_alias=True, exclude_unset=True)
+    return req_dict(answer, "")
+
+
+def _answer(
+    message: AssistantMessage,
+    fmt: str,
+    kept: dict[str, Any],
+    usage: ChatUsage | None,
+    reason: GenerateReason | None,
+) -> AssistantMessage:
+    own = message.metadata.get(fmt, {})
+    metadata = {**message.metadata, fmt: {**own, RESPONSE_KEY: kept}}
+    return AssistantMessage(
+        message.content,
+        name=message.name,
+        metadata=metadata,
+        usage=usage,
+        generate_reason=reason,
+    )

@@ -1,0 +1,340 @@
+"""from_openai_response and from_anthropic_response: a provider's answer as one assistant message.
+
+The message must read as the request reader reads the same assistant turn (so
+it converts back the same), with the answer's usage and stop reason mapped and
+every other field of the answer kept under ``metadata[<format>]["response"]``,
+which no writer puts into a turn.  Untrusted answers give a result or a
+DecodeError with a path, never a bare exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from anthropic.types import Message
+from hypothesis import given
+from hypothesis import strategies as st
+from interop_compare import comparable
+from openai.types.chat import ChatCompletion
+from provider_payloads import anthropic_responses, mutated, openai_responses
+from strategies import as_built_in_python, json_values
+
+from agentscope_py import (
+    AgentScopeError,
+    ArgumentTypeError,
+    AssistantMessage,
+    ChatUsage,
+    DecodeError,
+    GenerateReason,
+    Msg,
+    TextBlock,
+    ToolResultMessage,
+    ToolUseBlock,
+    UnsupportedContentError,
+    UserMessage,
+)
+from agentscope_py.interop import (
+    from_anthropic,
+    from_anthropic_response,
+    from_openai,
+    from_openai_response,
+    to_anthropic,
+    to_openai,
+)
+
+_REASON = Msg.METADATA_GENERATE_REASON
+
+COMPLETION: dict[str, Any] = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion",
+    "created": 1_700_000_000,
+    "model": "gpt-4o",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "tool_calls",
+            "logprobs": None,
+            "message": {
+                "role": "assistant",
+                "content": "Let me look.",
+                "tool_calls": [
+                    {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}}
+                ],
+            },
+        }
+    ],
+    "usage": {
+        "prompt_tokens": 20,
+        "completion_tokens": 5,
+        "total_tokens": 25,
+        "prompt_tokens_details": {"cached_tokens": 8},
+    },
+}
+
+ANSWER: dict[str, Any] = {
+    "id": "msg_01",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "content": [
+        {"type": "thinking", "thinking": "Paris, then.", "signature": "EqQB"},
+        {"type": "text", "text": "Let me look."},
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+    ],
+    "stop_reason": "tool_use",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 3, "cache_creation_input_tokens": 2, "cache_read_input_tokens": 10, "output_tokens": 4},
+}
+
+
+# -- OpenAI ---------------------------------------------------------------------------
+
+
+def test_an_openai_completion_reads_as_its_message_with_usage_and_reason() -> None:
+    message = from_openai_response(COMPLETION)
+    assert isinstance(message, AssistantMessage)
+    assert message.content == (
+        TextBlock("Let me look."),
+        ToolUseBlock("call_1", "get_weather", {"city": "Paris"}, '{"city":"Paris"}'),
+    )
+    assert message.usage == ChatUsage(input_tokens=20, output_tokens=5, cached_tokens=8)
+    assert message.get_generate_reason() is GenerateReason.TOOL_CALLS
+    assert message.metadata["openai"] == {
+        "response": {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1_700_000_000,
+            "model": "gpt-4o",
+            "usage": COMPLETION["usage"],
+            "choice": {"index": 0, "finish_reason": "tool_calls", "logprobs": None},
+        }
+    }
+    # What describes the call stays out of the turn.
+    assert to_openai([UserMessage("weather?"), message, ToolResultMessage.of("call_1", "get_weather", "sunny")]) == [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": "Let me look.", "tool_calls": COMPLETION["choices"][0]["message"]["tool_calls"]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ]
+
+
+def test_the_openai_sdk_object_reads_as_the_json_it_came_from() -> None:
+    from_sdk = from_openai_response(ChatCompletion.model_validate(COMPLETION))
+    assert comparable([from_sdk]) == comparable([from_openai_response(COMPLETION)])
+    assert from_sdk.usage == ChatUsage(20, 5, 8)
+
+
+@pytest.mark.parametrize(
+    ("finish_reason", "reason"),
+    [
+        ("stop", GenerateReason.MODEL_STOP),
+        ("tool_calls", GenerateReason.TOOL_CALLS),
+        ("function_call", GenerateReason.TOOL_CALLS),
+        ("length", None),
+        ("content_filter", None),
+        (None, None),
+    ],
+)
+def test_openai_finish_reasons(finish_reason: str | None, reason: GenerateReason | None) -> None:
+    choice = {"index": 0, "finish_reason": finish_reason, "message": {"role": "assistant", "content": "hi"}}
+    message = from_openai_response({"choices": [choice]})
+    assert message.metadata.get(_REASON) == (None if reason is None else reason.name)
+    assert message.metadata["openai"]["response"]["choice"]["finish_reason"] == finish_reason
+    assert message.usage is None  # no usage in the answer
+
+
+def test_the_choice_to_read_is_chosen_by_index() -> None:
+    completion = {
+        "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "one"}},
+            {"index": 1, "finish_reason": "length", "message": {"role": "assistant", "content": "two"}},
+        ]
+    }
+    second = from_openai_response(completion, choice=1)
+    assert second.get_text_content() == "two"
+    assert second.metadata["openai"]["response"]["choice"] == {"index": 1, "finish_reason": "length"}
+    with pytest.raises(DecodeError, match=r"^choices: there is no choice 2: the completion has 2$"):
+        from_openai_response(completion, choice=2)
+    with pytest.raises(DecodeError, match=r"^choices: there is no choice -1"):
+        from_openai_response(completion, choice=-1)
+    with pytest.raises(DecodeError, match=r"^choices: there is no choice 0: the completion has 0$"):
+        from_openai_response({"choices": []})
+    with pytest.raises(ArgumentTypeError, match="choice must be the index of a choice"):
+        from_openai_response(completion, choice="1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("completion", "path"),
+    [
+        ([], ""),
+        ({}, ""),  # a missing key is named in the message, at its holder's path
+        ({"choices": {}}, "choices"),
+        ({"choices": [None]}, "choices[0]"),
+        ({"choices": [{}]}, "choices[0]"),
+        ({"choices": [{"message": {"role": "user", "content": "hi"}}]}, "choices[0].message.role"),
+        ({"choices": [{"message": {"role": "assistant", "content": 3}}]}, "choices[0].message.content"),
+        ({"choices": [{"message": {"role": "assistant"}, "finish_reason": 1}]}, "choices[0].finish_reason"),
+        (
+            {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}}]},
+            "choices[0].message.tool_calls[0].function",
+        ),
+        ({"choices": [{"message": {"role": "assistant"}}], "usage": []}, "usage"),
+        ({"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": "1", "completion_tokens": 1}}, "usage.prompt_tokens"),
+        ({"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": 1}}, "usage"),
+        (
+            {"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": 1, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens": 1.5}}},
+            "usage.prompt_tokens_details.cached_tokens",
+        ),
+    ],
+)
+def test_a_malformed_openai_completion_names_the_path(completion: Any, path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        from_openai_response(completion)
+    assert caught.value.path == path
+
+
+@given(openai_responses(), st.data())
+def test_any_openai_completion_reads_as_the_request_reader_reads_its_message(
+    completion: dict[str, Any], data: st.DataObject
+) -> None:
+    index = data.draw(st.integers(min_value=0, max_value=len(completion["choices"]) - 1))
+    choice = completion["choices"][index]
+    message = from_openai_response(completion, choice=index)
+    (as_request,) = from_openai([choice["message"]])
+    assert to_openai([message], validate=False) == to_openai([as_request], validate=False)
+    kept = dict(message.metadata["openai"])
+    assert kept.pop("response") == {
+        **{key: value for key, value in completion.items() if key != "choices"},
+        "choice": {key: value for key, value in choice.items() if key != "message"},
+    }
+    assert kept == as_request.metadata.get("openai", {})
+    usage = completion.get("usage")
+    assert message.usage == (
+        None
+        if usage is None
+        else ChatUsage(usage["prompt_tokens"], usage["completion_tokens"], usage.get("prompt_tokens_details", {}).get("cached_tokens", 0))
+    )
+
+
+# -- Anthropic ------------------------------------------------------------------------
+
+
+def test_an_anthropic_answer_reads_as_its_turn_with_usage_and_reason() -> None:
+    message = from_anthropic_response(ANSWER)
+    (as_request,) = from_anthropic({"messages": [{"role": "assistant", "content": ANSWER["content"]}]})
+    assert message.content == as_request.content
+    # Every input token, as OpenAI counts them: fresh, written to the cache, read from it.
+    assert message.usage == ChatUsage(input_tokens=15, output_tokens=4, cached_tokens=10)
+    assert message.get_generate_reason() is GenerateReason.TOOL_CALLS
+    assert message.metadata["anthropic"] == {
+        "response": {key: value for key, value in ANSWER.items() if key not in ("role", "content")}
+    }
+    request = to_anthropic([UserMessage("weather?"), message, ToolResultMessage.of("toolu_1", "get_weather", "sunny")])
+    assert request["messages"][1] == {"role": "assistant", "content": ANSWER["content"]}
+
+
+def test_the_anthropic_sdk_object_reads_as_the_json_it_came_from() -> None:
+    from_sdk = from_anthropic_response(Message.model_validate(ANSWER))
+    assert comparable([from_sdk]) == comparable([from_anthropic_response(ANSWER)])
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "reason"),
+    [
+        ("end_turn", GenerateReason.MODEL_STOP),
+        ("stop_sequence", GenerateReason.MODEL_STOP),
+        ("tool_use", GenerateReason.TOOL_CALLS),
+        ("max_tokens", None),
+        ("pause_turn", None),
+        ("refusal", None),
+        (None, None),
+    ],
+)
+def test_anthropic_stop_reasons(stop_reason: str | None, reason: GenerateReason | None) -> None:
+    message = from_anthropic_response({"role": "assistant", "content": [], "stop_reason": stop_reason})
+    assert message.metadata.get(_REASON) == (None if reason is None else reason.name)
+    assert message.content == ()
+    assert message.usage is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "path"),
+    [
+        ("hi", ""),
+        ({"type": "error", "error": {"type": "overloaded_error"}}, "type"),
+        ({"content": []}, ""),
+        ({"role": "user", "content": []}, "role"),
+        ({"role": "assistant"}, ""),
+        ({"role": "assistant", "content": [{"type": "text"}]}, "content[0]"),
+        ({"role": "assistant", "content": [], "stop_reason": 7}, "stop_reason"),
+        ({"role": "assistant", "content": [], "usage": {"output_tokens": 1}}, "usage"),
+        ({"role": "assistant", "content": [], "usage": {"input_tokens": 1, "output_tokens": None}}, "usage.output_tokens"),
+        (
+            {"role": "assistant", "content": [], "usage": {"input_tokens": 1, "output_tokens": 1, "cache_read_input_tokens": "9"}},
+            "usage.cache_read_input_tokens",
+        ),
+    ],
+)
+def test_a_malformed_anthropic_answer_names_the_path(answer: Any, path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        from_anthropic_response(answer)
+    assert caught.value.path == path
+
+
+def test_an_anthropic_answer_with_a_block_we_cannot_hold_is_refused_by_name() -> None:
+    answer = {"role": "assistant", "content": [{"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}]}
+    with pytest.raises(UnsupportedContentError, match=r"^content\[0\]\.type: a 'server_tool_use' block in an assistant turn"):
+        from_anthropic_response(answer)
+
+
+@given(anthropic_responses())
+def test_any_anthropic_answer_reads_as_the_request_reader_reads_its_turn(answer: dict[str, Any]) -> None:
+    message = from_anthropic_response(answer)
+    (as_request,) = from_anthropic({"messages": [{"role": "assistant", "content": answer["content"]}]})
+    assert to_anthropic([message], validate=False) == to_anthropic([as_request], validate=False)
+    kept = dict(message.metadata["anthropic"])
+    assert kept.pop("response") == {key: value for key, value in answer.items() if key not in ("role", "content")}
+    assert kept == as_request.metadata.get("anthropic", {})
+    usage = answer["usage"]
+    cache_read = usage.get("cache_read_input_tokens") or 0
+    input_tokens = usage["input_tokens"] + (usage.get("cache_creation_input_tokens") or 0) + cache_read
+    assert message.usage == ChatUsage(input_tokens, usage["output_tokens"], cache_read)
+
+
+# -- untrusted answers ----------------------------------------------------------------
+
+_READERS = [from_openai_response, from_anthropic_response]
+_ANSWERS = [openai_responses(), anthropic_responses()]
+
+
+def _outcome(read: Any, answer: Any) -> Any:
+    try:
+        return comparable([read(answer)])
+    except AgentScopeError as error:
+        assert isinstance(error, (DecodeError, UnsupportedContentError)), error
+        if isinstance(error, DecodeError):
+            assert str(error).startswith(error.path)
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize(("read", "answers"), list(zip(_READERS, _ANSWERS)), ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_any_json_or_mutated_answer_reads_or_is_refused_clearly(read: Any, answers: Any, data: st.DataObject) -> None:
+    _outcome(read, data.draw(json_values() | mutated(answers)))
+
+
+@pytest.mark.parametrize(("read", "answers"), list(zip(_READERS, _ANSWERS)), ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_an_answer_built_in_python_reads_as_its_json_would(read: Any, answers: Any, data: st.DataObject) -> None:
+    answer = data.draw(answers | mutated(answers))
+    assert _outcome(read, data.draw(as_built_in_python(answer))) == _outcome(read, answer)
+
+
+@pytest.mark.parametrize("read", _READERS, ids=["openai", "anthropic"])
+def test_an_answer_nested_past_the_recursion_limit_is_a_decode_error(read: Any) -> None:
+    deep: Any = "x"
+    for _ in range(100_000):
+        deep = {"a": deep}
+    answer = {"role": "assistant", "content": [], "x_trace": deep}
+    with pytest.raises(DecodeError, match="^the payload is nested too deeply to read$"):
+        read({"choices": [{"message": answer}]} if read is from_openai_response else answer)
