@@ -185,18 +185,20 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
-    # The event classes cost as much to import as the whole message model (thirty-odd
-    # attrs classes and their codecs), so they load on first use; every other public
-    # name is bound above, so a public name that reaches here is an event's.
-    if name in __all__ or name == "event":
-        # import_module, not ``from . import event``: that form would look the
-        # submodule up through this very function first.
-        event = importlib.import_module(".event", __name__)
-        value = event if name == "event" else getattr(event, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # type checkers see the names in the block above; a misspelt one is an error
+
+    def __getattr__(name: str) -> Any:
+        # The event classes cost as much to import as the whole message model (thirty-odd
+        # attrs classes and their codecs), so they load on first use; every other public
+        # name is bound above, so a public name that reaches here is an event's.
+        if name in __all__ or name == "event":
+            # import_module, not ``from . import event``: that form would look the
+            # submodule up through this very function first.
+            event = importlib.import_module(".event", __name__)
+            value = event if name == "event" else getattr(event, name)
+            globals()[name] = value
+            return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __version__ = "0.1.0"

@@ -37,6 +37,8 @@ __all__ = [
     "UserMessage",
 ]
 
+_KEEP: Any = object()  # a field ``__replace__`` is not asked to change
+
 # Covariant so that a SystemMessage is usable wherever a Msg is expected.
 _B = TypeVar("_B", bound=ContentBlock, default=ContentBlock, covariant=True)
 _T = TypeVar("_T", bound=ContentBlock)
@@ -302,34 +304,41 @@ class Msg(JsonSerializable, Generic[_B]):
 
     # -- copies -----------------------------------------------------------------
 
-    def __replace__(self, **changes: Any) -> Self:
+    def __replace__(
+        self,
+        *,
+        id: str | None = _KEEP,
+        name: str | None = _KEEP,
+        role: MsgRole | None = _KEEP,
+        content: Iterable[str | _B] = _KEEP,
+        metadata: Mapping[str, Any] | None = _KEEP,
+        timestamp: str | None = _KEEP,
+        usage: ChatUsage | None = _KEEP,
+    ) -> Self:
         """``copy.replace(msg, name="bob")`` (Python 3.13+): a copy, of the same class, with those fields
-        changed and every rule checked again; ``content`` is given as to ``with_content``."""
-        fields = {
-            "id": self.id,
-            "name": self.name,
-            "role": self.role,
-            "content": self.content,
-            "metadata": self.metadata,
-            "timestamp": self.timestamp,
-            "usage": self.usage,
-        }
-        unknown = changes.keys() - fields.keys()
-        if unknown:
-            raise ArgumentTypeError(
-                f"{type(self).__name__} has no field {min(unknown)!r}; its fields are {', '.join(fields)}"
-            )
-        if "content" in changes:
+        changed and every rule checked again; ``content`` is given as to ``with_content``.  Typed, so
+        that mypy checks the changes as it checks a constructor's arguments."""
+        blocks: Iterable[ContentBlock] = self.content
+        if content is not _KEEP:
             # Wrapped, not tuple()d: a lone block or string is one item, an iterable is flattened.
-            changes["content"] = normalize_content((changes["content"],), f"{type(self).__name__} content")
-        return type(self)._from_fields(**{**fields, **changes})
+            blocks = normalize_content((content,), f"{type(self).__name__} content")
+        return type(self)._from_fields(
+            self.id if id is _KEEP else id,
+            self.name if name is _KEEP else name,
+            self.role if role is _KEEP else role,
+            blocks,
+            self.metadata if metadata is _KEEP else metadata,
+            self.timestamp if timestamp is _KEEP else timestamp,
+            self.usage if usage is _KEEP else usage,
+        )
 
     def with_generate_reason(self, reason: GenerateReason) -> Self:
         """A copy, of the same class, that records ``reason``."""
         return self.__replace__(metadata=_with_reason(self.metadata, reason, type(self).__name__))
 
-    def with_content(self, content: Iterable[_B]) -> Self:
-        """A copy, of the same class, holding ``content`` (checked against the role again)."""
+    def with_content(self, content: Iterable[str | _B]) -> Self:
+        """A copy, of the same class, holding ``content`` (checked against the role again); strings
+        become text blocks, as in the constructor."""
         return self.__replace__(content=content)
 
     def with_metadata(self, metadata: Mapping[str, Any] | None) -> Self:
@@ -371,6 +380,8 @@ class _RolePinnedMsg(Msg[_B]):
 
     __slots__ = ()
     _ROLE: ClassVar[MsgRole]
+    if TYPE_CHECKING:
+        role: MsgRole  # never None: the class fixes it
 
     def __init__(
         self,

@@ -68,8 +68,9 @@ class MessageBuilder(Generic[_M, _B]):
         self._name = name
         return self
 
-    def content(self, *blocks: _B | Iterable[_B]) -> Self:
-        """Replace the content with ``blocks`` (given one by one or as one iterable)."""
+    def content(self, *blocks: str | _B | Iterable[str | _B]) -> Self:
+        """Replace the content with ``blocks`` (given one by one or as one iterable); strings become
+        text blocks, as in the constructor."""
         self._content = normalize_content(blocks, f"{self._msg_cls.__name__} content")
         return self
 

@@ -10,11 +10,16 @@ from __future__ import annotations
 import codecs
 import re
 
+from typing import TypeAlias
+
 import attrs
 
 from .errors import ArgumentTypeError, DecodeError
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "SSEMessage", "SSEParser"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "Chunk", "SSEMessage", "SSEParser"]
+
+#: A piece of an event stream: text, or UTF-8 bytes in any of Python's byte containers.
+Chunk: TypeAlias = str | bytes | bytearray | memoryview
 
 DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024  # characters; the JSON decoder's default limit is the same
 #: The longest reconnection delay a server can ask for (one day, in milliseconds): a longer
@@ -65,7 +70,7 @@ class SSEParser:
         self._event_type = ""
         self._id_buffer = last_event_id
 
-    def feed(self, chunk: str | bytes | bytearray | memoryview) -> list[SSEMessage]:
+    def feed(self, chunk: Chunk) -> list[SSEMessage]:
         """Parse ``chunk`` and return the messages it completed (often none)."""
         if isinstance(chunk, (bytes, bytearray, memoryview)):
             text = self._decoder.decode(chunk)

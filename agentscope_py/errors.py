@@ -10,6 +10,10 @@ code written against the built-ins keeps working.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .interop import ConversationProblem
 
 __all__ = [
     "AgentScopeError",
@@ -52,8 +56,8 @@ class ConversationError(AgentScopeError, ValueError):
     :func:`~agentscope_py.interop.repair_conversation` fixes what can be fixed.
     """
 
-    def __init__(self, message: str, problems: Iterable[object] = ()) -> None:
-        self.problems = tuple(problems)
+    def __init__(self, message: str, problems: Iterable[ConversationProblem] = ()) -> None:
+        self.problems: tuple[ConversationProblem, ...] = tuple(problems)
         super().__init__(message)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
-from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, SSEMessage, SSEParser
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from .errors import ArgumentTypeError, ArgumentValueError
 from .event import AgentEvent
 
@@ -113,7 +113,7 @@ def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEv
 
 
 def parse_messages(
-    chunks: Iterable[str | bytes] | str | bytes, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    chunks: Iterable[Chunk] | Chunk, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
 ) -> Iterator[SSEMessage]:
     """The messages of an event stream given as chunks (an HTTP body, a file's lines …), or whole."""
     parser = SSEParser(max_message_size=max_message_size)
@@ -125,7 +125,7 @@ def parse_messages(
 
 
 def parse_events(
-    chunks: Iterable[str | bytes] | str | bytes, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    chunks: Iterable[Chunk] | Chunk, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
 ) -> Iterator[AgentEvent]:
     """The agent events of an event stream; messages of other kinds (``event: ping``) are skipped.
 

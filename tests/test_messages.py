@@ -169,10 +169,10 @@ def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
         plain.__replace__(role=MsgRole.SYSTEM, content=[CALL_1])
     with pytest.raises(ArgumentValueError, match="fixed"):
         msg.__replace__(role=MsgRole.ASSISTANT)
-    with pytest.raises(ArgumentTypeError, match=r"no field 'text'; its fields are id, name, role, content"):
-        msg.__replace__(text="x")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'text'"):
+        msg.__replace__(text="x")  # type: ignore[call-arg]
     with pytest.raises(ArgumentTypeError, match="name"):
-        msg.__replace__(name=3)
+        msg.__replace__(name=3)  # type: ignore[arg-type]
 
 
 def test_messages_compare_by_value() -> None:
@@ -353,7 +353,7 @@ def test_with_metadata_replaces_the_metadata(role: MsgRole, cls: type[Msg[Any]])
 
 def test_with_content_takes_strings_and_copies_the_callers_list() -> None:
     content: list[str | TextBlock] = ["a", TextBlock("b")]
-    copied = SystemMessage("x").with_content(content)  # type: ignore[arg-type]  # str is accepted at run time
+    copied = SystemMessage("x").with_content(content)
     content.clear()
     assert copied.content == (TextBlock("a"), TextBlock("b"))
 

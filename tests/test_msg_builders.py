@@ -58,6 +58,8 @@ def test_content_replaces_and_takes_blocks_or_one_iterable() -> None:
     assert builder.content(TextBlock("a"), TextBlock("b")).build().content == (TextBlock("a"), TextBlock("b"))
     assert builder.content([TextBlock("c")]).build().content == (TextBlock("c"),)
     assert builder.content().build().content == ()
+    # strings are text blocks, as in the constructor
+    assert builder.content("d", ["e", TextBlock("f")]).build().content == (TextBlock("d"), TextBlock("e"), TextBlock("f"))
 
 
 def test_text_content_replaces_the_content_with_one_text_block() -> None:

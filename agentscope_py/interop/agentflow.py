@@ -87,7 +87,7 @@ _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultS
 # == reading =========================================================================
 
 
-def from_agentflow(payload: object) -> list[Msg[Any]]:
+def from_agentflow(payload: object) -> list[Msg]:
     """Messages from a list of AgentFlow ``Message`` dicts.
 
     Raises :class:`~agentscope_py.errors.DecodeError` naming the path of anything

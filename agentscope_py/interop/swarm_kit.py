@@ -66,7 +66,7 @@ _ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYS
 # == reading =========================================================================
 
 
-def from_swarm_kit(payload: object) -> list[Msg[Any]]:
+def from_swarm_kit(payload: object) -> list[Msg]:
     """Messages from a list of ``IModelMessage`` dicts.
 
     Consecutive ``tool`` messages become one TOOL message (a result block each,

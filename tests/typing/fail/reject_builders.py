@@ -21,7 +21,6 @@ AssistantMessage.builder().metadata([("k", 1)])  # E: arg-type
 AssistantMessage.builder().usage({"inputTokens": 1})  # E: arg-type
 AssistantMessage.builder().generate_reason("TOOL_CALLS")  # E: arg-type
 AssistantMessage.builder().text_content(TextBlock("x"))  # E: arg-type
-AssistantMessage.builder().content("a string")  # E: arg-type
 ToolResultMessage.builder().result(TextBlock("x"))  # E: call-overload
 ToolResultMessage.builder().results(ToolUseBlock("c", "n"))  # E: arg-type
 TextBlock.builder().text(3)  # E: arg-type

@@ -39,6 +39,8 @@ UserMessage.builder().content(ThinkingBlock("hm"))  # E: arg-type
 SystemMessage("ok").with_content([ImageBlock(source)])  # E: list-item
 UserMessage("ok").with_content([call])  # E: list-item
 UserMessage("ok").with_content((call,))  # E: arg-type
+SystemMessage("ok").__replace__(content=[call])  # E: list-item
+UserMessage("ok").__replace__(content=[ThinkingBlock("hm")])  # E: list-item
 
 
 # what a message holds is typed by its role

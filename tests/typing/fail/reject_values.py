@@ -18,6 +18,7 @@ from agentscope_py import (
     URLSource,
     UserMessage,
 )
+from agentscope_py import TextBlok  # E: attr-defined
 
 msg = UserMessage("hi", name="alice")
 call = ToolUseBlock("call_1", "zoom", {"x": 1})
@@ -52,5 +53,8 @@ Msg("hi", role="USER")  # E: arg-type
 ToolResultMessage.of("call_1", "zoom", 42)  # E: arg-type
 ChatUsage(1, 2) + 3  # E: operator
 msg.with_generate_reason("MODEL_STOP")  # E: arg-type
+msg.__replace__(nmae="bob")  # E: call-arg
+msg.__replace__(name=3)  # E: arg-type
+msg.__replace__(usage=ChatUsage)  # E: arg-type
 msg.get_content_blocks(str)  # E: type-var
 reason: GenerateReason = msg.get_generate_reason().value  # E: assignment

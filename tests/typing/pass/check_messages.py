@@ -58,7 +58,8 @@ assert_type(assistant.get_structured_data(), Any)
 
 # fields
 assert_type(user.id, str | None)
-assert_type(user.role, MsgRole | None)
+assert_type(user.role, MsgRole)  # a role class fixes it
+assert_type(plain.role, MsgRole | None)
 assert_type(user.usage, ChatUsage | None)
 
 # copies keep the class
@@ -69,6 +70,11 @@ assert_type(assistant.with_metadata({"k": 1}), AssistantMessage)
 assert_type(tool.with_metadata(None), ToolResultMessage)
 assert_type(plain.with_content([ToolResultBlock.text("x")]), Msg[ContentBlock])
 assert_type(ToolResultMessage.of("call_1", "zoom", "done"), ToolResultMessage)
+assert_type(system.with_content(["Be briefer."]), SystemMessage)  # strings are text, as in the constructor
+assert_type(SystemMessage.builder().content("Be brief.", TextBlock("Really.")).build(), SystemMessage)
+# copy.replace (Python 3.13) calls __replace__, whose keywords are typed like the constructor's
+assert_type(system.__replace__(name="rules", content=["Be briefer."]), SystemMessage)
+assert_type(user.__replace__(content=[ImageBlock(URLSource("https://example.com/dog.png"))]), UserMessage)
 
 
 # every role-pinned message is a Msg

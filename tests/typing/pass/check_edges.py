@@ -1,0 +1,41 @@
+"""What mypy infers at the edges: converters, Server-Sent Events, errors."""
+
+from __future__ import annotations
+
+from typing_extensions import assert_type
+
+from agentscope_py import AssistantMessage, ConversationError, Msg, MsgRole, ToolUseBlock, UserMessage
+from agentscope_py.interop import (
+    ConversationProblem,
+    from_agentflow,
+    from_anthropic,
+    from_anthropic_response,
+    from_openai,
+    from_openai_response,
+    from_swarm_kit,
+    from_vercel_ai,
+    to_openai,
+)
+from agentscope_py.sse import parse_messages
+
+# every reader gives messages whose blocks are typed
+for read in (from_openai, from_anthropic, from_agentflow, from_vercel_ai, from_swarm_kit):
+    assert_type(read([]), list[Msg])
+reply = from_openai_response({"choices": [{"message": {"role": "assistant", "content": "hi"}}]})
+assert_type(reply, AssistantMessage)
+assert_type(from_anthropic_response({"role": "assistant", "content": []}), AssistantMessage)
+assert_type(reply.role, MsgRole)
+
+# a conversation annotated as list[Msg] takes messages of every role and what the readers give
+conversation: list[Msg] = [UserMessage("hi"), reply]
+conversation.extend(from_openai([]))
+
+try:
+    to_openai([AssistantMessage(ToolUseBlock("c", "f"))])
+except ConversationError as error:
+    assert_type(error.problems, tuple[ConversationProblem, ...])
+    assert [problem.kind.name for problem in error.problems] == ["UNANSWERED_TOOL_CALL"]
+
+# any of Python's byte containers is a chunk of an event stream
+assert [m.data for m in parse_messages(bytearray(b"data: x\n\n"))] == ["x"]
+assert [m.data for m in parse_messages([memoryview(b"data: y\n\n")])] == ["y"]
