@@ -174,3 +174,42 @@ def test_feed_all_is_feed_in_a_loop(events: list[AgentEvent]) -> None:
     assert at_once.anomalies == one_by_one.anomalies
     assert at_once.snapshot() == one_by_one.snapshot()
     assert at_once.close() == one_by_one.close()
+
+
+@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)))
+def test_snapshots_taken_inside_feed_all_change_nothing(events: list[AgentEvent]) -> None:
+    # A UI rendering from the iterator feed_all reads: the snapshots it takes in the middle of a run
+    # of deltas must not leave a stale block behind, even when the run holds replays.
+    one_by_one = MessageAssembler()
+    expected = [message for event in events for message in one_by_one.feed(event)]
+    rendering = MessageAssembler()
+
+    def live() -> Iterator[AgentEvent]:
+        for event in events:
+            yield event
+            rendering.snapshot()
+
+    assert rendering.feed_all(live()) == expected
+    assert rendering.snapshot() == one_by_one.snapshot()
+    assert rendering.close() == one_by_one.close()
+
+
+@given(replies(), CHUNK_SIZES)
+def test_a_snapshot_inside_feed_all_is_the_reply_so_far(message: AssistantMessage, chunk_size: int) -> None:
+    events = events_from_message(message, chunk_size=chunk_size)
+    one_by_one = MessageAssembler()
+    expected = []
+    for event in events:
+        one_by_one.feed(event)
+        expected.append(one_by_one.snapshot())
+    rendering = MessageAssembler()
+    screens = []
+
+    def live() -> Iterator[AgentEvent]:
+        for event in events:
+            yield event
+            screens.append(rendering.snapshot())
+
+    assert rendering.feed_all(live()) == [message]
+    # The iterator resumes once the event it yielded is applied: each screen shows the events so far.
+    assert screens == expected

@@ -144,20 +144,20 @@ class MessageAssembler(ReplyRouter):
 
     def _run_target(
         self, first: Any, cls: type[BlockAccumulator], block_id: str | None
-    ) -> tuple[Reply, list[str]] | None:
-        """The reply and the ``parts`` of the open block that a run of deltas beginning with ``first``
-        extends, with ``first`` applied (so the run loops over the rest without chaining it back in
-        front).  ``None`` when there is no such block: then ``first`` is applied by ``feed``
-        (routing and anomalies), and the next delta finds the block it opened."""
+    ) -> tuple[Reply, Any] | None:
+        """The reply and the open block that a run of deltas beginning with ``first`` extends, with
+        ``first`` applied (so the run loops over the rest without chaining it back in front).
+        ``None`` when there is no such block: then ``first`` is applied by ``feed`` (routing and
+        anomalies), and the next delta finds the block it opened."""
         reply = self._routes.get((first.source, first.reply_id))
         block = None if reply is None else reply.known.get((cls.kind, first.reply_id, block_id))
         if reply is None or block is None or not block.open:
             self.feed(first)
             return None
-        block.built = reply.cached = None  # for the deltas to come: no snapshot is taken in between
+        block.built = reply.cached = None
         if self._first_sight(reply, first) and first.delta is not None:
             block.parts.append(first.delta)
-        return reply, block.parts
+        return reply, block
 
     # The two run loops below differ only in the attribute that names the block: read directly,
     # it costs a quarter less than through a getter, in the loop most events go through.  Each
@@ -170,8 +170,10 @@ class MessageAssembler(ReplyRouter):
         target = self._run_target(first, _BLOCK_DELTA_ACCUMULATORS[event_type], block_id)
         if target is None:
             return next(rest, _END)
-        reply, parts = target
+        reply, block = target
+        parts = block.parts
         start, ids = len(parts), []
+        self._run = target
         try:
             for event in rest:
                 # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
@@ -189,7 +191,8 @@ class MessageAssembler(ReplyRouter):
             else:
                 event = _END
         finally:  # also when ``rest`` raises (a dropped connection): the deltas applied are recorded
-            reply.remember_run(ids, parts, start)
+            self._run = None
+            reply.remember_run(ids, block, start)
         return event
 
     def _feed_tool_call_run(self, first: Any, rest: Iterator[Any]) -> Any:
@@ -198,8 +201,10 @@ class MessageAssembler(ReplyRouter):
         target = self._run_target(first, ToolCallAccumulator, call_id)
         if target is None:
             return next(rest, _END)
-        reply, parts = target
+        reply, block = target
+        parts = block.parts
         start, ids = len(parts), []
+        self._run = target
         try:
             for event in rest:
                 if (
@@ -215,13 +220,17 @@ class MessageAssembler(ReplyRouter):
             else:
                 event = _END
         finally:  # also when ``rest`` raises (a dropped connection): the deltas applied are recorded
-            reply.remember_run(ids, parts, start)
+            self._run = None
+            reply.remember_run(ids, block, start)
         return event
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
         ``None`` when it has none open.  Cached: calling it after every event costs only the
         blocks that changed since the previous call."""
+        if self._run is not None:  # asked by the iterator feed_all reads, while it appends a run
+            running_reply, block = self._run
+            block.built = running_reply.cached = None
         reply = self._agent_replies.get(source) or self._latest_bare_reply(source)
         return None if reply is None else reply.message()
 

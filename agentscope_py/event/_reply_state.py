@@ -107,11 +107,35 @@ class BlockAccumulator:
 
 
 class _StreamedText(BlockAccumulator):
-    __slots__ = ("parts",)
+    """A block streamed as text fragments.  ``parts`` is only ever appended to (a run of deltas
+    takes back what it appended, see ``Reply.remember_run``), so a run can index into it while a
+    snapshot reads it; the text joined so far is kept beside it, so that a snapshot after every
+    delta joins only the new parts."""
+
+    __slots__ = ("_joined_count", "_joined_text", "parts")
 
     def __init__(self, block_id: str | None, name: str | None = None) -> None:
         BlockAccumulator.__init__(self, block_id)
         self.parts: list[str] = []
+        self._joined_text = ""
+        self._joined_count = 0
+
+    def joined(self) -> str:
+        parts = self.parts
+        count, done = len(parts), self._joined_count
+        if count != done:
+            # Most blocks are built once, at their reply's end: joined whole, with no slice copied.
+            self._joined_text = "".join(parts) if done == 0 else self._joined_text + "".join(parts[done:])
+            self._joined_count = count
+        return self._joined_text
+
+    def take_back(self, start: int) -> list[str]:
+        """Remove and return the parts from ``start`` on."""
+        taken = self.parts[start:]
+        del self.parts[start:]
+        if self._joined_count > start:  # the joined text holds some of them: join again
+            self._joined_text, self._joined_count = "", 0
+        return taken
 
 
 class TextAccumulator(_StreamedText):
@@ -119,7 +143,7 @@ class TextAccumulator(_StreamedText):
     kind = "text"
 
     def _build(self) -> TextBlock:
-        return _text_block(_joined(self.parts) if self.parts else "")
+        return _text_block(self.joined())
 
 
 class ThinkingAccumulator(_StreamedText):
@@ -140,7 +164,7 @@ class ThinkingAccumulator(_StreamedText):
         return []
 
     def _build(self) -> ThinkingBlock:
-        return _thinking_block(_joined(self.parts) if self.parts else "", self.metadata)
+        return _thinking_block(self.joined(), self.metadata)
 
 
 class DataAccumulator(_StreamedText):
@@ -178,8 +202,7 @@ class DataAccumulator(_StreamedText):
         return problems
 
     def _build(self) -> DataBlock:
-        data = _joined(self.parts) if self.parts else ""
-        return DataBlock(Base64Source(self.media_type, data), self.data_id, self.name)
+        return DataBlock(Base64Source(self.media_type, self.joined()), self.data_id, self.name)
 
 
 _NOT_GIVEN: Any = object()
@@ -225,7 +248,7 @@ class ToolCallAccumulator(_StreamedText):
         return problems
 
     def _build(self) -> ToolUseBlock:
-        arguments = _joined(self.parts) if self.parts else None
+        arguments = self.joined() if self.parts else None
         content = arguments if self.content is _NOT_GIVEN else self.content
         tool_input = self.input
         self.problem = None
@@ -366,19 +389,20 @@ class Reply:
             self.calls[block.block_id] = block
         self.cached = None
 
-    def remember_run(self, ids: list[str | None], parts: list[str], start: int) -> None:
-        """Record the event ``ids`` of a run of deltas appended to ``parts`` from ``start`` on.
+    def remember_run(self, ids: list[str | None], block: Any, start: int) -> None:
+        """Record the event ``ids`` of a run of deltas appended to ``block.parts`` from ``start`` on.
 
         Recorded at once when every id is new (a set built in C per run costs about half of a lookup
         and an insert per event).  When the run repeats an id (a replay) or holds an event without
         one, its deltas are taken back and applied one by one, as ``feed`` would: an event whose id
-        was seen before changes nothing."""
+        was seen before changes nothing.  Either way the block and the message are built again: a
+        snapshot taken while the run went on (by the iterator ``feed_all`` reads) is out of date."""
+        block.built = self.cached = None
         seen = self.seen
         if seen.take_run(ids):
             return
-        deltas = parts[start:]
-        del parts[start:]
-        for event_id, delta in zip(ids, deltas):
+        parts = block.parts
+        for event_id, delta in zip(ids, block.take_back(start)):
             if event_id is None or seen.first_sight(event_id):
                 parts.append(delta)
 

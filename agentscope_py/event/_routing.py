@@ -39,6 +39,8 @@ class ReplyRouter:
         self._completed = CompletedReplies(REMEMBERED_REPLIES)
         # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
         self._undelivered: list[AssistantMessage] = []
+        # The reply and block a ``feed_all`` run of deltas is appending to, while it does.
+        self._run: tuple[Reply, Any] | None = None
 
     @property
     def strict(self) -> bool:
