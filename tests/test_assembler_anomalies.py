@@ -3,6 +3,7 @@ strict mode raises StreamError naming the event."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -192,6 +193,24 @@ def test_a_reply_that_never_ends_is_flushed_by_close() -> None:
     strict.feed(START)
     with pytest.raises(StreamError, match="reply 'R' of source None never ended"):
         strict.close()
+    [message] = strict.close()  # completed all the same: the next call hands it out
+    assert (message.id, message.content) == ("R", ())
+
+
+def test_strict_close_loses_no_message_when_it_raises() -> None:
+    def dropped() -> Iterator[AgentEvent]:
+        yield from [START, TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "done"), END]
+        yield from [AgentStartEvent(None, "R2", "bot"), TextBlockStartEvent("M2", "text")]
+        yield TextBlockDeltaEvent("M2", "text", "cut")
+        raise ConnectionError("the connection dropped")
+
+    strict = MessageAssembler(strict=True)
+    with pytest.raises(ConnectionError):
+        strict.feed_all(dropped())
+    with pytest.raises(StreamError, match="reply 'R2' of source None never ended"):
+        strict.close()
+    assert [(m.id, m.get_text_content()) for m in strict.close()] == [("R", "done"), ("R2", "cut")]
+    assert strict.close() == []
 
 
 def test_a_new_start_completes_the_reply_that_never_ended() -> None:
@@ -206,6 +225,57 @@ def test_a_new_start_completes_the_reply_that_never_ended() -> None:
     ]
     [second] = assembler.feed(AgentEndEvent("R2"))
     assert second.id == "R2" and second.content == ()
+
+
+def test_in_strict_mode_too_a_new_start_completes_the_reply_that_never_ended() -> None:
+    # Skipping the start would pour the new reply's events into the old one; instead the start is
+    # applied, the error says the old reply was cut, and the old reply comes out of the next call.
+    assembler = MessageAssembler(strict=True)
+    for event in [START, TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "first")]:
+        assembler.feed(event)
+    with pytest.raises(StreamError, match=r"reply 'R' never ended: AgentStartEvent.* started another one"):
+        assembler.feed(AgentStartEvent(None, "R2", "bot"))
+    [first] = assembler.feed(TextBlockStartEvent("M2", "text"))
+    assert (first.id, first.get_text_content()) == ("R", "first")
+    assembler.feed(TextBlockDeltaEvent("M2", "text", "second"))
+    [second] = assembler.feed(AgentEndEvent("R2"))
+    assert (second.id, second.get_text_content()) == ("R2", "second")
+
+
+def test_an_event_strict_mode_refused_is_applied_when_replayed() -> None:
+    # The start of a block is lost, its first delta refused; the server then replays from before
+    # the start.  The refused delta must not count as seen: the text comes out whole.
+    start, first, second = (
+        TextBlockStartEvent("M", "text", id="e1"),
+        TextBlockDeltaEvent("M", "text", "Hello ", id="e2"),
+        TextBlockDeltaEvent("M", "text", "world", id="e3"),
+    )
+    for feed_all in (False, True):
+        assembler = MessageAssembler(strict=True)
+        assembler.feed(START)
+        with pytest.raises(StreamError, match="never started; the event is skipped"):
+            assembler.feed(first)
+        replayed = [start, first, second, END]
+        done = assembler.feed_all(replayed) if feed_all else [m for e in replayed for m in assembler.feed(e)]
+        assert [m.get_text_content() for m in done] == ["Hello world"]
+
+
+@pytest.mark.parametrize(
+    ("events", "lenient", "strict"),
+    [
+        ([START, TextBlockDeltaEvent("M", "text", "x")], "it is created", "the event is skipped"),
+        (
+            [START, TextBlockStartEvent("M", "text"), TextBlockEndEvent("M", "text"), TextBlockDeltaEvent("M", "text", "x")],
+            "it is reopened",
+            "the event is skipped",
+        ),
+        ([START, ToolCallEndEvent("M", "c", "f")], "it is created", "the event is skipped"),
+    ],
+)
+def test_an_anomaly_says_what_became_of_the_event_in_each_mode(events: list[AgentEvent], lenient: str, strict: str) -> None:
+    assert assemble(events).anomalies[0].message.endswith(lenient)  # then the reply never ends
+    with pytest.raises(StreamError, match=f"; {strict}; MessageAssembler"):
+        assemble(events, strict=True)
 
 
 def test_events_before_their_start_join_the_reply_when_it_starts() -> None:

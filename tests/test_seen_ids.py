@@ -110,3 +110,28 @@ def test_a_long_reply_replayed_from_checkpoints_assembles_the_same_message(kind:
     for received, checkpoint in ((LONG // 2, 3), (LONG - 5, RISING_AFTER + 7), (LONG, LONG - 1)):
         replayed = assemble(events[:received] + events[checkpoint:])
         assert replayed == once and replayed.anomalies == ()
+
+
+@pytest.mark.parametrize("count", [3, RISING_AFTER + 5, LONG], ids=["set", "just rising", "long rising"])
+def test_forget_unrecords_the_id_recorded_last(count: int) -> None:
+    # An event refused in strict mode is forgotten, so that its replay is applied.
+    seen = SeenIds()
+    ids = rising_ids(count)
+    for event_id in ids:
+        assert seen.first_sight(event_id)
+    seen.forget(ids[-1])
+    assert seen.first_sight(ids[-1])  # new again
+    assert not seen.first_sight(ids[-1]) and not seen.first_sight(ids[0])
+    assert seen.first_sight(rising_ids(1, start=10_000_000)[0])  # and ids still rise after it
+
+
+def test_forget_the_only_rising_id_goes_back_to_the_highest_in_the_set() -> None:
+    seen = SeenIds()
+    before = rising_ids(RISING_AFTER + 1)
+    assert seen.take_run(before)  # the set, then rising ids from here on
+    after = rising_ids(1, start=5_000)[0]
+    assert seen.first_sight(after)
+    seen.forget(after)
+    assert not seen.first_sight(before[-1])
+    assert seen.first_sight(after)
+    assert not seen.first_sight(after)

@@ -15,7 +15,7 @@ from .._blocks import ContentBlock, HintBlock
 from .._enums import GenerateReason
 from .._frozen import thawed
 from .._messages import AssistantMessage
-from ..errors import DecodeError
+from ..errors import DecodeError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
 from ._base import AgentEvent
 from ._block_events import (
@@ -238,15 +238,20 @@ class MessageAssembler(ReplyRouter):
         """End of stream: complete the replies that never ended (an ``UNFINISHED_REPLY`` anomaly
         each) and return their messages.  The assembler can go on being fed afterwards."""
         done = self._take_undelivered() if self._undelivered else []
-        for reply in list(self._open):
-            self._report(
-                AnomalyKind.UNFINISHED_REPLY,
-                f"reply {reply.reply_id!r} of source {reply.source!r} never ended "
-                f"({'ModelCallEndEvent' if reply.bare else 'AgentEndEvent'} missing)",
-                None,
-                reply,
-            )
-            done.append(self._complete(reply))
+        try:
+            for reply in list(self._open):
+                self._report(
+                    AnomalyKind.UNFINISHED_REPLY,
+                    f"reply {reply.reply_id!r} of source {reply.source!r} never ended "
+                    f"({'ModelCallEndEvent' if reply.bare else 'AgentEndEvent'} missing)",
+                    None,
+                    reply,
+                )
+                done.append(self._complete(reply))
+        except StreamError:  # strict: the replies are completed all the same; the next call returns them
+            done += [self._complete(reply) for reply in list(self._open)]
+            self._undelivered = done
+            raise
         return done
 
     # -- handlers: (assembler, event, argument) -> completed messages ------------------
@@ -263,15 +268,10 @@ class MessageAssembler(ReplyRouter):
         current = self._agent_replies.get(source)
         if current is not None and current.reply_id == reply_id:
             if self._first_sight(current, event):
-                self._report(AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the reply is already open", event)
+                self._refuse(AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the reply is already open", event, current)
             return []
         if current is not None:
-            self._report(
-                AnomalyKind.UNFINISHED_REPLY,
-                f"reply {current.reply_id!r} never ended: {describe_event(event)} started another one",
-                event,
-                current,
-            )
+            # Completed first, also in strict mode: the new reply's events must not land in this one.
             done.append(self._complete(current))
         reply = self._routes.get((source, reply_id))
         if reply is None:
@@ -284,6 +284,17 @@ class MessageAssembler(ReplyRouter):
             for key, value in info.items():
                 setattr(reply, _MESSAGE_ATTRIBUTES[key], value)
             reply.cached = None
+        if current is not None:
+            try:
+                self._report(
+                    AnomalyKind.UNFINISHED_REPLY,
+                    f"reply {current.reply_id!r} never ended: {describe_event(event)} started another one",
+                    event,
+                    current,
+                )
+            except StreamError:  # strict: the event is applied all the same, see above
+                self._undelivered += done
+                raise
         return done
 
     def _on_agent_end(self, event: AgentEndEvent, _: None) -> list[AssistantMessage]:
@@ -387,7 +398,9 @@ class MessageAssembler(ReplyRouter):
         try:
             block = ContentBlock.from_dict(thawed(event.value.get("block")))
         except DecodeError as error:
-            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: its block is unreadable: {error}", event)
+            self._refuse(
+                AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: its block is unreadable: {error}", event, reply
+            )
             return []
         reply.blocks.append(WholeBlock(block))
         reply.cached = None

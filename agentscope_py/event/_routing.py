@@ -61,6 +61,18 @@ class ReplyRouter:
         reply_id = reply.reply_id if reply is not None else getattr(event, "reply_id", None)
         self._anomalies.append(StreamAnomaly(kind, message, event, source, reply_id))
 
+    def _outcome(self, lenient: str) -> str:
+        """What becomes of an event out of place, for its anomaly's message: what lenient mode does
+        with it, or in strict mode, nothing."""
+        return "the event is skipped" if self._strict else lenient
+
+    def _refuse(self, kind: AnomalyKind, message: str, event: Any, reply: Reply) -> None:
+        """Report an anomaly of ``event`` once ``reply`` has recorded its id.  In strict mode the
+        event is skipped, so its id is forgotten first: replayed later, it is applied, not dropped."""
+        if self._strict and event.id is not None:
+            reply.seen.forget(event.id)
+        self._report(kind, message, event)
+
     def _route(self, event: Any, reply_id: str | None) -> Reply | None:
         """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late)."""
         reply = self._routes.get((event.source, reply_id))
@@ -171,8 +183,8 @@ class ReplyRouter:
             block = cls(block_id, name)
             reply.add_block(key, block)
         elif block.open:
-            self._report(
-                AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the {cls.kind} block is already open", event
+            self._refuse(
+                AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the {cls.kind} block is already open", event, reply
             )
             return None
         else:  # Java restarts its "text" block after a tool call: the model call's text goes on
@@ -202,17 +214,19 @@ class ReplyRouter:
         block: BlockAccumulator | None,
     ) -> BlockAccumulator:
         if block is not None:
-            self._report(
+            self._refuse(
                 AnomalyKind.DELTA_WITHOUT_START,
-                f"{describe_event(event)}: the {cls.kind} block had ended; it is reopened",
+                f"{describe_event(event)}: the {cls.kind} block had ended; {self._outcome('it is reopened')}",
                 event,
+                reply,
             )
             block.open = True
             return block
-        self._report(
+        self._refuse(
             AnomalyKind.DELTA_WITHOUT_START,
-            f"{describe_event(event)}: the {cls.kind} block was never started; it is created",
+            f"{describe_event(event)}: the {cls.kind} block was never started; {self._outcome('it is created')}",
             event,
+            reply,
         )
         block = cls(block_id, name)
         reply.add_block((cls.kind, event.reply_id, block_id), block)
@@ -228,11 +242,12 @@ class ReplyRouter:
         block = reply.known.get(key)
         if block is None:
             kept = cls.end_creates
-            self._report(
+            self._refuse(
                 AnomalyKind.END_WITHOUT_START,
                 f"{describe_event(event)}: the {cls.kind} block was never started; "
-                + ("it is created" if kept else "the end is dropped"),
+                + (self._outcome("it is created") if kept else "the end is dropped"),
                 event,
+                reply,
             )
             if not kept:
                 return None

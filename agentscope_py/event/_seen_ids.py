@@ -86,6 +86,15 @@ class SeenIds:
             table |= known
         return True
 
+    def forget(self, event_id: str) -> None:
+        """Unrecord ``event_id``, the id recorded last: its event was refused after all."""
+        rising = self._rising
+        if rising and rising[-1] == event_id:
+            rising.pop()
+            self._highest = rising[-1] if rising else max(self._table, default="")
+        else:
+            self._table.discard(event_id)
+
     def _try_rising(self) -> None:
         # Once per reply: from here on, an id above every id so far is new without a lookup.
         self._tried = True
