@@ -26,6 +26,21 @@ except ImportError:  # the standard library serves alone
     _orjson_loads = None
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value - value != 0.0:  # inf: no JSON number is, and a message holding one cannot be written
+        raise ValueError(f"{text} is out of range for a number")
+    return value
+
+
+# The standard library reads NaN, Infinity and 1e400 (as inf): none is JSON.
+_stdlib_loads = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float).decode
+
+
 def _holds_float(value: Any) -> bool:
     if type(value) is float:
         return True
@@ -38,7 +53,7 @@ def _holds_float(value: Any) -> bool:
 
 def _loads(raw: str) -> Any:
     # orjson parses several times faster, but reads integers beyond 64 bits as floats and
-    # refuses what the standard library accepts (NaN, escaped lone surrogates): text it
+    # refuses what the standard library accepts (escaped lone surrogates): text it
     # refuses, or whose result holds a float that may be such an integer, is read again
     # exactly by the standard library, so the result never depends on orjson being installed.
     if _orjson_loads is not None:
@@ -56,7 +71,7 @@ def _loads(raw: str) -> Any:
                     return FrozenDict(value) if value else EMPTY  # JSON keys are strings: frozen in C
             if not _holds_float(value):
                 return value
-    return json.loads(raw)
+    return _stdlib_loads(raw)
 
 
 def parse_tool_arguments(raw: str) -> tuple[Mapping[str, Any], str | None]:

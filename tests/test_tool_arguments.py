@@ -49,6 +49,10 @@ def test_objects_read_exactly_whatever_the_backend(backend: str, raw: str, expec
         ("[1, 2]", "a JSON list, not an object"),
         ('"text"', "a JSON str, not an object"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply to parse"),
+        # Not JSON, though Python's json reads them; a message holding nan or inf cannot be written.
+        ('{"x": NaN}', "not valid JSON (NaN is not JSON)"),
+        ('{"x": [-Infinity]}', "not valid JSON (-Infinity is not JSON)"),
+        ('{"x": {"y": 1e400}}', "not valid JSON (1e400 is out of range for a number)"),
     ],
 )
 def test_text_holding_no_object_gives_empty_input_and_says_why(backend: str, raw: str, reason: str) -> None:
