@@ -12,8 +12,9 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 
-from .errors import ArgumentValueError, StreamConnectionError
-from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEParser
+from ._checks import check_float, check_int, check_optional_str, check_str, describe
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEParser, check_size
+from .errors import ArgumentTypeError, ArgumentValueError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
 from .event._types import AgentEventType
 
@@ -80,17 +81,23 @@ class ResumableEventStream:
         stop: Callable[[AgentEvent], bool] | None = is_reply_end,
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
     ) -> None:
-        parts = urllib.parse.urlsplit(url)
+        parts = urllib.parse.urlsplit(check_str(url, "url"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
+        last_event_id = check_optional_str(last_event_id, "last_event_id")
         if last_event_id is not None and any(c in last_event_id for c in "\r\n\0"):
             raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
-        if type(max_retries) is not int or max_retries < 0:
+        if check_int(max_retries, "max_retries") < 0:
             raise ArgumentValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
-        if not timeout > 0 or not retry_delay >= 0:
+        if not check_float(timeout, "timeout") > 0 or not check_float(retry_delay, "retry_delay") >= 0:
             raise ArgumentValueError(
                 f"timeout must be > 0 and retry_delay >= 0 (seconds), got {timeout!r} and {retry_delay!r}"
             )
+        if headers is not None and not isinstance(headers, Mapping):
+            raise ArgumentTypeError(f"headers must be a mapping of names to values, got {describe(headers)}")
+        if stop is not None and not callable(stop):
+            raise ArgumentTypeError(f"stop must be a function of an event, or None, got {describe(stop)}")
+        check_size(max_message_size, "max_message_size")
         self.url = url
         self.last_event_id = last_event_id or ""
         self.reconnects = 0
@@ -114,7 +121,9 @@ class ResumableEventStream:
                 if response is None:  # 204: the server has nothing more to send
                     return
                 for event in self._new_events(response, seen):
-                    progressed = True
+                    # An event without an id cannot be told from its replay: it is yielded, but only
+                    # an event never seen before shows the stream moving on.
+                    progressed = progressed or event.id is not None
                     yield event
                     if self._stop is not None and self._stop(event):
                         return
@@ -149,6 +158,8 @@ class ResumableEventStream:
                         continue
                     seen.add(event.id)
                 yield event
+            # A message with an id and no data moves the id too (a server's checkpoint), as in a browser.
+            self.last_event_id = parser.last_event_id
             if parser.retry is not None:
                 self._delay = parser.retry / 1000
 
@@ -163,9 +174,10 @@ class ResumableEventStream:
     def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
         """Send the GET; the response to read, or None when the server says the stream is over."""
         path = urllib.parse.urlunsplit(("", "", self._parts.path or "/", self._parts.query, ""))
-        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", **self._headers}
+        headers: dict[str, str | bytes] = {"Accept": "text/event-stream", "Cache-Control": "no-cache", **self._headers}
         if self.last_event_id:
-            headers["Last-Event-ID"] = self.last_event_id
+            # UTF-8, as browsers send it: http.client would encode a str as Latin-1, and fail on "事件-3".
+            headers["Last-Event-ID"] = self.last_event_id.encode()
         connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         if response.status == 204:

@@ -14,9 +14,10 @@ from typing import TypeAlias
 
 import attrs
 
-from .errors import ArgumentTypeError, DecodeError
+from ._checks import check_int, check_str
+from .errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "Chunk", "SSEMessage", "SSEParser"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "Chunk", "SSEMessage", "SSEParser", "check_size"]
 
 #: A piece of an event stream: text, or UTF-8 bytes in any of Python's byte containers.
 Chunk: TypeAlias = str | bytes | bytearray | memoryview
@@ -28,6 +29,14 @@ MAX_RETRY = 24 * 60 * 60 * 1000
 
 # CRLF, a lone CR and a lone LF all end a line; no other character does (unlike str.splitlines).
 LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def check_size(value: object, arg: str) -> int:
+    """A message size limit: an int of at least 1 (characters)."""
+    size = check_int(value, arg)
+    if size < 1:
+        raise ArgumentValueError(f"{arg} must be at least 1 (characters), got {size!r}")
+    return size
 
 
 @attrs.frozen
@@ -57,8 +66,8 @@ class SSEParser:
     """
 
     def __init__(self, last_event_id: str = "", *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
-        self.last_event_id = last_event_id
-        self.max_message_size = max_message_size
+        self.last_event_id = check_str(last_event_id, "SSEParser last_event_id")
+        self.max_message_size = check_size(max_message_size, "SSEParser max_message_size")
         self.retry: int | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._at_start = True  # a byte order mark is dropped only at the very start

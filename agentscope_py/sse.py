@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 
 from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
+from ._checks import check_optional_str, check_str, describe
 from .errors import ArgumentTypeError, ArgumentValueError
 from .event import AgentEvent
 
@@ -54,6 +55,9 @@ def _retry_field(retry: int) -> str:
 def encode_sse(data: str, *, event: str | None = None, id: str | None = None, retry: int | None = None) -> str:
     """One SSE message: optional ``id``, ``event`` and ``retry`` (milliseconds) fields, then
     ``data`` (one ``data:`` line per line of it), then the blank line that dispatches it."""
+    check_str(data, "encode_sse data")
+    check_optional_str(event, "encode_sse event")
+    check_optional_str(id, "encode_sse id")
     lines = []
     if id is not None:
         if "\0" in id:
@@ -120,6 +124,8 @@ def parse_messages(
     if isinstance(chunks, (str, bytes, bytearray, memoryview)):  # the whole stream in one piece
         yield from parser.feed(chunks)
         return
+    if not isinstance(chunks, Iterable):
+        raise ArgumentTypeError(f"an event stream is text, bytes or an iterable of chunks, got {describe(chunks)}")
     for chunk in chunks:
         yield from parser.feed(chunk)
 

@@ -19,7 +19,7 @@ import attrs
 from agentscope_py.event import AgentEvent
 from agentscope_py.sse import encode_comment, encode_events
 
-__all__ = ["StreamServer", "serve_events"]
+__all__ = ["StreamServer", "serve_bodies", "serve_events"]
 
 SOCKET_TIMEOUT = 5.0
 
@@ -68,7 +68,7 @@ def _handler(server_state: StreamServer) -> type[BaseHTTPRequestHandler]:
         timeout = SOCKET_TIMEOUT
 
         def do_GET(self) -> None:
-            last_event_id = self.headers.get("Last-Event-ID")
+            last_event_id = _last_event_id(self)
             with server_state._lock:
                 server_state.last_event_ids.append(last_event_id)
             body = server_state.body(last_event_id)
@@ -102,21 +102,71 @@ def _handler(server_state: StreamServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _last_event_id(request: BaseHTTPRequestHandler) -> str | None:
+    # http.server reads header bytes as Latin-1; clients send the id as UTF-8, as browsers do.
+    raw = request.headers.get("Last-Event-ID")
+    return None if raw is None else raw.encode("latin-1").decode("utf-8")
+
+
+@attrs.define
+class Bodies:
+    """The n-th connection gets ``bodies[n]`` (the last one again after that), then is closed."""
+
+    bodies: Sequence[str]
+    url: str = ""
+    last_event_ids: list[str | None] = attrs.field(factory=list)
+
+
+def _bodies_handler(state: Bodies) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        timeout = SOCKET_TIMEOUT
+
+        def do_GET(self) -> None:
+            state.last_event_ids.append(_last_event_id(self))
+            body = state.bodies[min(len(state.last_event_ids), len(state.bodies)) - 1]
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
 @contextmanager
-def serve_events(state: StreamServer, path: str = "/reply") -> Iterator[StreamServer]:
-    """Serve ``state`` at ``http://127.0.0.1:<free port><path>`` for the duration of the block."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+def serve_bodies(bodies: Sequence[str]) -> Iterator[Bodies]:
+    """Serve ``bodies``, one per connection, at ``http://127.0.0.1:<free port>/``."""
+    state = Bodies(bodies)
+    with _serving(_bodies_handler(state)) as url:
+        state.url = url
+        yield state
+
+
+@contextmanager
+def _serving(handler: type[BaseHTTPRequestHandler], path: str = "/") -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}{path}"
     try:
-        yield state
+        yield f"http://127.0.0.1:{server.server_address[1]}{path}"
     finally:
-        state._stopping.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=SOCKET_TIMEOUT)
+
+
+@contextmanager
+def serve_events(state: StreamServer, path: str = "/reply") -> Iterator[StreamServer]:
+    """Serve ``state`` at ``http://127.0.0.1:<free port><path>`` for the duration of the block."""
+    with _serving(_handler(state), path) as url:
+        state.url = url
+        try:
+            yield state
+        finally:
+            state._stopping.set()  # a stalled connection stops waiting, so the server can shut down
 
 
 def keep_alive_preamble() -> str:

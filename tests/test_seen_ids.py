@@ -128,7 +128,7 @@ def test_forget_unrecords_the_id_recorded_last(count: int) -> None:
 def test_forget_the_only_rising_id_goes_back_to_the_highest_in_the_set() -> None:
     seen = SeenIds()
     before = rising_ids(RISING_AFTER + 1)
-    assert seen.take_run(before)  # the set, then rising ids from here on
+    assert seen.take_run([*before])  # the set, then rising ids from here on
     after = rising_ids(1, start=5_000)[0]
     assert seen.first_sight(after)
     seen.forget(after)

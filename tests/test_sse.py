@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import attrs
 import pytest
-from sse_server import StreamServer, keep_alive_preamble, serve_events
+from sse_server import StreamServer, keep_alive_preamble, serve_bodies, serve_events
 
 from agentscope_py import (
     AgentEvent,
@@ -30,7 +31,9 @@ from agentscope_py.sse import (
     SSEParser,
     encode_event,
     encode_events,
+    encode_sse,
     parse_events,
+    parse_messages,
 )
 
 TIMEOUT = 5.0
@@ -155,6 +158,39 @@ def test_a_server_sending_an_oversized_message_is_an_error_not_a_drop() -> None:
     assert len(state.last_event_ids) == 1
 
 
+def test_event_ids_beyond_latin_1_are_sent_back_as_utf_8() -> None:
+    events = [attrs.evolve(event, id=f"事件-{index:05d}") for index, event in enumerate(EVENTS)]
+    state = StreamServer(events, cuts=3, seed=4)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        assert list(stream) == events
+    assert stream.reconnects == 3
+    assert all(sent is None or sent.startswith("事件-") for sent in state.last_event_ids)
+    assert assemble(events) == [MESSAGE]
+
+
+def test_an_id_without_data_moves_the_last_event_id_as_in_a_browser() -> None:
+    # A server's checkpoint: "id: ..." and a blank line.  The reconnection sends it back.
+    first, *rest = EVENTS[:3]
+    with serve_bodies([encode_event(first) + "id: checkpoint-7\n\n", "".join(map(encode_event, rest))]) as server:
+        stream = ResumableEventStream(server.url, timeout=TIMEOUT, retry_delay=0.001, stop=lambda e: e.id == rest[-1].id)
+        assert list(stream) == EVENTS[:3]
+    assert server.last_event_ids == [None, "checkpoint-7"]
+
+
+def test_events_without_ids_are_not_progress_so_the_client_gives_up() -> None:
+    # Without an id a replayed event cannot be recognised: it comes again on each connection, and
+    # connections that bring nothing else count as bringing nothing new.
+    event = attrs.evolve(EVENTS[1], id=None)
+    with serve_bodies([encode_event(event)]) as server:
+        stream = ResumableEventStream(server.url, timeout=TIMEOUT, max_retries=2, retry_delay=0.001)
+        received = []
+        with pytest.raises(StreamConnectionError, match="3 connections in a row brought no new event"):
+            for item in stream:
+                received.append(item)
+    assert received == [event] * 3 and len(server.last_event_ids) == 3
+
+
 def test_the_client_checks_its_arguments() -> None:
     with pytest.raises(ArgumentValueError, match="http"):
         ResumableEventStream("ftp://127.0.0.1/x")
@@ -164,6 +200,35 @@ def test_the_client_checks_its_arguments() -> None:
         ResumableEventStream("http://127.0.0.1/x", max_retries=-1)
     with pytest.raises(ArgumentValueError, match="retry_delay"):
         ResumableEventStream("http://127.0.0.1/x", retry_delay=-1.0)
+    url = "http://127.0.0.1/x"
+    for arguments, message in [
+        ({"url": 5}, "url must be a str"),
+        ({"url": url, "last_event_id": 5}, "last_event_id must be a str or None"),
+        ({"url": url, "timeout": "5"}, "timeout must be a number"),
+        ({"url": url, "max_retries": 2.0}, "max_retries must be an int"),
+        ({"url": url, "headers": [("A", "b")]}, "headers must be a mapping"),
+        ({"url": url, "stop": 5}, "stop must be a function of an event, or None"),
+        ({"url": url, "max_message_size": "big"}, "max_message_size must be an int"),
+    ]:
+        with pytest.raises(ArgumentTypeError, match=message):
+            ResumableEventStream(**arguments)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="max_message_size must be at least 1"):
+        ResumableEventStream(url, max_message_size=0)
+
+
+def test_the_encoders_and_parsers_check_their_arguments() -> None:
+    with pytest.raises(ArgumentTypeError, match="encode_sse data must be a str"):
+        encode_sse(None)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="encode_sse id must be a str or None"):
+        encode_sse("x", id=5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="encode_sse event must be a str or None"):
+        encode_sse("x", event=b"ping")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="an event stream is text, bytes or an iterable of chunks"):
+        list(parse_messages(None))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="SSEParser last_event_id must be a str"):
+        SSEParser(None)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="SSEParser max_message_size must be an int"):
+        SSEParser(max_message_size=None)  # type: ignore[arg-type]
 
 
 # -- encoding and parsing events without a network ---------------------------------------
