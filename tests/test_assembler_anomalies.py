@@ -278,6 +278,20 @@ def test_an_anomaly_says_what_became_of_the_event_in_each_mode(events: list[Agen
         assemble(events, strict=True)
 
 
+@pytest.mark.parametrize("name", ["__internal_plan", None])
+def test_a_hidden_tool_call_streamed_without_a_start_as_java_does_is_no_anomaly(name: str | None) -> None:
+    # AgentScope Java sends no start or end for a call without a name or named "__...", only its deltas.
+    stream = [START, ToolCallDeltaEvent("M", "h1", name, '{"step": 1}'), END]
+    for strict in (False, True):
+        result = assemble(stream, strict=strict)
+        assert [m.content for m in result] == [(ToolUseBlock("h1", name, {"step": 1}, '{"step": 1}'),)]
+        assert result.anomalies == ()
+    # A visible tool's delta without its start is still out of place.
+    assert [a.kind for a in assemble([START, ToolCallDeltaEvent("M", "c", "search", "{}"), END]).anomalies] == [
+        AnomalyKind.DELTA_WITHOUT_START
+    ]
+
+
 def test_events_before_their_start_join_the_reply_when_it_starts() -> None:
     events = [TextBlockDeltaEvent("R", "text", "early "), START, TextBlockDeltaEvent("R", "text", "bird"), END]
     result = assemble(events)

@@ -24,6 +24,12 @@ __all__ = ["REMEMBERED_REPLIES", "ReplyRouter"]
 #: How many completed replies an assembler remembers, to recognise their late events.
 REMEMBERED_REPLIES = 1024
 
+def _is_hidden_tool(name: str | None) -> bool:
+    # AgentScope Java streams no start (and no end) for a call without a name or whose name begins
+    # with "__" (a hidden or placeholder tool), only its argument deltas: they create the call.
+    return name is None or name.startswith("__")
+
+
 _STRICT_HINT = "; MessageAssembler(strict=False) keeps what it can and records the problem in .anomalies"
 
 
@@ -222,12 +228,13 @@ class ReplyRouter:
             )
             block.open = True
             return block
-        self._refuse(
-            AnomalyKind.DELTA_WITHOUT_START,
-            f"{describe_event(event)}: the {cls.kind} block was never started; {self._outcome('it is created')}",
-            event,
-            reply,
-        )
+        if not (cls is ToolCallAccumulator and _is_hidden_tool(name)):
+            self._refuse(
+                AnomalyKind.DELTA_WITHOUT_START,
+                f"{describe_event(event)}: the {cls.kind} block was never started; {self._outcome('it is created')}",
+                event,
+                reply,
+            )
         block = cls(block_id, name)
         reply.add_block((cls.kind, event.reply_id, block_id), block)
         return block
