@@ -39,6 +39,12 @@ class ChatUsage(JsonSerializable):
             self.time + other.time,
         )
 
+    def __radd__(self, other: int) -> ChatUsage:
+        # ``sum(usages)`` starts from 0; no other number has a meaning here.
+        if type(other) is int and other == 0:
+            return self
+        return NotImplemented
+
     @staticmethod
     def builder() -> ChatUsageBuilder:
         return ChatUsageBuilder()

@@ -123,7 +123,9 @@ class _Builder:
     def _field(self, spec: WireClass, field: WireField) -> dict[str, Any]:
         schema = field.kind.schema(self.schemas)
         if not field.read:
-            return {**schema, "readOnly": True, "description": "written on output, ignored on input"}
+            # Any value decodes, since none is read: the schema describes the documents that decode.
+            written = schema.get("type", "any JSON value")
+            return {"readOnly": True, "description": f"written on output ({written}), ignored on input: any value is accepted"}
         if field.nullable or not _required(spec, field):  # null reads as None or as the default
             schema = _or_null(schema)
         return schema

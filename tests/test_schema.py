@@ -116,3 +116,18 @@ def test_whatever_the_decoder_refuses_for_its_shape_the_schema_refuses(mutated: 
     root, document = mutated
     if refused_by_decoder(root, document):
         assert not VALIDATORS[root.__name__].is_valid(document)
+
+
+@given(mutated=mutated_vectors())
+def test_whatever_the_decoder_reads_the_schema_accepts(mutated: tuple[type[Any], Any]) -> None:
+    # The other direction: the schema is no stricter than the decoder (it describes what decodes).
+    root, document = mutated
+    if not refused_by_decoder(root, document):
+        assert VALIDATORS[root.__name__].is_valid(document), document
+
+
+def test_total_tokens_is_ignored_on_input_by_both() -> None:
+    for total in (None, "x", 1.5, 7):
+        document = {"inputTokens": 1, "outputTokens": 2, "totalTokens": total}
+        assert ChatUsage.from_dict(document).total_tokens == 3
+        assert VALIDATORS["ChatUsage"].is_valid(document)

@@ -117,11 +117,18 @@ def test_chat_usages_add_field_by_field() -> None:
     total = ChatUsage(10, 5, 2, 1.5) + ChatUsage(1, 2, 3, 0.25)
     assert total == ChatUsage(11, 7, 5, 1.75)
     assert sum([ChatUsage(1, 1), ChatUsage(2, 2)], ChatUsage()) == ChatUsage(3, 3)
+    assert sum([ChatUsage(1, 1), ChatUsage(2, 2)]) == ChatUsage(3, 3)  # sum() starts from 0
 
 
 def test_chat_usage_refuses_to_add_other_things() -> None:
     with pytest.raises(TypeError):
         ChatUsage() + 1  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        1 + ChatUsage()  # only the 0 sum() starts from
+    with pytest.raises(TypeError):
+        False + ChatUsage()
+    with pytest.raises(TypeError):
+        "0" + ChatUsage()  # type: ignore[operator]
 
 
 def test_chat_usage_is_a_frozen_value() -> None:
