@@ -12,10 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from anthropic.types import MessageParam
 from hypothesis import given
 from hypothesis import strategies as st
+from openai.types.chat import ChatCompletionMessageParam
+from pydantic import TypeAdapter
 from provider_payloads import anthropic_payloads, mutated, openai_payloads
 from interop_compare import comparable
+from sdk_types import validate
 from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
@@ -34,6 +38,7 @@ from agentscope_py import (
 )
 from agentscope_py.interop import (
     ConversationProblem,
+    OnUnsupported,
     ProblemKind,
     from_anthropic,
     from_openai,
@@ -161,6 +166,26 @@ def test_any_conversation_converts_under_a_lenient_policy(
     out = write(conversation, on_unsupported=policy, validate=False)
     assert all(note.action == ("dropped" if policy == "drop" else "as_text") for note in out.notes)
     assert write(read(out), validate=False) == out  # what a writer writes, its reader reads
+
+
+_OPENAI_MESSAGE = TypeAdapter(ChatCompletionMessageParam)
+_ANTHROPIC_MESSAGE = TypeAdapter(MessageParam)
+
+
+_LENIENT: st.SearchStrategy[OnUnsupported] = st.sampled_from(["drop", "text"])
+
+
+@given(conversation=_ANY_CONVERSATION, policy=_LENIENT)
+def test_whatever_to_openai_writes_the_sdk_accepts(conversation: list[Msg], policy: OnUnsupported) -> None:
+    # Under a lenient policy any conversation converts; what comes out must be what the API takes.
+    for message in to_openai(conversation, on_unsupported=policy, validate=False):
+        validate(_OPENAI_MESSAGE, message)
+
+
+@given(conversation=_ANY_CONVERSATION, policy=_LENIENT)
+def test_whatever_to_anthropic_writes_the_sdk_accepts(conversation: list[Msg], policy: OnUnsupported) -> None:
+    for message in to_anthropic(conversation, on_unsupported=policy, validate=False)["messages"]:
+        validate(_ANTHROPIC_MESSAGE, message)
 
 
 @pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])

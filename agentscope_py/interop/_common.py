@@ -109,12 +109,24 @@ def unsupported(
     """
     if policy == "raise":
         raise UnsupportedContentError(
-            f"{target} cannot hold a {type(block).__name__} (messages[{message_index}]"
+            f"{target} cannot hold {_described(block)} (messages[{message_index}]"
             f".content[{block_index}]); pass on_unsupported='drop' or 'text' to convert anyway"
         )
     action: Literal["dropped", "as_text"] = "as_text" if policy == "text" else "dropped"
     notes.append(ConversionNote(message_index, block_index, block.type, action, target))
     return block_as_text(block) if policy == "text" else None
+
+
+def _described(block: ContentBlock) -> str:
+    """``a ThinkingBlock``, ``an AudioBlock of audio/ogg``, ``a DataBlock by URL``: what was refused."""
+    name = type(block).__name__
+    text = f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
+    source = getattr(block, "source", None)  # the media blocks'
+    if isinstance(source, Base64Source):
+        return f"{text} of {source.media_type or 'no media type'}"
+    if isinstance(source, URLSource):
+        return f"{text} by URL" + (f" ({source.mime_type})" if source.mime_type else "")
+    return text
 
 
 def _source_text(source: Source | None) -> str:

@@ -78,6 +78,7 @@ _IMAGE_FIELDS = ("cache_control",)
 _DOCUMENT_FIELDS = ("cache_control", "citations", "context")
 _TOOL_USE_FIELDS = ("cache_control", "caller", "toolset_name")
 _TOOL_RESULT_FIELDS = ("cache_control", "toolset_name")
+_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 # Results in these states are sent with is_error: true.
 _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
 
@@ -246,6 +247,8 @@ def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
         except (binascii.Error, UnicodeDecodeError):
             return None
         return {"type": "text", "media_type": "text/plain", "data": text}
+    if part_type == "image" and source.media_type not in _IMAGE_TYPES:
+        return None  # the API reads JPEG, PNG, GIF and WebP images only
     return {"type": "base64", "media_type": source.media_type, "data": source.data}
 
 

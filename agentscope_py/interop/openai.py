@@ -81,7 +81,15 @@ _PART_FIELDS = ("prompt_cache_breakpoint",)
 # Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
 # the null kept in metadata["openai"] so that writing gives it back.
 _NULLABLE = ("name", "tool_calls")
-_AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+# The two formats input_audio takes, by the media types that name them.
+_AUDIO_FORMATS = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "audio/vnd.wave": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
 _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 
 
@@ -223,8 +231,10 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
     part_type = declared or _inferred_part_type(source)
     if part_type == "image_url":
         return _merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
-    if part_type == "input_audio" and isinstance(source, Base64Source):
-        fmt = _AUDIO_FORMATS.get(source.media_type, source.media_type.partition("/")[2])
+    if part_type == "input_audio":
+        fmt = _AUDIO_FORMATS.get(source.media_type) if isinstance(source, Base64Source) else None
+        if fmt is None or not isinstance(source, Base64Source):
+            return None  # inline WAV or MP3 only
         return _merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
     if part_type != "file":
         return None
