@@ -57,8 +57,13 @@ _B64 = st.binary(max_size=16).map(lambda raw: base64.b64encode(raw).decode())
 _URLS = st.sampled_from(["https://example.com/cat.png", "https://example.com/a/b.jpg?x=1"])
 
 
-def _text_blocks(min_size: int = 0) -> st.SearchStrategy[list[TextBlock]]:
-    return st.lists(st.builds(TextBlock, json_text()), min_size=min_size, max_size=3)
+def _texts(fmt: Format) -> st.SearchStrategy[str]:
+    # Anthropic has no blank text block (the API refuses one): to_anthropic leaves them out.
+    return json_text() if fmt == "openai" else json_text().filter(str.strip)
+
+
+def _text_blocks(fmt: Format, min_size: int = 0) -> st.SearchStrategy[list[TextBlock]]:
+    return st.lists(st.builds(TextBlock, _texts(fmt)), min_size=min_size, max_size=3)
 
 
 def _media(fmt: Format) -> st.SearchStrategy[DataBlock]:
@@ -92,23 +97,23 @@ def _conversation(draw: st.DrawFn, fmt: Format) -> list[Msg]:
     names = st.none() | st.sampled_from(["alice", "bot"]) if fmt == "openai" else st.none()
     messages: list[Msg] = []
     if draw(st.booleans()):
-        messages.append(SystemMessage(draw(_text_blocks()), name=draw(names)))
+        messages.append(SystemMessage(draw(_text_blocks(fmt)), name=draw(names)))
     for turn in range(draw(st.integers(min_value=1, max_value=3))):
         # Not empty: an empty user turn next to the tool results merges into nothing in Anthropic.
-        user = st.lists(st.builds(TextBlock, json_text()) | _media(fmt), min_size=1, max_size=3)
+        user = st.lists(st.builds(TextBlock, _texts(fmt)) | _media(fmt), min_size=1, max_size=3)
         messages.append(UserMessage(draw(user), name=draw(names)))
         calls = draw(_calls(f"call{turn}"))
         content: list[ContentBlock] = []
         if fmt == "anthropic" and draw(st.booleans()):
             content.append(ThinkingBlock(draw(json_text()), {"anthropic": {"signature": "EqQBCkYIARgC"}}))
-        texts = draw(_text_blocks(min_size=0 if calls else 1))
+        texts = draw(_text_blocks(fmt, min_size=0 if calls else 1))
         if not calls and not any(t.text.strip() for t in texts):
             texts.append(TextBlock("ok"))  # an assistant message must say something
         content += texts
         messages.append(AssistantMessage([*content, *calls], name=draw(names)))
         if calls:
             states = [ToolResultState.SUCCESS] + ([ToolResultState.ERROR] if fmt == "anthropic" else [])
-            kinds = st.builds(TextBlock, json_text()) | (st.nothing() if fmt == "openai" else _media(fmt))
+            kinds = st.builds(TextBlock, _texts(fmt)) | (st.nothing() if fmt == "openai" else _media(fmt))
             output = st.lists(kinds, max_size=2)
             messages.append(
                 ToolResultMessage(

@@ -34,6 +34,11 @@ def _text(surrogates: bool) -> st.SearchStrategy[str]:
     return json_text(surrogates=surrogates)
 
 
+def _words(surrogates: bool) -> st.SearchStrategy[str]:
+    """Text that is not blank: Anthropic refuses a blank text block, and to_anthropic leaves one out."""
+    return _text(surrogates).filter(str.strip)
+
+
 # -- OpenAI ----------------------------------------------------------------------
 
 _BREAKPOINT = st.fixed_dictionaries({"mode": st.just("explicit")}, optional={"ttl": st.sampled_from(["30m", "12h"])})
@@ -198,7 +203,7 @@ _CACHE = {"cache_control": st.fixed_dictionaries({"type": st.just("ephemeral")},
 
 
 def _anthropic_text(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries({"type": st.just("text"), "text": _text(surrogates)}, optional=_CACHE)
+    return st.fixed_dictionaries({"type": st.just("text"), "text": _words(surrogates)}, optional=_CACHE)
 
 
 def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
@@ -235,7 +240,7 @@ def _anthropic_tool_result(surrogates: bool) -> st.SearchStrategy[dict[str, Any]
 
 def _anthropic_user(surrogates: bool) -> st.SearchStrategy[Any]:
     block = st.one_of(_anthropic_text(surrogates), _anthropic_media(surrogates), _anthropic_tool_result(surrogates))
-    return _text(surrogates) | st.lists(block, max_size=4)
+    return _words(surrogates) | st.lists(block, max_size=4)
 
 
 def _anthropic_assistant(surrogates: bool) -> st.SearchStrategy[Any]:
@@ -248,14 +253,14 @@ def _anthropic_assistant(surrogates: bool) -> st.SearchStrategy[Any]:
         optional=_CACHE,
     )
     block = st.one_of(_anthropic_text(surrogates), thinking, redacted, tool_use)
-    return _text(surrogates) | st.lists(block, max_size=4)
+    return _words(surrogates) | st.lists(block, max_size=4)
 
 
 @st.composite
 def _anthropic_request(draw: st.DrawFn, surrogates: bool) -> dict[str, Any]:
     request: dict[str, Any] = {}
     if draw(st.booleans()):
-        request["system"] = draw(_text(surrogates) | st.lists(_anthropic_text(surrogates), max_size=3))
+        request["system"] = draw(_words(surrogates) | st.lists(_anthropic_text(surrogates), max_size=3))
     user, assistant = _anthropic_user(surrogates), _anthropic_assistant(surrogates)
     turns = draw(st.integers(min_value=0, max_value=5))
     request["messages"] = [

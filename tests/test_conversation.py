@@ -151,7 +151,7 @@ def test_repair_fixes_every_fixable_problem_and_is_idempotent(conversation: list
     assert repaired.remaining == tuple(validate_conversation(repaired.messages))
     again = repair_conversation(repaired.messages)
     assert again.changes == () and again.messages == repaired.messages
-    # Nothing but tool results and empty assistant messages changes; added results are marked.
+    # Nothing but tool results and empty messages changes; added results are marked.
     assert others(repaired.messages) == others(conversation)
     given_results = results(conversation)
     kept = [r for r in results(repaired.messages) if not r.metadata.get(Msg.METADATA_SYNTHETIC)]
@@ -163,11 +163,11 @@ def results(conversation: list[Msg] | tuple[Msg, ...]) -> list[ToolResultBlock]:
 
 
 def others(conversation: list[Msg] | tuple[Msg, ...]) -> list[object]:
-    """The blocks that are not tool results, leaving out assistant messages blank apart from results."""
+    """The blocks that are not tool results, leaving out messages (but system ones) blank apart from results."""
     kept: list[object] = []
     for message in conversation:
         rest = [b for b in message.content if not isinstance(b, ToolResultBlock)]
-        if message.role is MsgRole.ASSISTANT and all(isinstance(b, TextBlock) and not b.text.strip() for b in rest):
+        if message.role is not MsgRole.SYSTEM and all(isinstance(b, TextBlock) and not b.text.strip() for b in rest):
             continue  # repair may drop it, once it has dropped the results
         kept.extend(rest)
     return kept

@@ -36,7 +36,17 @@ from agentscope_py import (
     URLSource,
     UserMessage,
 )
-from agentscope_py.interop import ConversionNote, from_anthropic, to_anthropic
+from agentscope_py.interop import (
+    ConversationProblem,
+    ConversionNote,
+    ProblemKind,
+    RepairAction,
+    from_anthropic,
+    from_openai,
+    repair_conversation,
+    to_anthropic,
+    to_openai,
+)
 
 MESSAGE = TypeAdapter(MessageParam)
 SYSTEM: TypeAdapter[str | list[TextBlockParam]] = TypeAdapter(str | list[TextBlockParam])
@@ -286,3 +296,26 @@ def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: s
 def test_content_we_cannot_represent_is_refused_clearly(block: dict[str, Any]) -> None:
     with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
         from_anthropic({"messages": [{"role": "user", "content": [block]}]})
+
+
+def test_blank_text_is_left_out_and_an_empty_user_turn_is_refused() -> None:
+    # An OpenAI-compatible server's answer: empty content beside the tool call.
+    (question, answer) = from_openai([
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+    ])
+    request = to_anthropic([question, answer, ToolResultMessage.of("c1", "get_weather", "sunny")])
+    assert request["messages"][1] == {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "c1", "name": "get_weather", "input": {}}]}
+    conforms(request)
+    with pytest.raises(ConversationError, match=r"messages\[1\]: user or tool message with no content") as caught:
+        to_anthropic([UserMessage("hi"), UserMessage(" \n"), AssistantMessage("ok")])
+    assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, 1),)
+    repaired = repair_conversation([UserMessage("hi"), UserMessage(" \n"), AssistantMessage("ok")])
+    assert [c.action for c in repaired.changes] == [RepairAction.DROPPED_EMPTY_USER_MESSAGE]
+    assert to_anthropic(repaired.messages)["messages"] == [
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]
+    # OpenAI takes an empty user message.
+    assert to_openai([UserMessage(""), AssistantMessage("ok")]) == [
+        {"role": "user", "content": ""}, {"role": "assistant", "content": "ok"}]

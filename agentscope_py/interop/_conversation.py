@@ -44,6 +44,9 @@ class ProblemKind(enum.Enum):
     LATE_SYSTEM_MESSAGE = "late_system_message"
     #: An assistant message with nothing in it but (possibly) blank text.
     EMPTY_ASSISTANT_MESSAGE = "empty_assistant_message"
+    #: A user or tool message with nothing in it but (possibly) blank text: Anthropic refuses the
+    #: empty user turn it makes, OpenAI takes it.
+    EMPTY_USER_MESSAGE = "empty_user_message"
 
 
 _DESCRIPTIONS = {
@@ -52,6 +55,7 @@ _DESCRIPTIONS = {
     ProblemKind.DUPLICATE_TOOL_RESULT: "tool result {id} repeats a result already given for that call",
     ProblemKind.LATE_SYSTEM_MESSAGE: "system message after the conversation has started",
     ProblemKind.EMPTY_ASSISTANT_MESSAGE: "assistant message with no content",
+    ProblemKind.EMPTY_USER_MESSAGE: "user or tool message with no content",
 }
 
 
@@ -78,6 +82,7 @@ class RepairAction(enum.Enum):
     DROPPED_ORPHAN_RESULT = "dropped_orphan_result"
     DROPPED_DUPLICATE_RESULT = "dropped_duplicate_result"
     DROPPED_EMPTY_ASSISTANT_MESSAGE = "dropped_empty_assistant_message"
+    DROPPED_EMPTY_USER_MESSAGE = "dropped_empty_user_message"
 
 
 @attrs.frozen
@@ -115,10 +120,20 @@ class _Call:
     block: ToolUseBlock
 
 
-def _is_empty_assistant(message: Msg) -> bool:
-    return message.role is MsgRole.ASSISTANT and all(
-        isinstance(block, TextBlock) and not block.text.strip() for block in message.content
-    )
+# The roles whose message with nothing in it is a problem, and what the problem and its repair are.
+_EMPTY = {
+    MsgRole.ASSISTANT: (ProblemKind.EMPTY_ASSISTANT_MESSAGE, RepairAction.DROPPED_EMPTY_ASSISTANT_MESSAGE),
+    MsgRole.USER: (ProblemKind.EMPTY_USER_MESSAGE, RepairAction.DROPPED_EMPTY_USER_MESSAGE),
+    MsgRole.TOOL: (ProblemKind.EMPTY_USER_MESSAGE, RepairAction.DROPPED_EMPTY_USER_MESSAGE),
+}
+
+
+def _emptiness(message: Msg) -> tuple[ProblemKind, RepairAction] | None:
+    """The problem of a message (not a system one) with nothing in it but (possibly) blank text."""
+    empty = _EMPTY.get(message.role) if message.role is not None else None
+    if empty is not None and all(isinstance(block, TextBlock) and not block.text.strip() for block in message.content):
+        return empty
+    return None
 
 
 def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[ConversationProblem, _Call], dict[ConversationProblem, _Position]]:
@@ -132,8 +147,9 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
                 problems.append(ConversationProblem(ProblemKind.LATE_SYSTEM_MESSAGE, index))
         else:
             started = True
-        if _is_empty_assistant(message):
-            problems.append(ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, index))
+        empty = _emptiness(message)
+        if empty is not None:
+            problems.append(ConversationProblem(empty[0], index))
 
     open_calls: dict[str | None, _Call] = {}
     unanswerable: list[_Call] = []  # calls without an id: no result can ever name them
@@ -209,9 +225,9 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     kept: list[Msg] = []
     origin: list[int] = []  # kept index -> index in ``given``
     for index, message in enumerate(given):
-        if _is_empty_assistant(message):
-            problem = ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, index)
-            changes.append(RepairChange(RepairAction.DROPPED_EMPTY_ASSISTANT_MESSAGE, problem))
+        empty = _emptiness(message)
+        if empty is not None:
+            changes.append(RepairChange(empty[1], ConversationProblem(empty[0], index)))
         else:
             kept.append(message)
             origin.append(index)
@@ -247,12 +263,14 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
             repaired.append(message)
             continue
         shorter = message.with_content(content)
-        if _is_empty_assistant(shorter):
+        empty = _emptiness(shorter)
+        if empty is None:
+            if content:
+                repaired.append(shorter)
+        elif content or message.role is MsgRole.ASSISTANT:
             # Only dropped results were worth sending; what is left would be refused.
-            problem = ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, origin[message_index])
-            changes.append(RepairChange(RepairAction.DROPPED_EMPTY_ASSISTANT_MESSAGE, problem))
-        elif content:
-            repaired.append(shorter)
+            changes.append(RepairChange(empty[1], ConversationProblem(empty[0], origin[message_index])))
+        # else a message that held nothing but the dropped results goes with them
     if (len(kept), 0) in inserts:
         repaired.append(_synthetic_message(inserts[len(kept), 0]))
     changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
@@ -268,11 +286,14 @@ def _synthetic_message(results: list[ContentBlock]) -> ToolResultMessage:
 Replaced = Mapping[tuple[int, int], str | None]
 
 
-def check_conversation(messages: Sequence[Msg], target: str, replaced: Replaced) -> None:
+def check_conversation(
+    messages: Sequence[Msg], target: str, replaced: Replaced, tolerated: Iterable[ProblemKind] = ()
+) -> None:
     """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
-    that is with the ``replaced`` blocks dropped or turned into text."""
+    that is with the ``replaced`` blocks dropped or turned into text; ``tolerated`` problems it takes."""
     written = _as_written(messages, replaced)
-    fatal = [p for p in validate_conversation(written) if p.kind is not ProblemKind.LATE_SYSTEM_MESSAGE]
+    harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
+    fatal = [p for p in validate_conversation(written) if p.kind not in harmless]
     if fatal:
         listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
         # A problem the policy made (a message it emptied) is not in the caller's messages: say so.

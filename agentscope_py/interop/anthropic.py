@@ -108,6 +108,8 @@ def to_anthropic(
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     for turn in turns:
+        if turn.kind == "system" and groups and _says_nothing(turn):
+            continue  # a late system message without instructions: no empty user turn to make of it
         if turn.kind == "system" and not groups:
             system.append(turn)
             continue
@@ -131,6 +133,10 @@ def to_anthropic(
     return ConvertedDict(out, writer.notes)
 
 
+def _says_nothing(turn: Turn) -> bool:
+    return all(isinstance(block, TextBlock) and not block.text.strip() for _, block in turn.blocks)
+
+
 class _Writer:
     def __init__(self, policy: OnUnsupported) -> None:
         self.policy = policy
@@ -144,6 +150,8 @@ class _Writer:
             own = Carried(turn.message.metadata if turn.own else None, _FMT)
             late_system = turn.kind == "system" and not system
             for index, block in turn.blocks:
+                if isinstance(block, TextBlock) and not block.text.strip():
+                    continue  # blank text says nothing, and the API refuses it ("must contain non-whitespace text")
                 part = None if late_system else self._part(turn, index, block, own)
                 target = _LATE_SYSTEM if late_system else _TARGET
                 written = self._or_fallback(part, turn, index, block, target)

@@ -58,7 +58,7 @@ from ._carry import (
     write_content,
 )
 from ._common import ConversionNote, Converted, OnUnsupported, check_policy, nesting_guard, unsupported
-from ._conversation import check_conversation
+from ._conversation import ProblemKind, check_conversation
 from ._turns import Turn, split_turns
 
 __all__ = ["from_openai", "to_openai"]
@@ -116,7 +116,8 @@ def to_openai(
         out.extend(writer.turn(turn))
     if validate:
         # What is written: a message the policy emptied is refused like any empty message.
-        check_conversation(messages, _TARGET, writer.replaced)
+        # OpenAI takes a user message with empty content.
+        check_conversation(messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,))
     return Converted(out, writer.notes)
 
 
