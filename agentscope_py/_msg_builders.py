@@ -53,7 +53,7 @@ class MessageBuilder(Generic[_M, _B]):
         self._role = role
         self._id: str | None = _GENERATED
         self._name: str | None = None
-        self._content: tuple[ContentBlock, ...] = ()
+        self._content: list[ContentBlock] = []  # a list: result(...) appends, once per call
         self._metadata: Mapping[str, Any] = EMPTY
         self._timestamp: str | None = _GENERATED
         self._usage: ChatUsage | None = None
@@ -71,12 +71,12 @@ class MessageBuilder(Generic[_M, _B]):
     def content(self, *blocks: str | _B | Iterable[str | _B]) -> Self:
         """Replace the content with ``blocks`` (given one by one or as one iterable); strings become
         text blocks, as in the constructor."""
-        self._content = normalize_content(blocks, f"{self._msg_cls.__name__} content")
+        self._content = list(normalize_content(blocks, f"{self._msg_cls.__name__} content"))
         return self
 
     def text_content(self, text: str) -> Self:
         """Replace the content with one ``TextBlock(text)``."""
-        self._content = (TextBlock(check_str(text, f"{self._msg_cls.__name__} text_content")),)
+        self._content = [TextBlock(check_str(text, f"{self._msg_cls.__name__} text_content"))]
         return self
 
     def metadata(self, metadata: Mapping[str, Any] | None) -> Self:
@@ -122,7 +122,7 @@ class MessageBuilder(Generic[_M, _B]):
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(msg_cls={self._msg_cls.__name__}, id={self._id!r}, name={self._name!r}, "
-            f"content={self._content!r}, metadata={self._metadata!r})"
+            f"content={tuple(self._content)!r}, metadata={self._metadata!r})"
         )
 
 
@@ -179,7 +179,7 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
                 "result() takes a ToolResultBlock or (tool_call_id, tool_name, result_text), "
                 f"got {', '.join(describe(a) for a in args) or 'nothing'}"
             )
-        self._content = (*self._content, block)
+        self._content.append(block)
         return self
 
     def results(self, *blocks: ToolResultBlock | Iterable[ToolResultBlock]) -> Self:

@@ -19,6 +19,7 @@ from agentscope_py import (
     DataBlockStartEvent,
     MessageAssembler,
     ModelCallEndEvent,
+    ModelCallStartEvent,
     RequestStopEvent,
     StreamError,
     TextBlock,
@@ -322,3 +323,55 @@ def test_after_a_strict_error_the_assembler_goes_on() -> None:
     [message] = assembler.feed(END)
     assert message.get_text_content() == "fine"
     assert assembler.anomalies == () and assembler.strict
+
+
+def test_a_reply_adopted_by_its_start_shows_its_name_in_the_next_snapshot() -> None:
+    assembler = MessageAssembler()
+    assembler.feed(TextBlockDeltaEvent("R", "text", "early"))
+    before = assembler.snapshot()
+    assert before is not None and before.name is None
+    assembler.feed(START)  # AgentStartEvent(None, "R", "bot"): this is the reply the delta opened
+    after = assembler.snapshot()
+    assert after is not None and (after.name, after.get_text_content()) == ("bot", "early")
+
+
+def test_the_latest_open_reply_of_a_source_is_found_among_many() -> None:
+    # Bare replies of several sources, interleaved: a source's snapshot is its own latest reply.
+    assembler = MessageAssembler()
+    for index in range(6):
+        source = "a" if index % 2 else None
+        assembler.feed(ModelCallStartEvent(f"M{index}", source=source))
+        assembler.feed(TextBlockDeltaEvent(f"M{index}", "text", f"reply {index}", source=source))
+    assert [assembler.snapshot(s).get_text_content() for s in (None, "a")] == ["reply 4", "reply 5"]  # type: ignore[union-attr]
+    assert assembler.snapshot("b") is None
+    assembler.feed(ModelCallEndEvent("M4"))
+    assembler.feed(ModelCallEndEvent("M5", source="a"))
+    assert [assembler.snapshot(s).get_text_content() for s in (None, "a")] == ["reply 2", "reply 3"]  # type: ignore[union-attr]
+    assert len(assembler.close()) == 4 and assembler.snapshot() is None and assembler.snapshot("a") is None
+
+
+def test_anomalies_are_the_same_tuple_until_there_is_another() -> None:
+    assembler = MessageAssembler()
+    assembler.feed(TextBlockEndEvent("M", "text"))
+    first = assembler.anomalies
+    assert assembler.anomalies is first and len(first) == 2  # OUTSIDE_REPLY, END_WITHOUT_START
+    assembler.feed(TextBlockEndEvent("M", "other"))
+    assert len(assembler.anomalies) == 3 and assembler.anomalies[:2] == first
+
+
+def test_a_tool_call_snapshot_shows_no_input_until_its_arguments_are_an_object() -> None:
+    # Unfinished arguments are told without parsing them (a snapshot after each fragment must not
+    # parse the whole text again); the message holds what they hold, also when the end never came.
+    assembler = MessageAssembler()
+    assembler.feed(START)
+    assembler.feed(ToolCallDeltaEvent("M", "c1", "search", '{"q": "kit'))
+    partial = assembler.snapshot()
+    assert partial is not None and partial.content == (ToolUseBlock("c1", "search", {}, '{"q": "kit'),)
+    assembler.feed(ToolCallDeltaEvent("M", "c1", "search", 'tens"}'))
+    assembler.feed(ToolCallDeltaEvent("M", "c2", "search", '{"q": '))
+    [message] = assembler.feed(END)
+    assert message.content == (
+        ToolUseBlock("c1", "search", {"q": "kittens"}, '{"q": "kittens"}'),
+        ToolUseBlock("c2", "search", {}, '{"q": '),
+    )
+    assert [a.kind for a in assembler.anomalies][-1] is AnomalyKind.INVALID_TOOL_ARGUMENTS

@@ -277,7 +277,10 @@ class MessageAssembler(ReplyRouter):
         if reply is None:
             reply = self._open_reply(source, reply_id, event.name, False, event.created_at)
         else:  # events that came before their start opened a reply implicitly: this is it
+            if reply.bare:
+                self._not_bare(reply)
             reply.bare, reply.name = False, event.name
+            reply.cached = None  # a snapshot taken before showed it without its name
             self._agent_replies[source] = reply
         self._first_sight(reply, event)
         if info:
@@ -541,4 +544,4 @@ def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> Assembled
     assembler = MessageAssembler(strict)
     messages = assembler.feed_all(events)
     messages += assembler.close()
-    return AssembledMessages(messages, assembler.anomalies)
+    return AssembledMessages(messages, assembler._anomalies)  # the list: AssembledMessages makes the tuple

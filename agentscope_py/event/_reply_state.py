@@ -416,13 +416,17 @@ class Reply:
             metadata = self.metadata
             if self.reason is not None:
                 metadata = {**metadata, Msg.METADATA_GENERATE_REASON: self.reason.name}
-            content = [block.block() for block in self.blocks]
+            # Each block's own cache read directly: a snapshot after every event reads every block.
+            content = [block.built or block.block() for block in self.blocks]
             # ``_from_decoded``: every item is a block this reply built, so the per-item instance check
             # is skipped; the role and field checks still run.
             message = self.cached = AssistantMessage._from_decoded(
                 self.message_id, self.name, MsgRole.ASSISTANT, content, metadata, self.timestamp, self.usage
             )
         return message
+
+
+_KEYS_PER_REPLY = 16  # route keys remembered per remembered reply, on average
 
 
 class CompletedReplies(dict[RouteKey, int]):
@@ -433,10 +437,12 @@ class CompletedReplies(dict[RouteKey, int]):
     every reply's start and every new model call, is then a lookup in C, not a method call.
     """
 
-    __slots__ = ("_limit", "_next", "_replies")
+    __slots__ = ("_key_limit", "_limit", "_next", "_replies")
 
     def __init__(self, limit: int) -> None:  # starts empty: no ``dict.__init__`` call needed
         self._limit = limit
+        # Bounded in keys too: a reply holds one per model call, and a stream may make any number.
+        self._key_limit = limit * _KEYS_PER_REPLY
         self._replies: OrderedDict[int, list[RouteKey]] = OrderedDict()
         self._next = 0
 
@@ -446,8 +452,9 @@ class CompletedReplies(dict[RouteKey, int]):
         self._replies[number] = keys
         for key in keys:
             self[key] = number
-        if len(self._replies) > self._limit:
-            oldest, forgotten = self._replies.popitem(last=False)
+        replies = self._replies
+        while (len(replies) > self._limit or len(self) > self._key_limit) and len(replies) > 1:
+            oldest, forgotten = replies.popitem(last=False)
             for key in forgotten:
                 if self.get(key) == oldest:  # a later reply may have reused the key
                     del self[key]

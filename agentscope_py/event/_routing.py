@@ -36,17 +36,20 @@ _STRICT_HINT = "; MessageAssembler(strict=False) keeps what it can and records t
 class ReplyRouter:
     """The open replies of a stream and the bookkeeping every event handler shares."""
 
+    # Defaults kept on the class until an instance sets its own: an assembler is made per stream.
+    _anomalies_seen: tuple[StreamAnomaly, ...] = ()  # the last tuple ``anomalies`` gave
+    _run: tuple[Reply, Any] | None = None  # the reply and block a ``feed_all`` run is appending to
+
     def __init__(self, strict: bool = False) -> None:
         self._strict = strict
         self._anomalies: list[StreamAnomaly] = []
         self._routes: dict[tuple[str | None, str | None], Reply] = {}  # (source, reply id) -> open reply
         self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
         self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
+        self._bare: dict[str | None, dict[Reply, None]] = {}  # source -> its open bare replies, in order
         self._completed = CompletedReplies(REMEMBERED_REPLIES)
         # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
         self._undelivered: list[AssistantMessage] = []
-        # The reply and block a ``feed_all`` run of deltas is appending to, while it does.
-        self._run: tuple[Reply, Any] | None = None
 
     @property
     def strict(self) -> bool:
@@ -56,7 +59,9 @@ class ReplyRouter:
     @property
     def anomalies(self) -> tuple[StreamAnomaly, ...]:
         """What this assembler noticed so far, oldest first."""
-        return tuple(self._anomalies)
+        if len(self._anomalies_seen) != len(self._anomalies):  # kept, for a caller reading it after every event
+            self._anomalies_seen = tuple(self._anomalies)
+        return self._anomalies_seen
 
     # -- bookkeeping ----------------------------------------------------------------
 
@@ -128,10 +133,16 @@ class ReplyRouter:
         return event_id is None or reply.seen.first_sight(event_id)
 
     def _latest_bare_reply(self, source: str | None) -> Reply | None:
-        for reply in reversed(self._open):
-            if reply.source == source:
-                return reply
-        return None
+        # By source, not a walk of every open reply: a stream may hold thousands that never end.
+        replies = self._bare.get(source)
+        return next(reversed(replies)) if replies else None
+
+    def _not_bare(self, reply: Reply) -> None:
+        """Take ``reply`` out of its source's bare replies (it completed, or its start adopted it)."""
+        same_source = self._bare[reply.source]
+        del same_source[reply]
+        if not same_source:
+            del self._bare[reply.source]
 
     def _open_reply(
         self, source: str | None, reply_id: str | None, name: str | None, bare: bool, created_at: str | None
@@ -139,7 +150,9 @@ class ReplyRouter:
         reply = Reply(source, reply_id, name, bare, created_at)
         self._routes[(source, reply_id)] = reply
         self._open[reply] = None
-        if not bare:
+        if bare:
+            self._bare.setdefault(source, {})[reply] = None
+        else:
             self._agent_replies[source] = reply
         return reply
 
@@ -160,6 +173,8 @@ class ReplyRouter:
             del self._routes[key]
         self._completed.add(reply.route_keys)
         del self._open[reply]
+        if reply.bare:
+            self._not_bare(reply)
         if self._agent_replies.get(reply.source) is reply:
             del self._agent_replies[reply.source]
         return message
