@@ -16,8 +16,11 @@ from anthropic.types import Message
 from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import comparable
-from openai.types.chat import ChatCompletion
+from openai.lib._parsing._completions import parse_chat_completion
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from pydantic import BaseModel, TypeAdapter
 from provider_payloads import anthropic_responses, mutated, openai_responses
+from sdk_types import validate
 from strategies import as_built_in_python, json_values
 
 from agentscope_py import (
@@ -39,6 +42,7 @@ from agentscope_py.interop import (
     from_anthropic_response,
     from_openai,
     from_openai_response,
+    repair_conversation,
     to_anthropic,
     to_openai,
 )
@@ -116,6 +120,30 @@ def test_an_openai_completion_reads_as_its_message_with_usage_and_reason() -> No
         {"role": "assistant", "content": "Let me look.", "tool_calls": COMPLETION["choices"][0]["message"]["tool_calls"]},
         {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
     ]
+
+
+def test_a_refusal_is_what_the_message_says() -> None:
+    refused = {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": None, "refusal": "I can't help with that."}}]}
+    message = from_openai_response(refused)
+    assert message.get_text_content() == "I can't help with that."
+    assert message.metadata["openai"]["refusal"] == "I can't help with that."
+    conversation = [UserMessage("how do I ..."), message, UserMessage("ok, something else")]
+    assert repair_conversation(conversation).changes == ()  # not an empty message to drop
+    assert to_anthropic(conversation)["messages"][1] == {"role": "assistant", "content": "I can't help with that."}
+
+
+def test_an_answer_from_the_sdks_parse_goes_into_the_next_request_as_the_api_takes_it() -> None:
+    class City(BaseModel):
+        city: str
+
+    raw = ChatCompletion.model_validate({**COMPLETION, "choices": [
+        {"index": 0, "finish_reason": "stop", "logprobs": None, "message": {"role": "assistant", "content": '{"city":"Paris"}'}}]})
+    parsed = parse_chat_completion(response_format=City, input_tools=[], chat_completion=raw)
+    assert parsed.choices[0].message.parsed == City(city="Paris")
+    message = from_openai_response(parsed)
+    request = to_openai([UserMessage("where?"), message])
+    assert request[1] == {"role": "assistant", "content": '{"city":"Paris"}'}  # no "parsed", no "tool_calls": null
+    validate(TypeAdapter(ChatCompletionMessageParam), request[1])
 
 
 def test_the_openai_sdk_object_reads_as_the_json_it_came_from() -> None:
@@ -200,7 +228,11 @@ def test_any_openai_completion_reads_as_the_request_reader_reads_its_message(
     index = data.draw(st.integers(min_value=0, max_value=len(completion["choices"]) - 1))
     choice = completion["choices"][index]
     message = from_openai_response(completion, choice=index)
-    (as_request,) = from_openai([choice["message"]])
+    # An answer's null fields are fields it does not have; a refusal with no content is also its text.
+    sent = {key: value for key, value in choice["message"].items() if value is not None}
+    (as_request,) = from_openai([sent])
+    if not as_request.content and sent.get("refusal"):
+        as_request = as_request.with_content([sent["refusal"]])
     assert to_openai([message], validate=False) == to_openai([as_request], validate=False)
     kept = dict(message.metadata["openai"])
     assert kept.pop("response") == {

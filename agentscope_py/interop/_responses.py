@@ -57,7 +57,8 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
     ``usage`` gives ``ChatUsage(prompt_tokens, completion_tokens,
     prompt_tokens_details.cached_tokens)``; ``finish_reason`` ``"stop"`` gives
     ``GenerateReason.MODEL_STOP`` and ``"tool_calls"`` ``TOOL_CALLS`` (any other,
-    such as ``"length"``, sets none).  The completion's other fields, and the
+    such as ``"length"``, sets none).  A refusal with no content is also the
+    message's text.  The completion's other fields, and the
     choice's (``finish_reason``, ``index``, ``logprobs``) under ``"choice"``, are
     kept in ``metadata["openai"]["response"]``.  Malformed input raises
     :class:`~agentscope_py.DecodeError` naming the path.
@@ -73,10 +74,18 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         picked = req_dict(choices[choice], path)
         message_path = at(path, "message")
         message_obj = req_dict(req(picked, "message", path), message_path)
+        # A field an answer gives as null is one it does not have (the next request could not carry
+        # some of those nulls, tool_calls' say); "parsed" is the content again, read by the SDK's parse().
+        message_obj = {key: value for key, value in message_obj.items() if value is not None and key != "parsed"}
         role = req_str(req(message_obj, "role", message_path), at(message_path, "role"))
         if role != "assistant":
             raise DecodeError(f"expected the role 'assistant', got {role!r}", at(message_path, "role"))
         message = openai._read_assistant(message_obj, message_path, {})
+        refusal = message_obj.get("refusal")
+        if not message.content and isinstance(refusal, str) and refusal:
+            # The model refused, and that is what it said: the message says it too (it stays in
+            # metadata["openai"]["refusal"]), so it is not an empty turn that repair would drop.
+            message = message.with_content([refusal])
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         usage_obj = opt_dict(answer.get("usage"), "usage")
         usage = None if usage_obj is None else _openai_usage(usage_obj)
@@ -136,7 +145,8 @@ def _plain(answer: object) -> dict[str, Any]:
     fields the server sent: its model_dump() would add a null for every field it did not."""
     dump = getattr(answer, "model_dump", None)
     if callable(dump):
-        answer = dump(mode="json", by_alias=True, exclude_unset=True)
+        # No warnings: the SDK's parse() answers type "parsed" loosely, and warn when it is dumped (it is dropped).
+        answer = dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
     return req_dict(answer, "")
 
 
