@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from framework_payloads import (
     agentflow_payloads,
@@ -38,9 +39,12 @@ from agentscope_py import (
 from agentscope_py.interop import (
     Converted,
     from_agentflow,
+    from_openai,
     from_swarm_kit,
     from_vercel_ai,
     to_agentflow,
+    to_anthropic,
+    to_openai,
     to_swarm_kit,
     to_vercel_ai,
 )
@@ -185,3 +189,30 @@ def test_a_call_or_result_without_id_or_name_is_written_as_its_reader_takes_it(f
     out = write([message])
     assert "null" not in json.dumps(list(out))
     assert write(read(out)) == out
+
+
+def test_edited_tool_arguments_are_sent_to_every_format() -> None:
+    # A call read from OpenAI keeps its raw text; once its input is changed, every writer sends the new input.
+    (_, assistant) = from_openai([
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+    ])
+    call = assistant.content[0]
+    assert isinstance(call, ToolUseBlock) and call.content == '{"city": "Paris"}'
+    edited = AssistantMessage(attrs.evolve(call, input={"city": "Rome"}))
+    unchanged = AssistantMessage(call)
+    written = {
+        "openai": to_openai([edited], validate=False)[0]["tool_calls"][0]["function"]["arguments"],
+        "swarm_kit": to_swarm_kit([edited])[0]["tool_calls"][0]["function"]["arguments"],
+        "anthropic": to_anthropic([edited], validate=False)["messages"][0]["content"][0]["input"],
+        "vercel_ai": to_vercel_ai([edited])[0]["content"][0]["input"],
+    }
+    assert {fmt: value if isinstance(value, dict) else json.loads(value) for fmt, value in written.items()} == dict.fromkeys(
+        written, {"city": "Rome"}
+    )
+    # Unchanged, the raw text goes as it came, byte for byte.
+    assert to_openai([unchanged], validate=False)[0]["tool_calls"][0]["function"]["arguments"] == '{"city": "Paris"}'
+    # Text that holds no object is the call's arguments as they came, whatever the writer.
+    broken = ToolUseBlock("c2", "f", {}, "not json")
+    assert to_openai([AssistantMessage(broken)], validate=False)[0]["tool_calls"][0]["function"]["arguments"] == "not json"

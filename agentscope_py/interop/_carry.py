@@ -37,6 +37,7 @@ __all__ = [
     "media_type_of",
     "parse_arguments",
     "pick",
+    "raw_arguments",
     "source_from_url",
     "url_or_data_url",
     "write_content",
@@ -135,10 +136,23 @@ def parse_arguments(raw: str) -> Mapping[str, Any]:
     return parse_tool_arguments(raw)[0]
 
 
+def raw_arguments(block: ToolUseBlock) -> str | None:
+    """A call's raw argument text, when it still says what the call's input does: as it came, unless
+    the input was changed since (the text then holds another object)."""
+    content = block.content
+    if content is None:
+        return None
+    held = arguments_object(content)
+    if held == block.input or (held is None and not block.input):  # also text that holds no object
+        return content
+    return None
+
+
 def arguments_text(block: ToolUseBlock) -> str:
-    """The raw argument text of a call: as it came, or its input written compactly."""
-    if block.content is not None:
-        return block.content
+    """The raw argument text of a call (see ``raw_arguments``), or its input written compactly."""
+    raw = raw_arguments(block)
+    if raw is not None:
+        return raw
     return json.dumps(dict(block.input), separators=(",", ":"), ensure_ascii=False)
 
 

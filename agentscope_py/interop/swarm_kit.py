@@ -30,7 +30,7 @@ from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
 from ._common import Converted, OnUnsupported, nesting_guard
-from ._carry import parse_arguments
+from ._carry import parse_arguments, raw_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
@@ -227,7 +227,8 @@ def _write_message_run(
 
 
 def _write_call(block: ToolUseBlock) -> dict[str, Any]:
-    arguments = block.content if block.content is not None else thawed(block.input)
+    raw = raw_arguments(block)
+    arguments = raw if raw is not None else thawed(block.input)
     # swarm-kit requires both as strings: a call without them goes with "".
     function = {"name": block.name or "", "arguments": arguments}
     rendered = {"id": block.id or "", "type": "function", "function": function}
