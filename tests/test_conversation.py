@@ -144,8 +144,8 @@ _CONVERSATIONS = st.lists(
 @given(_CONVERSATIONS)
 def test_repair_fixes_every_fixable_problem_and_is_idempotent(conversation: list[Msg]) -> None:
     repaired = repair_conversation(conversation)
-    for problem in repaired.remaining:
-        assert problem.kind is ProblemKind.LATE_SYSTEM_MESSAGE or (
+    for problem in repaired.remaining:  # what repair cannot fix without guessing
+        assert problem.kind in (ProblemKind.LATE_SYSTEM_MESSAGE, ProblemKind.DUPLICATE_TOOL_CALL_ID) or (
             problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is None
         )
     assert repaired.remaining == tuple(validate_conversation(repaired.messages))
@@ -176,3 +176,18 @@ def others(conversation: list[Msg] | tuple[Msg, ...]) -> list[object]:
 def test_a_message_without_a_role_is_refused() -> None:
     with pytest.raises(ValueError, match="no role"):
         validate_conversation([Msg("x", role=None)])
+
+
+def test_calls_of_one_turn_sharing_an_id_are_reported_and_their_results_kept() -> None:
+    dup_a, dup_b = ToolUseBlock("dup", "f", {"n": 1}), ToolUseBlock("dup", "f", {"n": 2})
+    first, second = ToolResultBlock("dup", "f", TextBlock("one")), ToolResultBlock("dup", "f", TextBlock("two"))
+    conversation = [UserMessage("go"), AssistantMessage(dup_a, dup_b), ToolResultMessage(first, second)]
+    assert validate_conversation(conversation) == [ConversationProblem(ProblemKind.DUPLICATE_TOOL_CALL_ID, 1, 1, "dup")]
+    repaired = repair_conversation(conversation)
+    assert repaired.changes == () and repaired.messages == tuple(conversation)  # no real result thrown away
+    assert kinds(repaired.remaining) == [ProblemKind.DUPLICATE_TOOL_CALL_ID]
+    # One result for the two: the other call is unanswered.
+    assert kinds(validate_conversation(conversation[:2] + [ToolResultMessage(first)])) == [
+        ProblemKind.DUPLICATE_TOOL_CALL_ID,
+        ProblemKind.UNANSWERED_TOOL_CALL,
+    ]

@@ -40,6 +40,8 @@ class ProblemKind(enum.Enum):
     ORPHAN_TOOL_RESULT = "orphan_tool_result"
     #: A second result for a call that already has one.
     DUPLICATE_TOOL_RESULT = "duplicate_tool_result"
+    #: A tool call whose id another call of its turn has: which result answers which cannot be told.
+    DUPLICATE_TOOL_CALL_ID = "duplicate_tool_call_id"
     #: A system message after the first user, assistant or tool message.
     LATE_SYSTEM_MESSAGE = "late_system_message"
     #: An assistant message with nothing in it but (possibly) blank text.
@@ -53,6 +55,7 @@ _DESCRIPTIONS = {
     ProblemKind.UNANSWERED_TOOL_CALL: "tool call {id} has no result right after it",
     ProblemKind.ORPHAN_TOOL_RESULT: "tool result {id} answers no tool call right before it",
     ProblemKind.DUPLICATE_TOOL_RESULT: "tool result {id} repeats a result already given for that call",
+    ProblemKind.DUPLICATE_TOOL_CALL_ID: "tool call {id} has the id of another call of its turn",
     ProblemKind.LATE_SYSTEM_MESSAGE: "system message after the conversation has started",
     ProblemKind.EMPTY_ASSISTANT_MESSAGE: "assistant message with no content",
     ProblemKind.EMPTY_USER_MESSAGE: "user or tool message with no content",
@@ -151,12 +154,12 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
         if empty is not None:
             problems.append(ConversationProblem(empty[0], index))
 
-    open_calls: dict[str | None, _Call] = {}
+    open_calls: dict[str, list[_Call]] = {}  # id -> the calls of the turn with it not answered yet
     unanswerable: list[_Call] = []  # calls without an id: no result can ever name them
     answered: set[str] = set()
 
     def close(position: _Position) -> None:
-        for call in [*unanswerable, *open_calls.values()]:
+        for call in [*unanswerable, *(call for same_id in open_calls.values() for call in same_id)]:
             problem = ConversationProblem(
                 ProblemKind.UNANSWERED_TOOL_CALL, call.message_index, call.block_index, call.block.id
             )
@@ -170,7 +173,9 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
         if turn.kind == "tool":
             for block_index, block in turn.blocks:
                 assert isinstance(block, ToolResultBlock)
-                if block.id is not None and open_calls.pop(block.id, None) is not None:
+                if block.id is not None and (pending := open_calls.get(block.id)):
+                    # Calls sharing an id (reported below) are answered in turn: no result is thrown away.
+                    del pending[0]
                     answered.add(block.id)
                     continue
                 kind = ProblemKind.DUPLICATE_TOOL_RESULT if block.id in answered else ProblemKind.ORPHAN_TOOL_RESULT
@@ -182,8 +187,12 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
                 call = _Call(turn.message_index, block_index, block)
                 if block.id is None:
                     unanswerable.append(call)
-                else:
-                    open_calls.setdefault(block.id, call)
+                    continue
+                if block.id in open_calls:  # another call of the turn has it
+                    problems.append(
+                        ConversationProblem(ProblemKind.DUPLICATE_TOOL_CALL_ID, turn.message_index, block_index, block.id)
+                    )
+                open_calls.setdefault(block.id, []).append(call)
     close((len(messages), 0))
     problems.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))
     return problems, calls, positions
