@@ -249,3 +249,23 @@ def test_an_unknown_policy_is_refused() -> None:
 def test_blocks_keep_their_content_type() -> None:
     block: ContentBlock = from_agentflow([{"role": "user", "content": [{"type": "data", "mime_type": "application/json", "data_base64": "e30="}]}])[0].content[0]
     assert isinstance(block, DataBlock) and block.source == Base64Source("application/json", "e30=")
+
+
+def test_a_tool_result_of_blocks_as_the_server_dumps_them_reads_as_blocks() -> None:
+    # AgentFlow's Python server writes every field of its blocks, defaults included: the result's
+    # blocks are still blocks (not their JSON as text), and the payload comes back as it was.
+    text = {"type": "text", "text": "here is the screenshot", "annotations": []}
+    media = {"kind": "data", "url": None, "file_id": None, "data_base64": "iVBORw0KGgo=", "mime_type": "image/png"}
+    image = {"type": "image", "media": media, "alt_text": None, "bbox": None}
+    payload = [
+        {"message_id": "a", "role": "assistant", "timestamp": 1718000000000, "metadata": {},
+         "content": [{"type": "tool_call", "id": "c1", "name": "shot", "args": {}}]},
+        {"message_id": "t", "role": "tool", "timestamp": 1718000000000, "metadata": {},
+         "content": [{"type": "tool_result", "tool_call_id": "c1", "content": [text, image], "is_error": False}]},
+    ]
+    _, result_message = from_agentflow(payload)
+    (result,) = result_message.content
+    assert isinstance(result, ToolResultBlock)
+    assert [type(block).__name__ for block in result.output] == ["TextBlock", "DataBlock"]
+    assert result.output[0] == TextBlock("here is the screenshot")
+    assert to_agentflow(from_agentflow(payload)) == payload

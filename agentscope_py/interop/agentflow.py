@@ -202,7 +202,9 @@ def _read_output(value: object, path: str) -> tuple[ContentBlock, ...]:
 
 
 def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | None:
-    """``values`` as blocks, when every one is an AgentFlow block that reads back exactly."""
+    """``values`` as blocks, when every one is an AgentFlow block.  Their fields we have no place
+    for (the server writes ``annotations``, ``alt_text`` …) are not lost: the result keeps the
+    output as it came, and writes it back while its blocks are unchanged."""
     blocks = []
     for index, value in enumerate(values):
         value = as_plain(value)  # a document built in Python: any mapping is an object
@@ -211,10 +213,8 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
         if reader is None:
             return None
         try:
-            block, extras = read_part(reader, _render_plain, value, item(path, index))
+            block, _ = read_part(reader, _render_plain, value, item(path, index))
         except DecodeError:
-            return None
-        if extras:
             return None
         blocks.append(block)
     return tuple(blocks)
