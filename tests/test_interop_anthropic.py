@@ -92,7 +92,7 @@ REQUEST: dict[str, Any] = {
 def test_reads_turns_into_messages() -> None:
     system, question, call, result, follow_up, answer = from_anthropic(REQUEST)
     assert isinstance(system, SystemMessage) and system.get_text_content() == "You are terse."
-    assert system.metadata["anthropic"] == {"parts": {"0": {"cache_control": {"type": "ephemeral"}}}}
+    assert system.metadata["anthropic"]["parts"] == {"0": {"cache_control": {"type": "ephemeral"}}}
     assert isinstance(question, UserMessage)
     assert call.content == (
         ThinkingBlock("Use the tool.", {"anthropic": {"signature": "EqQBCkYIARgC"}}),

@@ -235,3 +235,27 @@ def test_what_passes_validation_under_a_lenient_policy_reads_back_valid(
     # What the target takes: OpenAI takes an empty user message, Anthropic does not.
     taken = {ProblemKind.LATE_SYSTEM_MESSAGE, *([ProblemKind.EMPTY_USER_MESSAGE] if write is to_openai else [])}
     assert [p for p in problems if p.kind not in taken] == []
+
+
+def test_a_part_s_fields_stay_with_its_block_when_the_content_is_edited() -> None:
+    user, assistant = from_openai([
+        {"role": "user", "content": [
+            {"type": "text", "text": "look"},
+            {"type": "image_url", "image_url": {"url": "https://example.com/cat.png", "detail": "high"}},
+        ]},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "no"}, {"type": "text", "text": "sorry"}]},
+    ])
+    # A block inserted in front: the detail stays on the image, the refusal marker on "no".
+    edited = [user.with_content(["first", *user.content]), assistant.with_content(["well", *assistant.content])]
+    written = to_openai(edited, validate=False)
+    assert written[0]["content"][2] == {"type": "image_url", "image_url": {"url": "https://example.com/cat.png", "detail": "high"}}
+    assert written[1]["content"] == [
+        {"type": "text", "text": "well"}, {"type": "refusal", "refusal": "no"}, {"type": "text", "text": "sorry"}]
+    # A block replaced: the new one gets nothing of the old one's.
+    replaced = assistant.with_content(["yes", TextBlock("sorry")])
+    assert to_openai([replaced], validate=False)[0]["content"] == [
+        {"type": "text", "text": "yes"}, {"type": "text", "text": "sorry"}]
+    # Anthropic: a cache marker stays with its block too.
+    (system, *_) = from_anthropic({"system": [{"type": "text", "text": "rules", "cache_control": {"type": "ephemeral"}}], "messages": []})
+    moved = to_anthropic([system.with_content(["preface", *system.content])], validate=False)
+    assert moved["system"] == [{"type": "text", "text": "preface"}, {"type": "text", "text": "rules", "cache_control": {"type": "ephemeral"}}]

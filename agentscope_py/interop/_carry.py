@@ -7,6 +7,10 @@ Bookkeeping entries sit beside them:
 
 * ``"parts"``: ``{"<content index>": {...}}``, the extra fields of parts that
   became blocks without metadata of their own (a text block's ``cache_control``);
+* ``"part_of"``: ``{"<content index>": "<fingerprint>"}``, the block each entry of
+  ``"parts"`` was read with, so that the fields go back to that block wherever it
+  stands once the content is edited (a block inserted before it, say), and never
+  to another block;
 * ``"content_form"``: how a ``content`` field was written when that is not the
   form we would choose (a list holding one plain text part, an explicit ``null``);
 * ``"response"``: the fields of a provider's answer the message was read from
@@ -15,11 +19,12 @@ Bookkeeping entries sit beside them:
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from .._blocks import ToolUseBlock
+from .._blocks import ContentBlock, DataBlock, ToolUseBlock
 from .._frozen import thawed
 from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
@@ -33,6 +38,7 @@ __all__ = [
     "carried",
     "content_form",
     "data_url",
+    "fingerprint",
     "is_plain_text",
     "media_type_of",
     "parse_arguments",
@@ -46,7 +52,7 @@ __all__ = [
 ContentForm = Literal["absent", "null", "string", "list"]
 _FORMS = ("absent", "null", "string", "list")
 RESPONSE_KEY = "response"
-_BOOKKEEPING = ("parts", "content_form", RESPONSE_KEY)
+_BOOKKEEPING = ("parts", "part_of", "content_form", RESPONSE_KEY)
 
 
 def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
@@ -57,31 +63,54 @@ def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
 class Carried:
     """A holder's carried fields, read back from its metadata (anything malformed reads as absent)."""
 
-    __slots__ = ("fields", "form", "parts")
+    __slots__ = ("fields", "form", "part_of", "parts")
 
     def __init__(self, metadata: Mapping[str, Any] | None, fmt: str) -> None:
         own = metadata.get(fmt) if metadata else None
         own = own if isinstance(own, Mapping) else {}
         parts = own.get("parts")
+        part_of = own.get("part_of")
         form = own.get("content_form")
         # Thawed: they go into payloads, which are the caller's to change.
         self.fields: dict[str, Any] = {k: thawed(v) for k, v in own.items() if k not in _BOOKKEEPING}
         self.parts: Mapping[str, Any] = parts if isinstance(parts, Mapping) else {}
+        self.part_of: Mapping[str, Any] = part_of if isinstance(part_of, Mapping) else {}
         self.form: ContentForm | None = form if form in _FORMS else None
 
-    def part(self, index: int) -> dict[str, Any]:
-        """The extra fields of the part written for content block ``index``."""
-        extras = self.parts.get(str(index))
-        return thawed(extras) if isinstance(extras, Mapping) else {}
+    def part(self, index: int, block: ContentBlock) -> dict[str, Any]:
+        """The extra fields of the part written for ``block``, content block ``index``: those it was
+        read with, wherever it stands now (the content may have been edited since)."""
+        if not self.parts:
+            return {}
+        found = fingerprint(block)
+        key = str(index)
+        if self.part_of.get(key) != found:
+            key = next((k for k, print_ in self.part_of.items() if print_ == found), "")
+        extras = self.parts.get(key)
+        return dict(thawed(extras)) if isinstance(extras, Mapping) else {}
+
+
+def fingerprint(block: ContentBlock) -> str:
+    """A short digest of what ``block`` holds (a DataBlock's id aside: readers make fresh ones)."""
+    document = block.to_dict()
+    if isinstance(block, DataBlock):
+        del document["id"]
+    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def carried(
-    fields: Mapping[str, Any], parts: Mapping[int, Mapping[str, Any]] = {}, form: ContentForm | None = None
+    fields: Mapping[str, Any],
+    parts: Mapping[int, Mapping[str, Any]] = {},
+    form: ContentForm | None = None,
+    blocks: Sequence[ContentBlock] = (),
 ) -> dict[str, Any]:
-    """The value to store under ``metadata[<format>]``; empty when there is nothing to carry."""
+    """The value to store under ``metadata[<format>]``; empty when there is nothing to carry.
+    ``parts`` are keyed by their index in ``blocks``, the content they were read into."""
     out = dict(fields)
     if parts:
         out["parts"] = {str(index): dict(extras) for index, extras in parts.items()}
+        out["part_of"] = {str(index): fingerprint(blocks[index]) for index in parts}
     if form is not None:
         out["content_form"] = form
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from .._blocks import (
@@ -183,13 +183,13 @@ class _Writer:
             return _thinking(block)
         if isinstance(block, (DataBlock, ImageBlock)) and turn.kind != "user":
             return None  # the API takes images and documents from the user only
-        return _content_part(block, own.part(index))
+        return _content_part(block, own.part(index, block))
 
     def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
         own = Carried(result.metadata, _FMT)
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
-            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
+            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index, block)), turn, index, block))
         out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id or "", **own.fields}
         if result.state in _ERROR_STATES:
             out["is_error"] = True
@@ -305,8 +305,10 @@ def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> li
     raise DecodeError(f"expected a string or an array of blocks, got {json_kind(value)}", at(path, key))
 
 
-def _metadata(parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None) -> dict[str, Any]:
-    own = carried({}, parts, form)
+def _metadata(
+    parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None, blocks: Sequence[ContentBlock]
+) -> dict[str, Any]:
+    own = carried({}, parts, form, blocks)
     return {_FMT: own} if own else {}
 
 
@@ -320,7 +322,7 @@ def _read_system(value: object) -> SystemMessage:
         if extras:
             parts[index] = extras
     form = content_form(value, True, len(blocks), 0 not in parts, False)
-    return SystemMessage(blocks, metadata=_metadata(parts, form))
+    return SystemMessage(blocks, metadata=_metadata(parts, form, blocks))
 
 
 def _read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> list[Msg]:
@@ -350,10 +352,10 @@ def _read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, st
         plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
         form = content_form(value, True, len(blocks), plain, False) if len(runs) == 1 else None
         if role == "assistant":
-            out.append(AssistantMessage(blocks, metadata=_metadata(parts, form)))
+            out.append(AssistantMessage(blocks, metadata=_metadata(parts, form, blocks)))
         else:
             # A user turn's blocks other than results are text, images and documents.
-            out.append(UserMessage(cast("list[UserBlock]", blocks), metadata=_metadata(parts, form)))
+            out.append(UserMessage(cast("list[UserBlock]", blocks), metadata=_metadata(parts, form, blocks)))
     return out
 
 
@@ -461,6 +463,6 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
                 parts[index] = extras
     plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
     form = content_form(obj.get("content"), "content" in obj, len(blocks), plain, True)
-    own = carried(fields, parts, form)
+    own = carried(fields, parts, form, blocks)
     state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
     return ToolResultBlock(call_id, names.get(call_id), blocks, {_FMT: own} if own else None, state)

@@ -7,7 +7,7 @@ The mapping, what travels in ``metadata["openai"]`` and what raises are in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from .._blocks import (
@@ -145,7 +145,7 @@ class _Writer:
         parts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         for index, block in turn.blocks:
-            extras = own.part(index)
+            extras = own.part(index, block)
             if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
                 calls.append(_tool_call(block))
                 continue
@@ -169,7 +169,7 @@ class _Writer:
         own = Carried(result.metadata, _FMT)
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
-            part = _text_part(block, own.part(inner_index))
+            part = _text_part(block, own.part(inner_index, block))
             if part is None:
                 part = self._fallback(turn, index, block)
             if part is not None:
@@ -300,7 +300,7 @@ def _read_messages(payload: object) -> list[Msg]:
             out.append(_read_system(obj, path, role))
         elif role == "user":
             blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
-            metadata = _metadata({**_nulls(obj, _NULLABLE), **_unread(obj, "user")}, parts, form)
+            metadata = _metadata({**_nulls(obj, _NULLABLE), **_unread(obj, "user")}, parts, form, blocks)
             # _read_user_part only makes text and data blocks.
             out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
         elif role == "assistant":
@@ -329,9 +329,12 @@ def _nulls(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
 
 
 def _metadata(
-    fields: Mapping[str, Any], parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None
+    fields: Mapping[str, Any],
+    parts: Mapping[int, Mapping[str, Any]],
+    form: ContentForm | None,
+    blocks: Sequence[ContentBlock],
 ) -> dict[str, Any]:
-    own = carried(fields, parts, form)
+    own = carried(fields, parts, form, blocks)
     return {_FMT: own} if own else {}
 
 
@@ -440,7 +443,7 @@ def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
     fields.update(_nulls(obj, _NULLABLE))
     fields.update(_unread(obj, role))
     texts = [block for block in blocks if isinstance(block, TextBlock)]
-    return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form))
+    return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
 
 
 def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
@@ -455,7 +458,7 @@ def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) ->
         call = _read_tool_call(req_dict(raw, item(calls_path, index)), item(calls_path, index))
         names[call.id or ""] = call.name or ""
         blocks.append(call)
-    return AssistantMessage(blocks, name=_name(obj, path), metadata=_metadata(fields, parts, form))
+    return AssistantMessage(blocks, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
 
 
 def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
@@ -478,5 +481,5 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
     # A tool message's name (some servers take one) has no place in our result, whose name is the call's.
     opt_str(obj.get("name"), at(path, "name"))
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
-    metadata = _metadata({**pick(obj, ("name",)), **_unread(obj, "tool")}, parts, form)
+    metadata = _metadata({**pick(obj, ("name",)), **_unread(obj, "tool")}, parts, form, blocks)
     return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
