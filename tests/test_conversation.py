@@ -191,3 +191,10 @@ def test_calls_of_one_turn_sharing_an_id_are_reported_and_their_results_kept() -
         ProblemKind.DUPLICATE_TOOL_CALL_ID,
         ProblemKind.UNANSWERED_TOOL_CALL,
     ]
+
+
+def test_a_call_outside_an_assistant_message_is_not_a_call_to_answer() -> None:
+    # The converters refuse a ToolUseBlock in a TOOL message; repair must not invent a result for it.
+    conversation = [UserMessage("go"), ToolResultMessage(ToolUseBlock("c9", "f", {}))]
+    assert validate_conversation(conversation) == []
+    assert repair_conversation(conversation).changes == ()

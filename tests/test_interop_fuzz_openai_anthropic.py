@@ -259,3 +259,9 @@ def test_a_part_s_fields_stay_with_its_block_when_the_content_is_edited() -> Non
     (system, *_) = from_anthropic({"system": [{"type": "text", "text": "rules", "cache_control": {"type": "ephemeral"}}], "messages": []})
     moved = to_anthropic([system.with_content(["preface", *system.content])], validate=False)
     assert moved["system"] == [{"type": "text", "text": "preface"}, {"type": "text", "text": "rules", "cache_control": {"type": "ephemeral"}}]
+
+
+def test_equal_blocks_keep_their_own_part_fields() -> None:
+    # Two equal texts, only the second marked: the mark stays on the second.
+    request = {"system": [{"type": "text", "text": "x"}, {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}], "messages": []}
+    assert to_anthropic(from_anthropic(request), validate=False) == request

@@ -61,11 +61,16 @@ def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
 
 
 class Carried:
-    """A holder's carried fields, read back from its metadata (anything malformed reads as absent)."""
+    """A holder's carried fields, read back from its metadata (anything malformed reads as absent).
 
-    __slots__ = ("fields", "form", "part_of", "parts")
+    ``blocks``, the holder's content as it is now, places the fields of each part: on the block at
+    the index it was read at if that block is still there, else on a block equal to the one it was
+    read with (the content was edited: a block inserted before it, say), else nowhere.
+    """
 
-    def __init__(self, metadata: Mapping[str, Any] | None, fmt: str) -> None:
+    __slots__ = ("_placed", "fields", "form")
+
+    def __init__(self, metadata: Mapping[str, Any] | None, fmt: str, blocks: Sequence[ContentBlock] = ()) -> None:
         own = metadata.get(fmt) if metadata else None
         own = own if isinstance(own, Mapping) else {}
         parts = own.get("parts")
@@ -73,21 +78,38 @@ class Carried:
         form = own.get("content_form")
         # Thawed: they go into payloads, which are the caller's to change.
         self.fields: dict[str, Any] = {k: thawed(v) for k, v in own.items() if k not in _BOOKKEEPING}
-        self.parts: Mapping[str, Any] = parts if isinstance(parts, Mapping) else {}
-        self.part_of: Mapping[str, Any] = part_of if isinstance(part_of, Mapping) else {}
         self.form: ContentForm | None = form if form in _FORMS else None
+        self._placed: dict[int, Mapping[str, Any]] = (
+            _placed(parts, part_of if isinstance(part_of, Mapping) else {}, blocks)
+            if isinstance(parts, Mapping) and parts
+            else {}
+        )
 
-    def part(self, index: int, block: ContentBlock) -> dict[str, Any]:
-        """The extra fields of the part written for ``block``, content block ``index``: those it was
-        read with, wherever it stands now (the content may have been edited since)."""
-        if not self.parts:
-            return {}
-        found = fingerprint(block)
-        key = str(index)
-        if self.part_of.get(key) != found:
-            key = next((k for k, print_ in self.part_of.items() if print_ == found), "")
-        extras = self.parts.get(key)
-        return dict(thawed(extras)) if isinstance(extras, Mapping) else {}
+    def part(self, index: int) -> dict[str, Any]:
+        """The extra fields of the part written for content block ``index``."""
+        extras = self._placed.get(index)
+        return dict(thawed(extras)) if extras is not None else {}
+
+
+def _placed(
+    parts: Mapping[str, Any], part_of: Mapping[str, Any], blocks: Sequence[ContentBlock]
+) -> dict[int, Mapping[str, Any]]:
+    prints = [fingerprint(block) for block in blocks]
+    placed: dict[int, Mapping[str, Any]] = {}
+    moved: list[tuple[Any, Mapping[str, Any]]] = []
+    for key, extras in parts.items():
+        if not isinstance(extras, Mapping):
+            continue
+        index = int(key) if key.isdigit() else -1
+        if 0 <= index < len(blocks) and prints[index] == part_of.get(key):
+            placed[index] = extras
+        else:
+            moved.append((part_of.get(key), extras))
+    for print_, extras in moved:
+        index = next((i for i, p in enumerate(prints) if p == print_ and i not in placed), -1)
+        if index >= 0:
+            placed[index] = extras
+    return placed
 
 
 def fingerprint(block: ContentBlock) -> str:

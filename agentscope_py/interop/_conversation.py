@@ -182,6 +182,8 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
                 problems.append(ConversationProblem(kind, turn.message_index, block_index, block.id))
             continue
         close((turn.message_index, turn.blocks[0][0] if turn.blocks else 0))
+        if turn.kind != "assistant":
+            continue  # a call anywhere else is no call the APIs see: the converters refuse it
         for block_index, block in turn.blocks:
             if isinstance(block, ToolUseBlock):
                 call = _Call(turn.message_index, block_index, block)

@@ -147,7 +147,7 @@ class _Writer:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``."""
         parts: list[dict[str, Any]] = []
         for turn in turns:
-            own = Carried(turn.message.metadata if turn.own else None, _FMT)
+            own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
             late_system = turn.kind == "system" and not system
             for index, block in turn.blocks:
                 if isinstance(block, TextBlock) and not block.text.strip():
@@ -183,13 +183,13 @@ class _Writer:
             return _thinking(block)
         if isinstance(block, (DataBlock, ImageBlock)) and turn.kind != "user":
             return None  # the API takes images and documents from the user only
-        return _content_part(block, own.part(index, block))
+        return _content_part(block, own.part(index))
 
     def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
-        own = Carried(result.metadata, _FMT)
+        own = Carried(result.metadata, _FMT, result.output)
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
-            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index, block)), turn, index, block))
+            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
         out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id or "", **own.fields}
         if result.state in _ERROR_STATES:
             out["is_error"] = True

@@ -140,12 +140,12 @@ class _Writer:
                 for index, block in turn.blocks
                 if isinstance(block, ToolResultBlock)
             ]
-        own = Carried(turn.message.metadata if turn.own else None, _FMT)
+        own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
         out: dict[str, Any] = {"role": turn.kind}
         parts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         for index, block in turn.blocks:
-            extras = own.part(index, block)
+            extras = own.part(index)
             if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
                 calls.append(_tool_call(block))
                 continue
@@ -166,10 +166,10 @@ class _Writer:
         return [out]
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
-        own = Carried(result.metadata, _FMT)
+        own = Carried(result.metadata, _FMT, result.output)
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
-            part = _text_part(block, own.part(inner_index, block))
+            part = _text_part(block, own.part(inner_index))
             if part is None:
                 part = self._fallback(turn, index, block)
             if part is not None:
