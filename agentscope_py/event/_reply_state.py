@@ -402,7 +402,7 @@ class Reply:
         if seen.take_run(ids):
             return
         parts = block.parts
-        for event_id, delta in zip(ids, block.take_back(start)):
+        for event_id, delta in zip(ids, block.take_back(start), strict=True):
             if event_id is None or seen.first_sight(event_id):
                 parts.append(delta)
 

@@ -24,6 +24,7 @@ __all__ = ["REMEMBERED_REPLIES", "ReplyRouter"]
 #: How many completed replies an assembler remembers, to recognise their late events.
 REMEMBERED_REPLIES = 1024
 
+
 def _is_hidden_tool(name: str | None) -> bool:
     # AgentScope Java streams no start (and no end) for a call without a name or whose name begins
     # with "__" (a hidden or placeholder tool), only its argument deltas: they create the call.
