@@ -35,6 +35,7 @@ from agentscope_py import (
     ToolResultMessage,
     ToolResultState,
     ToolUseBlock,
+    UnsupportedContentError,
 )
 from agentscope_py.interop import (
     Converted,
@@ -216,3 +217,20 @@ def test_edited_tool_arguments_are_sent_to_every_format() -> None:
     # Text that holds no object is the call's arguments as they came, whatever the writer.
     broken = ToolUseBlock("c2", "f", {}, "not json")
     assert to_openai([AssistantMessage(broken)], validate=False)[0]["tool_calls"][0]["function"]["arguments"] == "not json"
+
+
+def test_a_file_id_is_not_sent_as_a_url_to_another_format() -> None:
+    # OpenAI's file by id reads as a URL source holding the bare id: only OpenAI can take it back.
+    payload = [{"role": "user", "content": [
+        {"type": "text", "text": "summarise"},
+        {"type": "file", "file": {"file_id": "file-abc123", "filename": "report.pdf"}},
+    ]}]
+    (user,) = from_openai(payload)
+    assert to_openai([user]) == payload
+    for write in (to_anthropic, to_agentflow, to_vercel_ai):
+        with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[1\]\)"):
+            write([user])
+    # AgentFlow's own file ids go back to AgentFlow.
+    agentflow = [{"message_id": "m", "role": "user", "timestamp": 1718000000000, "metadata": {}, "content": [
+        {"type": "image", "media": {"kind": "file_id", "file_id": "img-7", "mime_type": "image/png"}}]}]
+    assert to_agentflow(from_agentflow(agentflow)) == agentflow

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -38,6 +39,7 @@ __all__ = [
     "carried",
     "content_form",
     "data_url",
+    "fetchable",
     "fingerprint",
     "is_plain_text",
     "media_type_of",
@@ -222,6 +224,15 @@ def media_type_of(source: Source) -> str | None:
         return source.media_type
     assert isinstance(source, URLSource)  # a Source is one of the two
     return source.mime_type
+
+
+def fetchable(source: Source) -> bool:
+    """Whether ``source`` can be sent where a format takes a URL: inline data, or a URL with a scheme.
+    A file id read from OpenAI or AgentFlow is a URL source holding the bare id ("file-abc123"):
+    no API can fetch it, so the writers of other formats refuse it instead of sending it as a URL."""
+    if not isinstance(source, URLSource):
+        return True
+    return bool(urllib.parse.urlsplit(source.url).scheme)
 
 
 def url_or_data_url(source: Source) -> str:

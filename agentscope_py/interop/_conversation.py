@@ -298,13 +298,19 @@ Replaced = Mapping[tuple[int, int], str | None]
 
 
 def check_conversation(
-    messages: Sequence[Msg], target: str, replaced: Replaced, tolerated: Iterable[ProblemKind] = ()
+    messages: Sequence[Msg],
+    target: str,
+    replaced: Replaced,
+    tolerated: Iterable[ProblemKind] = (),
+    found: Iterable[ConversationProblem] = (),
 ) -> None:
     """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
-    that is with the ``replaced`` blocks dropped or turned into text; ``tolerated`` problems it takes."""
+    that is with the ``replaced`` blocks dropped or turned into text; ``tolerated`` problems it takes,
+    and ``found`` are problems the writer saw in what it wrote."""
     written = _as_written(messages, replaced)
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
     fatal = [p for p in validate_conversation(written) if p.kind not in harmless]
+    fatal += [p for p in found if p not in fatal]
     if fatal:
         listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
         # A problem the policy made (a message it emptied) is not in the caller's messages: say so.

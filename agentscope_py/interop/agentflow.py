@@ -42,6 +42,7 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
+from ._carry import fetchable
 from ._carried_fields import (
     PARTS,
     carried,
@@ -337,7 +338,9 @@ def _write_block(
     if isinstance(block, ThinkingBlock):
         return _write_reasoning(block, extras)
     if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)) and block.source is not None:
-        return _write_media(block, block.source, extras)
+        media = extras.get("media")
+        if fetchable(block.source) or (isinstance(media, Mapping) and media.get("kind") == "file_id"):
+            return _write_media(block, block.source, extras)
     if isinstance(block, ToolUseBlock):
         args = tool_arguments(block)
         if args is not None:

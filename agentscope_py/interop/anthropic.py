@@ -52,6 +52,7 @@ from ._carry import (
     arguments_object,
     carried,
     content_form,
+    fetchable,
     media_type_of,
     pick,
     write_content,
@@ -64,7 +65,7 @@ from ._common import (
     nesting_guard,
     unsupported,
 )
-from ._conversation import check_conversation
+from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._turns import Turn, split_turns
 
 __all__ = ["from_anthropic", "to_anthropic"]
@@ -123,13 +124,16 @@ def to_anthropic(
         writer.content(out, system, system=True)
         out["system"] = out.pop("content")
     out["messages"] = []
+    empty: list[ConversationProblem] = []
     for role, group in groups:
         message: dict[str, Any] = {"role": role}
         writer.content(message, group)
         out["messages"].append(message)
+        if role == "user" and not message["content"]:  # a late system message the policy dropped, say
+            empty.append(ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, group[0].message_index))
     if validate:
         # What is written: a message the policy emptied is refused like any empty message.
-        check_conversation(messages, _TARGET, writer.replaced)
+        check_conversation(messages, _TARGET, writer.replaced, found=empty)
     return ConvertedDict(out, writer.notes)
 
 
@@ -246,7 +250,7 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
 
 def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
     if isinstance(source, URLSource):
-        return {"type": "url", "url": source.url}
+        return {"type": "url", "url": source.url} if fetchable(source) else None
     assert isinstance(source, Base64Source)  # a Source is one of the two
     if part_type == "document" and source.media_type == "text/plain":
         # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).

@@ -54,6 +54,7 @@ from ._carry import (
     parse_arguments,
     pick,
     source_from_url,
+    fetchable,
     url_or_data_url,
     write_content,
 )
@@ -231,6 +232,8 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
     declared = extras.pop("type", None)
     part_type = declared or _inferred_part_type(source)
     if part_type == "image_url":
+        if not fetchable(source):
+            return None
         return _merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
     if part_type == "input_audio":
         fmt = _AUDIO_FORMATS.get(source.media_type) if isinstance(source, Base64Source) else None

@@ -51,7 +51,7 @@ from ._carried_fields import (
     with_carried,
 )
 from ._common import Converted, OnUnsupported
-from ._carry import data_url, parse_arguments
+from ._carry import data_url, fetchable, parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
@@ -356,7 +356,7 @@ def _write_part(
     that message cannot hold it.  ``extras``: the carried fields of a block without metadata."""
     if isinstance(block, TextBlock):
         return overlay({"type": "text", "text": block.text}, extras)
-    if isinstance(block, MEDIA_BLOCKS) and block.source is not None and kind != "system":
+    if isinstance(block, MEDIA_BLOCKS) and block.source is not None and kind != "system" and fetchable(block.source):
         return _write_media(block, block.source, extras)
     if kind == "assistant":
         if isinstance(block, ThinkingBlock):
