@@ -234,3 +234,22 @@ def test_a_file_id_is_not_sent_as_a_url_to_another_format() -> None:
     agentflow = [{"message_id": "m", "role": "user", "timestamp": 1718000000000, "metadata": {}, "content": [
         {"type": "image", "media": {"kind": "file_id", "file_id": "img-7", "mime_type": "image/png"}}]}]
     assert to_agentflow(from_agentflow(agentflow)) == agentflow
+
+
+def test_part_fields_are_never_laid_on_another_block_after_an_edit() -> None:
+    payload = [{"message_id": "m1", "role": "user", "timestamp": 1718000000000, "metadata": {}, "content": [
+        {"type": "text", "text": "What is in this image?"},
+        {"type": "image", "media": {"kind": "url", "url": "https://example.com/photo.jpg"}, "alt_text": "A street"},
+    ]}]
+    (user,) = from_agentflow(payload)
+    assert to_agentflow([user]) == payload
+    # A block inserted in front: the text at the image's old index is written as the text it is.
+    (written,) = to_agentflow([user.with_content(["Context", *user.content])])
+    assert written["content"][:2] == [{"type": "text", "text": "Context"}, {"type": "text", "text": "What is in this image?"}]
+    vercel = [{"role": "user", "content": [
+        {"type": "text", "text": "hi", "providerOptions": {"anthropic": {"cacheControl": {"type": "ephemeral"}}}},
+        {"type": "text", "text": "there"},
+    ]}]
+    (said,) = from_vercel_ai(vercel)
+    (moved,) = to_vercel_ai([said.with_content(["Context", *said.content])])
+    assert moved["content"][0] == {"type": "text", "text": "Context"}  # not given "hi"'s cache marker

@@ -24,10 +24,12 @@ import attrs
 
 from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from .._frozen import thawed
+from ._carry import fingerprint
 
 __all__ = [
     "ABSENT",
     "PARTS",
+    "PART_OF",
     "carried",
     "carry_in_block",
     "diff",
@@ -41,6 +43,8 @@ ABSENT = "absent"
 #: Bookkeeping entry of a message's carried dict: ``{"<index in the format's content>": {...}}``,
 #: the carried fields of parts that became blocks without metadata of their own (text, media).
 PARTS = "parts"
+#: Beside :data:`PARTS`: ``{"<index>": "<fingerprint>"}``, the block each was read into.
+PART_OF = "part_of"
 
 _MISSING: Any = object()
 _Block = TypeVar("_Block", bound=ContentBlock)
@@ -113,7 +117,14 @@ def carry_in_block(block: _Block, fmt: str, extras: Mapping[str, Any]) -> _Block
     return None
 
 
-def part_extras(message_carried: Mapping[str, Any], index: int) -> Mapping[str, Any]:
+def part_extras(message_carried: Mapping[str, Any], index: int, block: ContentBlock) -> Mapping[str, Any]:
+    """The carried fields of the part at ``index`` of the content being written, for ``block``:
+    none when another block than the one they were read with stands there (the content was edited)."""
     parts = message_carried.get(PARTS)
     extras = parts.get(str(index)) if isinstance(parts, Mapping) else None
-    return extras if isinstance(extras, Mapping) else {}
+    if not isinstance(extras, Mapping):
+        return {}
+    part_of = message_carried.get(PART_OF)
+    if not isinstance(part_of, Mapping) or part_of.get(str(index)) != fingerprint(block):
+        return {}
+    return extras

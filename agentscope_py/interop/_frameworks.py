@@ -36,7 +36,7 @@ from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
-from ._carry import parse_arguments
+from ._carry import fingerprint, parse_arguments
 from ._carried_fields import carry_in_block, diff, overlay
 from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, unsupported
 
@@ -255,11 +255,13 @@ def read_parts(
     render: PartRenderer,
     *,
     keep_unknown: bool,
-) -> tuple[list[ContentBlock], dict[str, Any], dict[str, Any]]:
-    """The blocks of a content list, the carried fields of those without metadata (by index),
-    and (``keep_unknown``) the parts of types we have no block for, whole, by index."""
+) -> tuple[list[ContentBlock], dict[str, Any], dict[str, str], dict[str, Any]]:
+    """The blocks of a content list, the carried fields of those without metadata (by index), the
+    fingerprint of the block each of those was read into (by index: see ``part_extras``), and
+    (``keep_unknown``) the parts of types we have no block for, whole, by index."""
     blocks: list[ContentBlock] = []
     parts: dict[str, Any] = {}
+    part_of: dict[str, str] = {}
     whole: dict[str, Any] = {}
     for index, value in enumerate(req_list(values, path)):
         part_path = item(path, index)
@@ -276,8 +278,9 @@ def read_parts(
         carrier = carry_in_block(block, fmt, extras)
         if carrier is None and extras:
             parts[str(index)] = extras
+            part_of[str(index)] = fingerprint(block)
         blocks.append(carrier or block)
-    return blocks, parts, whole
+    return blocks, parts, part_of, whole
 
 
 def read_epoch(raw: Mapping[str, Any], key: str, path: str) -> str | None:

@@ -44,6 +44,7 @@ from .._usage import ChatUsage
 from ..errors import DecodeError
 from ._carry import fetchable
 from ._carried_fields import (
+    PART_OF,
     PARTS,
     carried,
     diff,
@@ -101,7 +102,7 @@ def from_agentflow(payload: object) -> list[Msg]:
 def _read_message(value: object, path: str) -> Msg[Any]:
     raw = req_dict(value, path)
     role = read_role(raw, path, _ROLES)
-    blocks, parts, whole = read_parts(
+    blocks, parts, part_of, whole = read_parts(
         _FMT, role, req(raw, "content", path), at(path, "content"), _READERS, _render_plain, keep_unknown=True
     )
     message_id = raw.get("message_id")
@@ -123,7 +124,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
     fields = {k: v for k, v in raw.items() if k != "content"}
     extras = diff(_write_fields(plain, 0, {}), fields)
     if parts:
-        extras[PARTS] = parts
+        extras[PARTS], extras[PART_OF] = parts, part_of
     if whole:  # annotation and error blocks, or types newer than this converter
         extras[_BLOCKS] = whole
     return plain.with_metadata(with_carried(plain.metadata, _FMT, extras))
@@ -281,7 +282,7 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
 
     for block_index, block in enumerate(message.content):
         place_carried_blocks()
-        part = _write_block(conversion, message_index, block_index, block, part_extras(extras, len(content)))
+        part = _write_block(conversion, message_index, block_index, block, part_extras(extras, len(content), block))
         if part is not None:
             content.append(part)
     place_carried_blocks()
@@ -312,7 +313,7 @@ def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, An
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": usage.cached_tokens,
         }
-    fields = {k: v for k, v in extras.items() if k not in (PARTS, _BLOCKS)}
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, _BLOCKS)}
     return overlay(out, fields, ours=("message_id", "timestamp"))
 
 

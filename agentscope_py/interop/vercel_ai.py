@@ -42,6 +42,7 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ._carried_fields import (
+    PART_OF,
     PARTS,
     carried,
     carry_in_block,
@@ -133,7 +134,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
             blocks, form = [TextBlock(content)], "string"
         else:
             readers = _READERS_BY_ROLE[role]
-            blocks, parts, _ = read_parts(
+            blocks, parts, part_of, _ = read_parts(
                 _FMT, role, content, content_path, readers, _renderer(role), keep_unknown=False
             )
             form = "list"
@@ -148,7 +149,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
     fields = {k: v for k, v in raw.items() if k not in layout_keys}
     extras = {**diff(_write_fields(plain, 0, {}, own=True), fields), **bookkeeping}
     if parts:
-        extras[PARTS] = parts
+        extras[PARTS], extras[PART_OF] = parts, part_of
     return plain.with_metadata(with_carried(plain.metadata, _FMT, extras))
 
 
@@ -323,7 +324,7 @@ def _write_fields(
         sent_at = written_epoch(message.timestamp, extras.get(_SENT_AT), message_index)
         if sent_at is not None:
             out[_SENT_AT] = sent_at
-    fields = {k: v for k, v in extras.items() if k not in (PARTS, _FORM, _LAYOUT)}
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, _FORM, _LAYOUT)}
     return overlay(out, fields, ours=(_SENT_AT,))
 
 
@@ -337,7 +338,7 @@ def _write_content(
     parts: list[dict[str, Any]] = []
     for block_index, block in run:
         part = _write_part(
-            conversion, message_index, block_index, block, part_extras(extras, len(parts)), _ROLE_NAMES[role]
+            conversion, message_index, block_index, block, part_extras(extras, len(parts), block), _ROLE_NAMES[role]
         )
         if part is not None:
             parts.append(part)
