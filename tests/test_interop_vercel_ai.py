@@ -212,3 +212,14 @@ def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
     with pytest.raises(DecodeError) as info:
         from_vercel_ai(payload)
     assert info.value.path == path
+
+
+def test_media_in_an_assistant_message_is_a_file_part() -> None:
+    # The SDK's assistant content takes file parts but no image part.
+    reply = AssistantMessage(TextBlock("here"), DataBlock(Base64Source("image/png", "iVBORw0KGgo=")))
+    (written,) = to_vercel_ai([reply])
+    assert written["content"][1] == {"type": "file", "data": "data:image/png;base64,iVBORw0KGgo=", "mediaType": "image/png"}
+    (back,) = from_vercel_ai([written])
+    data = back.content[1]
+    assert isinstance(data, DataBlock) and data.source == Base64Source("image/png", "iVBORw0KGgo=")
+    assert "vercel_ai" not in back.metadata  # nothing to carry: a file part is what the writer chooses there

@@ -215,8 +215,15 @@ def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, di
 
 
 _USER_READERS: dict[str, PartReader] = {"text": _read_text, "image": _read_image, "file": _read_file}
+def _read_assistant_file(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    # In an assistant message media is written as a file part whatever its type: no hint needed.
+    block, _ = _read_media(part, path, "file")
+    return block, {}
+
+
 _ASSISTANT_READERS: dict[str, PartReader] = {
     **_USER_READERS,
+    "file": _read_assistant_file,
     "reasoning": _read_reasoning,
     "tool-call": _read_tool_call,
     "tool-result": _read_tool_result,  # a provider-executed tool's result
@@ -358,7 +365,7 @@ def _write_part(
     if isinstance(block, TextBlock):
         return overlay({"type": "text", "text": block.text}, extras)
     if isinstance(block, MEDIA_BLOCKS) and block.source is not None and kind != "system" and fetchable(block.source):
-        return _write_media(block, block.source, extras)
+        return _write_media(block, block.source, extras, file_only=kind == "assistant")
     if kind == "assistant":
         if isinstance(block, ThinkingBlock):
             return overlay({"type": "reasoning", "text": block.thinking}, carried(block.metadata, _FMT))
@@ -395,9 +402,15 @@ def _media_string(source: Source) -> str:
 
 
 def _write_media(
-    block: DataBlock | ImageBlock | AudioBlock | VideoBlock, source: Source, extras: Mapping[str, Any]
+    block: DataBlock | ImageBlock | AudioBlock | VideoBlock,
+    source: Source,
+    extras: Mapping[str, Any],
+    *,
+    file_only: bool = False,
 ) -> dict[str, Any]:
-    kind = extras.get("type") if extras.get("type") in ("image", "file") else _part_kind(block)
+    """A media part; in an assistant message (``file_only``) a file part, as the SDK takes no image
+    part there, unless the part was read as an image."""
+    kind = extras.get("type") if extras.get("type") in ("image", "file") else "file" if file_only else _part_kind(block)
     part: dict[str, Any] = {"type": kind, "image" if kind == "image" else "data": _media_string(source)}
     media_type = media_type_of(source)
     if media_type is not None:
