@@ -198,3 +198,22 @@ def test_a_call_outside_an_assistant_message_is_not_a_call_to_answer() -> None:
     conversation = [UserMessage("go"), ToolResultMessage(ToolUseBlock("c9", "f", {}))]
     assert validate_conversation(conversation) == []
     assert repair_conversation(conversation).changes == ()
+
+
+def test_results_after_other_content_in_a_tool_message_are_moved_first() -> None:
+    # The text cut the result off from its call: moved, the result answers it; nothing is made up.
+    note, result = TextBlock("note"), ToolResultBlock("a", "f", TextBlock("THE REAL RESULT"))
+    conversation = [UserMessage("go"), AssistantMessage(CALL_A), ToolResultMessage(note, result)]
+    assert kinds(validate_conversation(conversation)) == [ProblemKind.UNANSWERED_TOOL_CALL, ProblemKind.ORPHAN_TOOL_RESULT]
+    repaired = repair_conversation(conversation)
+    assert [(c.action, c.problem.message_index, c.problem.block_index) for c in repaired.changes] == [
+        (RepairAction.MOVED_RESULTS_FIRST, 2, 1)
+    ]
+    assert repaired.messages[2].content == (result, note) and repaired.remaining == ()
+    # An orphan moved first is still an orphan: dropped, and said where it was given.
+    stray = ToolResultBlock("zzz", "f", TextBlock("stray"))
+    again = repair_conversation([UserMessage("go"), ToolResultMessage(note, stray)])
+    assert [(c.action, c.problem.block_index) for c in again.changes] == [
+        (RepairAction.MOVED_RESULTS_FIRST, 1),
+        (RepairAction.DROPPED_ORPHAN_RESULT, 1),
+    ]

@@ -86,6 +86,7 @@ class RepairAction(enum.Enum):
     DROPPED_DUPLICATE_RESULT = "dropped_duplicate_result"
     DROPPED_EMPTY_ASSISTANT_MESSAGE = "dropped_empty_assistant_message"
     DROPPED_EMPTY_USER_MESSAGE = "dropped_empty_user_message"
+    MOVED_RESULTS_FIRST = "moved_results_first"
 
 
 @attrs.frozen
@@ -226,7 +227,9 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     * a tool call with no result gets an error result right after it (a
       ``ToolResultBlock`` in state ERROR, marked ``metadata["agentscope_synthetic"]``);
     * a result that answers no call, or repeats one, is dropped (and a message
-      left empty by that goes too).
+      left empty by that goes too);
+    * the results of a TOOL message that come after its other blocks are moved
+      first, where the APIs want them.
 
     A late system message, or a call without an id, cannot be fixed that way;
     those stay in ``remaining``.
@@ -235,19 +238,33 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     changes: list[RepairChange] = []
     kept: list[Msg] = []
     origin: list[int] = []  # kept index -> index in ``given``
+    order: dict[int, list[int]] = {}  # kept index -> the given index of each block, where they moved
     for index, message in enumerate(given):
         empty = _emptiness(message)
         if empty is not None:
             changes.append(RepairChange(empty[1], ConversationProblem(empty[0], index)))
-        else:
-            kept.append(message)
-            origin.append(index)
+            continue
+        moved = _results_first(message)
+        if moved is not None:
+            # The results answer the calls before; what came ahead of them cut them off.
+            first = next(i for i, position in enumerate(moved) if position != i)
+            result = message.content[moved[first]]  # the first result out of place
+            assert isinstance(result, ToolResultBlock)
+            problem = ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, index, moved[first], result.id)
+            changes.append(RepairChange(RepairAction.MOVED_RESULTS_FIRST, problem))
+            order[len(kept)] = moved
+            message = message.with_content([message.content[i] for i in moved])
+        kept.append(message)
+        origin.append(index)
 
     problems, calls, positions = _scan(kept)
     dropped: set[tuple[int, int | None]] = set()
     inserts: defaultdict[_Position, list[ContentBlock]] = defaultdict(list)
     for problem in problems:
-        as_given = attrs.evolve(problem, message_index=origin[problem.message_index])
+        block_index = problem.block_index
+        if block_index is not None and problem.message_index in order:
+            block_index = order[problem.message_index][block_index]
+        as_given = attrs.evolve(problem, message_index=origin[problem.message_index], block_index=block_index)
         if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
             inserts[positions[problem]].append(_synthetic_result(calls[problem].block))
             changes.append(RepairChange(RepairAction.ADDED_ERROR_RESULT, as_given))
@@ -286,6 +303,17 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
         repaired.append(_synthetic_message(inserts[len(kept), 0]))
     changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
     return RepairedConversation(tuple(repaired), tuple(changes), tuple(validate_conversation(repaired)))
+
+
+def _results_first(message: Msg) -> list[int] | None:
+    """For a TOOL message with results after other blocks: the order of its blocks with the results
+    first (each as its index); ``None`` when they are first already, or it is no TOOL message."""
+    if message.role is not MsgRole.TOOL:
+        return None
+    results = [i for i, block in enumerate(message.content) if isinstance(block, ToolResultBlock)]
+    others = [i for i, block in enumerate(message.content) if not isinstance(block, ToolResultBlock)]
+    moved = results + others
+    return None if moved == list(range(len(moved))) else moved
 
 
 def _synthetic_message(results: list[ContentBlock]) -> ToolResultMessage:
