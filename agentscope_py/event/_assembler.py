@@ -154,7 +154,7 @@ class MessageAssembler(ReplyRouter):
         if reply is None or block is None or not block.open:
             self.feed(first)
             return None
-        block.built = reply.cached = None
+        # No cache is cleared here: the run clears them when it ends, and snapshot() while it runs.
         if self._first_sight(reply, first) and first.delta is not None:
             block.parts.append(first.delta)
         return reply, block
