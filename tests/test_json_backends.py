@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
+import re
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from agentscope_py import (
     TextBlock,
     ToolUseBlock,
     UserMessage,
+    _ids,
     _json,
 )
 
@@ -96,6 +98,15 @@ def test_big_integers_in_text_are_read_exactly(backend: str) -> None:
     assert usage.input_tokens == 18446744073709551617
 
 
+def _generated_as_such(value: object) -> str:
+    """``repr(value)`` with the ids and times this process generated for what the document left out
+    (each decode makes its own) written as placeholders."""
+    text = repr(value)
+    text = re.sub(re.escape(_ids._hex_prefix) + "[0-9a-f]{16}", "<generated id>", text)
+    text = re.sub(re.escape(_ids._msg_prefix) + "[0-9a-f]{12}", "<generated id>", text)
+    return re.sub(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\.\d{3}Z?", "<time>", text)
+
+
 @given(mutated=mutated_vectors() | mutated_event_vectors())
 def test_every_backend_reads_alike_and_words_the_same_errors(mutated: tuple[type[Any], Any]) -> None:
     root, document = mutated
@@ -104,9 +115,9 @@ def test_every_backend_reads_alike_and_words_the_same_errors(mutated: tuple[type
     for name in BACKENDS:
         with _json.use_backend(name):
             try:
-                outcomes.append(root.from_json(text))
+                outcomes.append(_generated_as_such(root.from_json(text)))
             except (DecodeError, RoleContentError) as error:
-                outcomes.append((type(error), str(error)))
+                outcomes.append(_generated_as_such((type(error), str(error))))
     assert outcomes == [outcomes[0]] * len(outcomes)
 
 

@@ -12,14 +12,14 @@ dominate a generic codec's time.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
 from .. import _json
 from .._fields import construction_steps
-from .._reader import as_plain, item
+from .._reader import as_plain, item, json_kind
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._kinds import CodeGen, Enum, Kind, ListOf
 from ._registry import (
@@ -96,7 +96,10 @@ def _union_decoder(union: WireUnion) -> Decoder:
 def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
     known = ", ".join(sorted(union.members))
     if type(tag) is not str:
-        return DecodeError(f"expected a string naming the {union.base.__name__} (one of {known}), got {tag!r}", union.key)
+        # An array or object by its kind: quoted, it would read differently built in Python ((), [])
+        # than parsed, and a deep one would be long to print.
+        got = json_kind(tag) if isinstance(tag, (list, tuple, dict, Mapping)) else repr(tag)
+        return DecodeError(f"expected a string naming the {union.base.__name__} (one of {known}), got {got}", union.key)
     hint = next(
         (f"; values are case-sensitive: did you mean {name!r}?" for name in union.members if name.lower() == tag.lower()),
         "",

@@ -389,7 +389,7 @@ class Reply:
             self.calls[block.block_id] = block
         self.cached = None
 
-    def remember_run(self, ids: list[str | None], block: Any, start: int) -> None:
+    def remember_run(self, ids: list[str | None], block: _StreamedText, start: int) -> None:
         """Record the event ``ids`` of a run of deltas appended to ``block.parts`` from ``start`` on.
 
         Recorded at once when every id is new (a set built in C per run costs about half of a lookup
