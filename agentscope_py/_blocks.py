@@ -42,6 +42,10 @@ class ContentBlock(JsonSerializable):
 
     type: ClassVar[str]
 
+    def __init__(self) -> None:
+        # Jackson can make a bare ContentBlock, which nothing reads; the blocks below define their own.
+        raise ArgumentTypeError(f"{type(self).__name__} is abstract; build one of the block classes, e.g. TextBlock('hi')")
+
 
 @attrs.frozen(field_transformer=checked_fields)
 class TextBlock(ContentBlock):

@@ -21,6 +21,11 @@ class Source(JsonSerializable):
 
     type: ClassVar[str]
 
+    def __init__(self) -> None:
+        raise ArgumentTypeError(
+            f"{type(self).__name__} is abstract; build a URLSource('https://…') or a Base64Source(media_type, data)"
+        )
+
 
 @attrs.frozen(field_transformer=checked_fields)
 class URLSource(Source):

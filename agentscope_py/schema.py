@@ -25,7 +25,9 @@ from ._codec._compile import field_default
 from ._codec._kinds import Schemas
 from ._codec._registry import CLASSES, UNIONS
 from ._codec._spec import NO_DEFAULT, WireClass, WireField, WireUnion
+from ._checks import describe
 from ._messages import Msg
+from .errors import ArgumentTypeError
 
 __all__ = ["DIALECT", "json_schema"]
 
@@ -38,6 +40,12 @@ def json_schema(root: type = Msg) -> dict[str, Any]:
 
     A fresh dict each call; ``json.dumps`` it to publish it.
     """
+    given: object = root  # typed as a class, but callers without mypy may pass anything
+    if not isinstance(given, type) or (given not in CLASSES and given not in UNIONS):
+        raise ArgumentTypeError(
+            "json_schema needs a class with a wire format (Msg, ContentBlock, TextBlock, Source, "
+            f"ChatUsage, an event class), got {given.__name__ if isinstance(given, type) else describe(given)}"
+        )
     builder = _Builder()
     reference = builder.ref(root)
     return {

@@ -24,7 +24,6 @@ from agentscope_py import (
     MissingStructuredDataError,
     Msg,
     RoleContentError,
-    Source,
     StreamError,
     TextBlock,
     ThinkingBlock,
@@ -77,7 +76,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     # sources
     ("DataBlock.source", MEDIA_SOURCE, "'https://x' (str)", lambda: DataBlock(_of("https://x")), ""),
     ("ImageBlock.source", MEDIA_SOURCE, "{'url': 'u'} (dict)", lambda: ImageBlock(_of({"url": "u"})), ""),
-    ("AudioBlock.source", MEDIA_SOURCE, "Source() (Source)", lambda: AudioBlock(Source()), ""),
+    ("AudioBlock.source", MEDIA_SOURCE, "TextBlock(text='a') (TextBlock)", lambda: AudioBlock(_of(TextBlock("a"))), ""),
     ("VideoBlock.source", MEDIA_SOURCE, "'v.mp4' (str)", lambda: VideoBlock(_of("v.mp4")), ""),
     # numbers: a bool is not an int here
     ("ImageBlock.min_pixels", INT, "True (bool)", lambda: ImageBlock(SOURCE, _of(True)), ""),

@@ -13,7 +13,6 @@ from read_only import assert_read_only
 
 import agentscope_py
 from agentscope_py import (
-    AgentEvent,
     ArgumentTypeError,
     ArgumentValueError,
     ChatUsage,
@@ -236,7 +235,7 @@ def test_bad_arguments_name_the_class_and_field() -> None:
         ToolResultEndEvent("r", "c", "n", "success")  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="ModelCallEndEvent.usage"):
         ModelCallEndEvent("r", {"inputTokens": 1})  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="abstract"):
+    with pytest.raises(ArgumentTypeError, match="AgentEvent is abstract"):
         AgentEvent()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extra
@@ -131,3 +132,9 @@ def test_total_tokens_is_ignored_on_input_by_both() -> None:
         document = {"inputTokens": 1, "outputTokens": 2, "totalTokens": total}
         assert ChatUsage.from_dict(document).total_tokens == 3
         assert VALIDATORS["ChatUsage"].is_valid(document)
+
+
+@pytest.mark.parametrize(("root", "named"), [(int, "got int"), ("Msg", "got 'Msg' (str)"), (None, "got None")])
+def test_a_root_without_a_wire_format_is_refused(root: Any, named: str) -> None:
+    with pytest.raises(agentscope_py.ArgumentTypeError, match=rf"json_schema needs a class with a wire format .*{re.escape(named)}"):
+        json_schema(root)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import attrs
 import pytest
 from backends import BACKENDS
 from hypothesis import assume, given
@@ -12,6 +13,7 @@ from read_only import assert_read_only
 from strategies import blocks, chat_usages, messages, sources, tool_result_blocks
 
 from agentscope_py import (
+    ArgumentTypeError,
     AssistantMessage,
     ChatUsage,
     ContentBlock,
@@ -140,3 +142,66 @@ def test_decoded_values_are_read_only(backend: str) -> None:
 def test_surrogate_pair_limit_is_real() -> None:
     # The reason for ADJACENT_SURROGATES: JSON has one spelling for a pair and for the character.
     assert TextBlock.from_json(TextBlock("\ud83d\ude00").to_json()) == TextBlock("\U0001f600")
+
+
+# -- classes the format does not declare --------------------------------------------------
+
+
+class _GreetingMessage(UserMessage):
+    """A subclass that adds behaviour, not state: written as the class it extends."""
+
+    __slots__ = ()
+
+    def greeting(self) -> str:
+        return f"hello, {self.get_text_content()}"
+
+
+class _ShoutingText(TextBlock):
+    __slots__ = ()
+
+
+@attrs.frozen
+class _ScoredText(TextBlock):
+    score: int = 0
+
+
+def test_a_subclass_without_new_attributes_is_written_as_its_base(backend: str) -> None:
+    message = _GreetingMessage(_ShoutingText("world"), id="m", timestamp="2025-01-01 00:00:00.000")
+    plain = UserMessage(TextBlock("world"), id="m", timestamp="2025-01-01 00:00:00.000")
+    assert message.to_dict() == plain.to_dict()
+    assert Msg.from_json(message.to_json()) == plain
+    assert _ShoutingText("x").to_json() == TextBlock("x").to_json()
+
+
+def test_a_subclass_with_attributes_of_its_own_is_refused_when_written(backend: str) -> None:
+    message = AssistantMessage(_ScoredText("x", 3))
+    for write in (message.to_json, message.to_dict, _ScoredText("x").to_json):
+        with pytest.raises(ArgumentTypeError, match=r"cannot write _ScoredText as JSON: it adds attributes to TextBlock"):
+            write()
+
+
+def test_a_subclass_decodes_through_its_base() -> None:
+    with pytest.raises(ArgumentTypeError, match=r"_GreetingMessage has no wire format of its own; decode with UserMessage"):
+        _GreetingMessage.from_json(UserMessage("x").to_json())
+
+
+@pytest.mark.parametrize(
+    ("make", "expected"),
+    [
+        (ContentBlock, "ContentBlock is abstract; build one of the block classes"),
+        (Source, r"Source is abstract; build a URLSource"),
+    ],
+)
+def test_the_abstract_bases_cannot_be_built(make: Any, expected: str) -> None:
+    with pytest.raises(ArgumentTypeError, match=expected):
+        make()
+
+
+def test_a_block_class_of_ones_own_has_no_json_form() -> None:
+    @attrs.frozen
+    class Sticker(ContentBlock):
+        name: str
+
+    message = AssistantMessage(Sticker("cat"))  # an assistant may hold any block in memory
+    with pytest.raises(ArgumentTypeError, match=r"cannot write Sticker as JSON: it is not one of the classes"):
+        message.to_json()

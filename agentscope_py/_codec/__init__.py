@@ -57,7 +57,7 @@ from typing import Any, TypeVar
 from .. import _json
 from .._reader import json_kind
 from .._serializable import DecodeLimits, install_codec
-from ..errors import AgentScopeError, ArgumentValueError, DecodeError
+from ..errors import AgentScopeError, ArgumentTypeError, ArgumentValueError, DecodeError
 from . import _model  # noqa: F401  # registers the message model
 from ._compile import register, register_union
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
@@ -158,7 +158,9 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
 def _decoder(cls: type[_T]) -> Decoder:
     decode = DECODERS.get(cls)
     if decode is None:
-        raise TypeError(f"{cls.__name__} has no wire format; decode with its base class")
+        base = next((base for base in cls.__mro__ if base in DECODERS), None)
+        advice = "" if base is None else f"; decode with {base.__name__}.from_dict or .from_json"
+        raise ArgumentTypeError(f"{cls.__name__} has no wire format of its own{advice}")
     return decode
 
 

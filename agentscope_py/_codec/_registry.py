@@ -3,22 +3,69 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import attrs
+
+from ..errors import ArgumentTypeError
 from ._values import Context
 
 if TYPE_CHECKING:  # the declarations refer to kinds, which refer to these tables
     from ._spec import WireClass, WireUnion
 
-__all__ = ["CLASSES", "CLASS_DECODERS", "DECODERS", "ENCODERS", "TAG_TABLES", "UNIONS", "WRITERS", "Decoder", "Encoder"]
+__all__ = [
+    "CLASSES",
+    "CLASS_DECODERS",
+    "DECODERS",
+    "ENCODERS",
+    "TAG_TABLES",
+    "UNIONS",
+    "WRITERS",
+    "Decoder",
+    "Encoder",
+    "WritersByClass",
+]
 
 Encoder = Callable[[Any], dict[str, Any]]
 Decoder = Callable[[dict[str, Any], Context, int], Any]
+_F = TypeVar("_F")
+
+
+class WritersByClass(dict[type, _F]):
+    """Class → the function that writes its instances.
+
+    A subclass that adds no attributes to a registered class (``class
+    MyMessage(UserMessage)`` with methods of its own) is written as that class:
+    the format has a place for everything it holds.  Any other class is refused
+    with an error saying why, where a plain dict would raise ``KeyError``.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, cls: type) -> _F:
+        for base in cls.__mro__[1:]:
+            if dict.__contains__(self, base):
+                if _attribute_names(cls) != _attribute_names(base):
+                    raise ArgumentTypeError(
+                        f"cannot write {cls.__name__} as JSON: it adds attributes to {base.__name__}, "
+                        f"which the wire format has no place for; convert it to a {base.__name__} first"
+                    )
+                function = self[cls] = self[base]
+                return function
+        raise ArgumentTypeError(
+            f"cannot write {cls.__name__} as JSON: it is not one of the classes the wire format knows "
+            "(messages, blocks, sources, ChatUsage and events)"
+        )
+
+
+def _attribute_names(cls: type) -> list[str]:
+    return [attribute.name for attribute in attrs.fields(cls)] if attrs.has(cls) else []
+
 
 #: Class → its encoder (to a tree of plain values).
-ENCODERS: dict[type, Encoder] = {}
+ENCODERS: WritersByClass[Encoder] = WritersByClass()
 #: Class → its writer (straight to JSON text; see _json.write_text).
-WRITERS: dict[type, Callable[[Any], str]] = {}
+WRITERS: WritersByClass[Callable[[Any], str]] = WritersByClass()
 #: Class asked for → the decoder that returns an instance of it (through its union, if it has one).
 DECODERS: dict[type, Decoder] = {}
 #: Decoders of documents already known to be of exactly this class.

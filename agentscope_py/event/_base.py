@@ -72,7 +72,7 @@ class AgentEvent(JsonSerializable):
 
     def __attrs_pre_init__(self) -> None:
         if not hasattr(self, "type"):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"{type(self).__name__} is abstract; build one of the event classes, "
                 "e.g. TextBlockDeltaEvent('r1', 'text', 'Hel')"
             )
