@@ -42,7 +42,7 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
-from ._carry import fetchable
+from ._carry import data_url, fetchable, source_from_url
 from ._carried_fields import (
     PART_OF,
     PARTS,
@@ -145,7 +145,11 @@ def _read_media_ref(value: object, path: str) -> tuple[Source, str | None]:
     mime_type = opt_str(ref.get("mime_type"), at(path, "mime_type"))
     filename = opt_str(ref.get("filename"), at(path, "filename"))
     if kind == "url":
-        return URLSource(req_str(req(ref, "url", path), at(path, "url")), mime_type), filename
+        url = req_str(req(ref, "url", path), at(path, "url"))
+        source = source_from_url(url)
+        if isinstance(source, Base64Source):  # a data: URL, which AgentFlow allows here
+            return Base64Source(source.media_type or mime_type or "", source.data), filename
+        return URLSource(url, mime_type), filename
     if kind == "file_id":  # a provider's file id travels as the URL; the kind is carried
         return URLSource(req_str(req(ref, "file_id", path), at(path, "file_id")), mime_type), filename
     if kind == "data":
@@ -157,7 +161,9 @@ def _read_media_ref(value: object, path: str) -> tuple[Source, str | None]:
 def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     source, filename = _read_media_ref(req(part, "media", path), at(path, "media"))
     kind = part["media"]["kind"]
-    return DataBlock(source, name=filename), {"media": {"kind": kind}} if kind == "file_id" else {}
+    # The kinds that cannot be told from the source: a file id, and inline data as a data: URL.
+    remembered = kind == "file_id" or (kind == "url" and isinstance(source, Base64Source))
+    return DataBlock(source, name=filename), {"media": {"kind": kind}} if remembered else {}
 
 
 def _read_data(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -179,21 +185,25 @@ def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict
 
 
 def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    # The server (Python) writes tool_call_id/content, the TypeScript client call_id/output;
-    # the client spelling is remembered by keeping its keys (the renderer writes under them).
-    id_key = "tool_call_id" if "tool_call_id" in part or "call_id" not in part else "call_id"
-    output_key = "content" if "content" in part or "output" not in part else "output"
+    # AgentFlow's models (Python and TypeScript) say call_id/output; its Messages page says
+    # tool_call_id/content.  That spelling is remembered by keeping its keys (the renderer writes
+    # under them).  AgentFlow's output defaults to null: no output.
+    id_key = "call_id" if "call_id" in part or "tool_call_id" not in part else "tool_call_id"
+    output_key = "output" if "output" in part or "content" not in part else "content"
     call_id = req_str(req(part, id_key, path), at(path, id_key))
-    output = _read_output(req(part, output_key, path), at(path, output_key))
+    output = _read_output(part.get(output_key), at(path, output_key))
     is_error = opt_bool(part.get("is_error"), at(path, "is_error"))
     state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
-    hints = {key: part[key] for key in (id_key, output_key) if key in ("call_id", "output")}
+    hints = {key: part[key] for key in (id_key, output_key) if key in ("tool_call_id", "content") and key in part}
     return ToolResultBlock(call_id, None, output, state=state), hints
 
 
 def _read_output(value: object, path: str) -> tuple[ContentBlock, ...]:
-    """A tool's output: text as text, a list of AgentFlow blocks as blocks, any other JSON as its text."""
+    """A tool's output: none for null, text as text, a list of AgentFlow blocks as blocks, any other
+    JSON as its text."""
     value = as_plain(value)
+    if value is None:
+        return ()
     if type(value) is str:
         return (TextBlock(value),)
     if type(value) is list:
@@ -223,10 +233,10 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
 
 
 def _read_reasoning(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    # The server writes thinking (+ signature), the TypeScript client summary (+ details).
-    if "thinking" not in part and "summary" in part:
-        return ThinkingBlock(req_str(part["summary"], at(path, "summary"))), {"summary": part["summary"]}
-    return ThinkingBlock(req_str(req(part, "thinking", path), at(path, "thinking"))), {}
+    # AgentFlow's models say summary (+ details); its Messages page says thinking (+ signature).
+    if "summary" not in part and "thinking" in part:
+        return ThinkingBlock(req_str(part["thinking"], at(path, "thinking"))), {"thinking": part["thinking"]}
+    return ThinkingBlock(req_str(req(part, "summary", path), at(path, "summary"))), {}
 
 
 def _read_usage(value: object, path: str) -> ChatUsage | None:
@@ -355,7 +365,7 @@ def _write_block(
 
 
 def _write_reasoning(block: ThinkingBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
-    key = "summary" if "summary" in extras else "thinking"
+    key = "thinking" if "thinking" in extras else "summary"
     return overlay({"type": "reasoning", key: block.thinking}, extras, ours=(key,))
 
 
@@ -367,13 +377,13 @@ def _write_media(
     if extras.get("type") == "data" and isinstance(source, Base64Source) and "media" not in extras:
         return overlay({"type": "data", "mime_type": source.media_type, "data_base64": source.data}, extras)
     media_extras = extras.get("media")
-    file_id = isinstance(media_extras, Mapping) and media_extras.get("kind") == "file_id"
+    kind = media_extras.get("kind") if isinstance(media_extras, Mapping) else None
     ref: dict[str, Any]
     if isinstance(source, URLSource):
-        ref = {"kind": "file_id", "file_id": source.url} if file_id else {"kind": "url", "url": source.url}
+        ref = {"kind": "file_id", "file_id": source.url} if kind == "file_id" else {"kind": "url", "url": source.url}
     else:
         assert isinstance(source, Base64Source)
-        ref = {"kind": "data", "data_base64": source.data}
+        ref = {"kind": "url", "url": data_url(source)} if kind == "url" else {"kind": "data", "data_base64": source.data}
     if media_type is not None:
         ref["mime_type"] = media_type
     if name is not None:
@@ -393,13 +403,15 @@ def _media_kind(block: ContentBlock, media_type: str | None) -> str:
 def _write_tool_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
-    id_key = "call_id" if "call_id" in extras else "tool_call_id"
-    output_key = "output" if "output" in extras else "content"
+    id_key = "tool_call_id" if "tool_call_id" in extras else "call_id"
+    output_key = "content" if "content" in extras else "output"
     carried_output = extras.get(output_key)
     carried_blocks = _read_output_quietly(carried_output) if output_key in extras else None
     output: Any
     if carried_blocks is not None and same_blocks(carried_blocks, block.output):
         output = thawed(carried_output)  # JSON output: written as the value it was while its text is unchanged
+    elif not block.output:
+        output = None  # AgentFlow's default: no output
     elif len(block.output) == 1 and isinstance(block.output[0], TextBlock):
         output = block.output[0].text
     else:
