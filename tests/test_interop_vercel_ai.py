@@ -83,6 +83,9 @@ _DATA = st.builds(
     ),
     name=st.none() | _TEXT,
 )
+# An assistant's media is a file part, which must name its media type: one the block does not
+# declare comes back declared (test_a_file_part_names_the_likely_media_type).
+_DECLARED_DATA = _DATA.filter(lambda block: not isinstance(block.source, URLSource) or block.source.mime_type is not None)
 _B64_DATA = st.builds(DataBlock, st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav"]), st.just("AAAA")))
 _CALLS = st.builds(ToolUseBlock, _TEXT, _TEXT, st.dictionaries(_TEXT, st.integers() | _TEXT, max_size=2))
 _RESULTS = st.one_of(
@@ -93,7 +96,7 @@ _FIELDS = {"name": st.none() | _TEXT, "metadata": message_metadata(), "timestamp
 _MESSAGES = st.one_of(
     st.builds(UserMessage, st.lists(_TEXTS | _DATA, max_size=3), **_FIELDS),
     st.builds(SystemMessage, _TEXTS, **_FIELDS),
-    st.builds(AssistantMessage, st.lists(st.one_of(_TEXTS, _DATA, _CALLS, st.builds(ThinkingBlock, _TEXT)), max_size=4), **_FIELDS),
+    st.builds(AssistantMessage, st.lists(st.one_of(_TEXTS, _DECLARED_DATA, _CALLS, st.builds(ThinkingBlock, _TEXT)), max_size=4), **_FIELDS),
     st.builds(ToolResultMessage, st.lists(_RESULTS, min_size=1, max_size=3), **_FIELDS),
 )
 
@@ -102,6 +105,30 @@ _MESSAGES = st.one_of(
 def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
     back = from_vercel_ai(to_vercel_ai(messages))
     assert [comparable(m, ids=False) for m in back] == [comparable(m, ids=False) for m in messages]
+
+
+def test_a_file_part_names_the_likely_media_type() -> None:
+    # The SDK requires a file part's mediaType; a block that declares none is written with the one
+    # its URL's extension or its data's first bytes suggest, or refused when neither tells.
+    from_openai_image = DataBlock(URLSource("https://example.com/cat.jpg"))
+    sent = to_vercel_ai(
+        [
+            UserMessage(from_openai_image, DataBlock(URLSource("https://e.com/report.pdf"))),
+            AssistantMessage(from_openai_image, DataBlock(Base64Source("", "iVBORw0KGgo="))),
+        ]
+    )
+    assert sent[0]["content"] == [
+        {"type": "image", "image": "https://example.com/cat.jpg"},
+        {"type": "file", "data": "https://e.com/report.pdf", "mediaType": "application/pdf"},
+    ]
+    assert sent[1]["content"] == [
+        {"type": "file", "data": "https://example.com/cat.jpg", "mediaType": "image/jpeg"},
+        {"type": "file", "data": "iVBORw0KGgo=", "mediaType": "image/png"},
+    ]
+    unknown = [UserMessage(DataBlock(URLSource("https://e.com/download")))]
+    with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[0\]\)"):
+        to_vercel_ai(unknown)
+    assert to_vercel_ai(unknown, on_unsupported="drop")[0]["content"] == []
 
 
 # -- tool results: split out, merged back ----------------------------------------------------

@@ -6,7 +6,9 @@ tool calls and results, and the unsupported-content policy of one conversion.
 from __future__ import annotations
 
 import json
+import mimetypes
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -48,6 +50,7 @@ __all__ = [
     "check_block_for_role",
     "json_text",
     "make_message",
+    "likely_media_type",
     "media_type_of",
     "messages_list",
     "millis_from_timestamp",
@@ -353,6 +356,23 @@ def sniff_image_type(data: str) -> str:
         if data.startswith(prefix):
             return media_type
     return ""
+
+
+# Python's own table of file extensions, not the machine's (mimetypes.guess_type reads the system's
+# files): the same answer on every machine.
+_EXTENSIONS = mimetypes.MimeTypes()
+
+
+def likely_media_type(source: Source) -> str | None:
+    """The media type ``source`` declares, or else the one its URL's file extension or its data's
+    first bytes suggest; ``None`` when none of them tells."""
+    declared = media_type_of(source)
+    if declared is not None:
+        return declared
+    if isinstance(source, URLSource):
+        return _EXTENSIONS.guess_type(urllib.parse.urlsplit(source.url).path)[0]
+    assert isinstance(source, Base64Source)
+    return sniff_image_type(source.data) or None
 
 
 # -- the unsupported-content policy, per conversion ---------------------------------------------

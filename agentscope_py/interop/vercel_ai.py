@@ -59,6 +59,7 @@ from ._frameworks import (
     PartReader,
     PartRenderer,
     Run,
+    likely_media_type,
     make_message,
     media_type_of,
     messages_list,
@@ -365,7 +366,9 @@ def _write_part(
     if isinstance(block, TextBlock):
         return overlay({"type": "text", "text": block.text}, extras)
     if isinstance(block, MEDIA_BLOCKS) and block.source is not None and kind != "system" and fetchable(block.source):
-        return _write_media(block, block.source, extras, file_only=kind == "assistant")
+        part = _write_media(block, block.source, extras, file_only=kind == "assistant")
+        if part is not None:
+            return part
     if kind == "assistant":
         if isinstance(block, ThinkingBlock):
             return overlay({"type": "reasoning", "text": block.thinking}, carried(block.metadata, _FMT))
@@ -387,10 +390,10 @@ def _write_part(
 
 
 def _part_kind(block: ContentBlock) -> str:
-    """``"image"`` for an image, ``"file"`` for any other media."""
+    """``"image"`` for an image (by its declared or its likely media type), ``"file"`` for any other media."""
     if isinstance(block, ImageBlock):
         return "image"
-    media_type = media_type_of(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
+    media_type = likely_media_type(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
     return "image" if (media_type or "").startswith("image/") else "file"
 
 
@@ -407,12 +410,17 @@ def _write_media(
     extras: Mapping[str, Any],
     *,
     file_only: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """A media part; in an assistant message (``file_only``) a file part, as the SDK takes no image
-    part there, unless the part was read as an image."""
+    part there, unless the part was read as an image.  ``None`` for a file part whose media type
+    cannot be told: the SDK requires one."""
     kind = extras.get("type") if extras.get("type") in ("image", "file") else "file" if file_only else _part_kind(block)
     part: dict[str, Any] = {"type": kind, "image" if kind == "image" else "data": _media_string(source)}
     media_type = media_type_of(source)
+    if media_type is None and kind == "file":
+        media_type = likely_media_type(source)
+        if media_type is None:
+            return None
     if media_type is not None:
         part["mediaType"] = media_type
     if isinstance(block, DataBlock) and block.name is not None:
