@@ -38,7 +38,7 @@ from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
-from ._carry import fingerprint, parse_arguments
+from ._carry import arguments_object, fingerprint
 from ._carried_fields import carry_in_block, diff, overlay
 from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, unsupported
 
@@ -154,8 +154,8 @@ def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
     """A call's arguments as an object; ``None`` when only unparsable raw text holds them."""
     if block.input or block.content is None:
         return dict(thawed(block.input))
-    value = parse_arguments(block.content)
-    return dict(thawed(value)) if value or block.content.strip() == "{}" else None
+    value = arguments_object(block.content)
+    return None if value is None else dict(thawed(value))
 
 
 def json_text(value: Any, path: str) -> str:

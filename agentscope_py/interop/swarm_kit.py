@@ -30,7 +30,7 @@ from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
 from ._common import Converted, OnUnsupported, nesting_guard
-from ._carry import parse_arguments, raw_arguments
+from ._carry import arguments_text, parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
@@ -44,6 +44,7 @@ from ._frameworks import (
     result_runs,
     sniff_image_type,
     source_from_string,
+    tool_arguments,
 )
 
 __all__ = ["from_swarm_kit", "to_swarm_kit"]
@@ -60,6 +61,8 @@ _ROLES = {
     "resque": MsgRole.SYSTEM,
     "flush": MsgRole.SYSTEM,
 }
+#: In a call's carried fields: its arguments came as JSON text, and are written so.
+_ARGUMENTS_AS_TEXT = "arguments_as_text"
 _ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYSTEM: "system", MsgRole.TOOL: "tool"}
 
 
@@ -147,13 +150,17 @@ def _read_call(value: object, path: str) -> ToolUseBlock:
     call_id = req_str(req(call, "id", path), at(path, "id"))
     name = req_str(req(function, "name", function_path), at(function_path, "name"))
     arguments = as_plain(req(function, "arguments", function_path))
-    if type(arguments) is str:  # raw JSON text, as a model streamed it: kept exactly
+    hints: dict[str, Any] = {}
+    if type(arguments) is str:  # raw JSON text, as a model streamed it: kept exactly, and written so
         block = ToolUseBlock(call_id, name, parse_arguments(arguments), arguments)
+        hints[_ARGUMENTS_AS_TEXT] = True
     elif type(arguments) is dict:
         block = ToolUseBlock(call_id, name, arguments)
     else:
         raise DecodeError("expected an object or a JSON string", at(function_path, "arguments"))
-    return carry_in_block(block, _FMT, diff(_write_call(block), call)) or block
+    written = _write_call(Conversion(_TARGET, "drop"), 0, 0, carry_in_block(block, _FMT, hints) or block)
+    assert written is not None  # text is written as it came
+    return carry_in_block(block, _FMT, {**diff(written, call), **hints}) or block
 
 
 def _read_result(raw: dict[str, Any], path: str, group_name: str | None) -> ToolResultBlock:
@@ -209,8 +216,13 @@ def _write_message_run(
     images: list[str] = []
     calls: list[dict[str, Any]] = []
     for block_index, block in run:
-        if isinstance(block, ToolUseBlock) and role is MsgRole.ASSISTANT:
-            calls.append(_write_call(block))
+        call = (
+            _write_call(conversion, message_index, block_index, block)
+            if isinstance(block, ToolUseBlock) and role is MsgRole.ASSISTANT
+            else None
+        )
+        if call is not None:
+            calls.append(call)
         else:
             _add_to_body(conversion, message_index, block_index, block, texts, images)
     out: dict[str, Any] = {
@@ -226,13 +238,21 @@ def _write_message_run(
     return overlay(out, extras)
 
 
-def _write_call(block: ToolUseBlock) -> dict[str, Any]:
-    raw = raw_arguments(block)
-    arguments = raw if raw is not None else thawed(block.input)
+def _write_call(conversion: Conversion, message_index: int, block_index: int, block: ToolUseBlock) -> dict[str, Any] | None:
+    """The ``tool_calls`` entry of ``block``; ``None`` when only raw text that holds no JSON object
+    says its arguments (swarm-kit hands ``arguments`` to the tool as its parameters object)."""
+    fields = dict(carried(block.metadata, _FMT))
+    arguments: Any
+    if fields.pop(_ARGUMENTS_AS_TEXT, False):
+        arguments = arguments_text(block)
+    else:
+        arguments = tool_arguments(block)
+        if arguments is None:
+            return None
     # swarm-kit requires both as strings: a call without them goes with "".
     function = {"name": block.name or "", "arguments": arguments}
     rendered = {"id": block.id or "", "type": "function", "function": function}
-    return overlay(rendered, carried(block.metadata, _FMT))
+    return overlay(rendered, fields)
 
 
 def _write_result(
