@@ -212,6 +212,7 @@ def swarm_kit_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
         _swarm_message("system", {}),
         _swarm_message("resque", {}),
         _swarm_message("flush", {}),
+        _swarm_message("developer", {}),
         _swarm_message("user", {"images": _IMAGES}),
         _swarm_message("assistant", {"tool_calls": st.lists(_SWARM_CALL, max_size=2), "images": _IMAGES}),
         _swarm_message("tool", {"tool_call_id": _IDS, "images": _IMAGES}),

@@ -59,6 +59,14 @@ def test_seed_messages_read_as_agentscope_messages() -> None:
     assert hello.id != system.id and hello.timestamp is None  # fresh ids; swarm-kit has no timestamps
 
 
+def test_a_developer_message_is_a_system_message_that_goes_back_as_one() -> None:
+    # ClientAgent.commitDeveloperMessage puts the application's instructions in the history so.
+    payload = [{"role": "developer", "agentName": "triage_agent", "content": "Answer in French.", "mode": "user"}]
+    (message,) = from_swarm_kit(payload)
+    assert isinstance(message, SystemMessage) and message.get_text_content() == "Answer in French."
+    assert to_swarm_kit([message]) == payload
+
+
 @given(swarm_kit_payloads())
 def test_payloads_come_back_exactly(payload: list[dict[str, Any]]) -> None:
     assert to_swarm_kit(from_swarm_kit(payload)) == payload

@@ -51,8 +51,9 @@ __all__ = ["from_swarm_kit", "to_swarm_kit"]
 
 _FMT = "swarm_kit"
 _TARGET = "agent-swarm-kit"
-# "resque" (error recovery) and "flush" (history reset) are swarm-kit's own markers: read as
-# SYSTEM messages, their role is carried and written back.
+# "resque" (error recovery) and "flush" (history reset) are swarm-kit's own markers, and
+# "developer" its instructions from the application: read as SYSTEM messages, their role is
+# carried and written back.
 _ROLES = {
     "user": MsgRole.USER,
     "assistant": MsgRole.ASSISTANT,
@@ -60,6 +61,7 @@ _ROLES = {
     "tool": MsgRole.TOOL,
     "resque": MsgRole.SYSTEM,
     "flush": MsgRole.SYSTEM,
+    "developer": MsgRole.SYSTEM,
 }
 #: In a call's carried fields: its arguments came as JSON text, and are written so.
 _ARGUMENTS_AS_TEXT = "arguments_as_text"
