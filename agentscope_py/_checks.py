@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
-from ._frozen import EMPTY, FrozenDict, copy_json_value
+from ._frozen import EMPTY, FrozenDict, NoJsonForm, copy_json_value
 from .errors import ArgumentTypeError, ArgumentValueError
 
 # Values that need neither copying nor dropping.
@@ -112,18 +112,25 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
     if not value:
         return EMPTY
     for key, item in value.items():
-        if type(key) is not str or type(item) not in _PLAIN_TYPES:
+        kind = type(item)
+        # item - item: 0.0 for a finite float, NaN (true) for NaN and the infinities
+        if type(key) is not str or kind not in _PLAIN_TYPES or (kind is float and item - item):
             break
     else:  # str keys and scalar values only, the common case: one C-level copy
         return FrozenDict(value)
     copied = {}
     for key, item in value.items():
-        if not isinstance(key, str):
-            raise ArgumentTypeError(f"{arg} keys must be str, got key {describe(key)}")
+        if type(key) is not str:
+            if not isinstance(key, str):
+                raise ArgumentTypeError(f"{arg} keys must be str, got key {describe(key)}")
+            key = str.__str__(key)  # a str enum member or other subclass: its plain text
         if item is None and drop_none:
             continue
         try:
             copied[key] = copy_json_value(item)
+        except NoJsonForm as error:
+            error.steps.append(f"[{key!r}]")
+            raise error.error(arg) from None
         except RecursionError:
             raise NestedTooDeeply(
                 f"{arg}[{key!r}] is nested too deeply to store (past Python's recursion limit, "

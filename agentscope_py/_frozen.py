@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from ._serializable import JsonSerializable
+from .errors import ArgumentTypeError, ArgumentValueError
 
-__all__ = ["FrozenDict", "FrozenList", "EMPTY", "copy_json_value", "thawed"]
+__all__ = ["EMPTY", "FrozenDict", "FrozenList", "NoJsonForm", "copy_json_value", "thawed"]
 
 
 class FrozenDict(dict[str, Any]):
@@ -70,35 +71,94 @@ class FrozenList(list[Any]):
 
 EMPTY = FrozenDict()
 
-_SCALARS = (str, int, float, bool, type(None))
+class NoJsonForm(Exception):
+    """Raised from inside a value that has no JSON form; the path to it is collected on the way out."""
+
+    def __init__(self, value: object, problem: str) -> None:
+        self.value = value
+        self.problem = problem
+        self.steps: list[str] = []
+
+    def error(self, where: str) -> ArgumentTypeError | ArgumentValueError:
+        """The error to raise for the value stored at ``where`` (``"UserMessage.metadata"``)."""
+        kind = ArgumentValueError if isinstance(self.value, float) else ArgumentTypeError
+        path = "".join(reversed(self.steps))
+        return kind(f"{where}{path} {self.problem}; store str, int, finite float, bool, None, lists and dicts")
 
 
 def copy_json_value(value: Any) -> Any:
-    """Copy the lists and dicts inside ``value`` so the caller's later mutations cannot reach us.
+    """``value`` as it is stored: a copy the caller's later mutations cannot reach, made of JSON only.
 
     Stored as the JSON it will be written as, so that a message equals itself
-    read back: mappings become read-only :class:`FrozenDict`, lists and tuples
-    read-only :class:`FrozenList`, an enum member its value, and an object with a
-    wire format (a ``ChatUsage`` under ``"_chat_usage"``, say) its document.
-    Anything else is shared (and refused when written).
+    read back and hashes by value: mappings become read-only :class:`FrozenDict`,
+    lists and tuples read-only :class:`FrozenList`, an enum member its value, a
+    ``str``, ``int`` or ``float`` subclass (a key too) the plain value, and an
+    object with a wire format (a ``ChatUsage`` under ``"_chat_usage"``, say) its
+    document.  Anything else (a ``set``, a ``datetime``, NaN) raises :class:`NoJsonForm`.
     """
-    if isinstance(value, enum.Enum):  # tested first: a str or int enum is a scalar too
-        return copy_json_value(value.value)
-    if isinstance(value, _SCALARS) or isinstance(value, (FrozenDict, FrozenList)):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
         return value
+    if kind is float:
+        if value - value == 0.0:  # finite: inf - inf and NaN - NaN are NaN
+            return value
+        raise NoJsonForm(value, f"is {value}, which JSON cannot represent")
+    if kind is FrozenDict or kind is FrozenList:  # made by this function, or read by the decoder
+        return value
+    if isinstance(value, enum.Enum):  # before the scalars: a str or int enum is one too
+        return copy_json_value(value.value)
     if isinstance(value, Mapping):
-        return FrozenDict({k: copy_json_value(v) for k, v in value.items()})
+        frozen = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                if not isinstance(key, str):
+                    raise NoJsonForm(key, f"has the key {key!r}; JSON keys are strings")
+                key = str.__str__(key)
+            try:
+                frozen[key] = copy_json_value(item)
+            except NoJsonForm as error:
+                error.steps.append(f"[{key!r}]")
+                raise
+        return FrozenDict(frozen)
     if isinstance(value, (list, tuple)):
-        return FrozenList(map(copy_json_value, value))
+        items = []
+        for index, item in enumerate(value):
+            try:
+                items.append(copy_json_value(item))
+            except NoJsonForm as error:
+                error.steps.append(f"[{index}]")
+                raise
+        return FrozenList(items)
     if isinstance(value, JsonSerializable):
         return copy_json_value(value.to_dict())
-    return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return copy_json_value(float.__float__(value))
+    raise NoJsonForm(value, f"holds a {kind.__name__}, which has no JSON form")
 
 
 def thawed(value: Any) -> Any:
     """A deep copy of a stored JSON value in plain, mutable ``dict`` and ``list`` (anything else shared)."""
+    if type(value) is FrozenDict:  # the common case first: scalar values only, one copy in C
+        for item in value.values():
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None or kind is float):
+                break
+        else:
+            return dict(value)
+    # Loops, not comprehensions: one Python frame per level of nesting, as copy_json_value takes,
+    # so that whatever could be stored can be thawed.
     if isinstance(value, Mapping):
-        return {key: thawed(item) for key, item in value.items()}
+        plain = {}
+        for key, item in value.items():
+            plain[key] = thawed(item)
+        return plain
     if isinstance(value, list):
-        return [thawed(item) for item in value]
+        items = []
+        for item in value:
+            items.append(thawed(item))
+        return items
     return value

@@ -36,7 +36,7 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.interop import ConversionNote, from_openai, to_openai
+from agentscope_py.interop import ConversionNote, from_openai, to_openai, validate_conversation
 
 MESSAGE = TypeAdapter(ChatCompletionMessageParam)
 
@@ -387,3 +387,12 @@ def test_an_explicit_null_reads_as_absent_and_is_written_back(field: str) -> Non
     user, assistant = from_openai(payload)
     assert assistant.content == (TextBlock("x"),) and assistant.name is None
     assert to_openai([user, assistant]) == payload
+
+
+def test_an_assistant_run_the_policy_emptied_is_not_written_beside_its_results() -> None:
+    call = AssistantMessage(ToolUseBlock("call_1", "f", {}))
+    thought_then_result = AssistantMessage(ThinkingBlock("hmm"), ToolResultBlock("call_1", "f", [TextBlock("ok")]))
+    sent = to_openai([call, thought_then_result], on_unsupported="drop")
+    assert [message["role"] for message in sent] == ["assistant", "tool"]
+    assert [note.block_type for note in sent.notes] == ["thinking"]
+    assert validate_conversation(from_openai(sent)) == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
 import re
@@ -15,7 +14,6 @@ from strategies import messages
 from vectors import mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
-    ArgumentTypeError,
     ArgumentValueError,
     ChatUsage,
     ContentBlock,
@@ -146,12 +144,16 @@ def test_integers_python_cannot_write_as_text_are_an_argument_error(backend: str
         UserMessage("x", metadata={"huge": 10**5000}).to_json()
 
 
-def test_values_without_a_json_form_are_named_with_their_path(backend: str) -> None:
-    message = UserMessage("x", metadata={"when": [datetime.date(2025, 1, 2)]})
-    with pytest.raises(ArgumentTypeError, match=r"UserMessage.metadata\['when'\]\[0\] holds a date"):
-        message.to_json()
-    with pytest.raises(ArgumentTypeError, match="holds a date"):
-        message.to_dict()
+def test_text_of_a_str_or_bytes_subclass_reads_alike(backend: str) -> None:
+    # numpy.str_ and the like: msgspec refuses subclasses, so every backend reads the plain text.
+    class Text(str):
+        pass
+
+    class Data(bytes):
+        pass
+
+    document = UserMessage("hi", id="m", timestamp="t").to_json()
+    assert Msg.from_json(Text(document)) == Msg.from_json(Data(document.encode())) == Msg.from_json(document)
 
 
 def test_objects_with_a_wire_format_are_written_in_it_inside_metadata(backend: str) -> None:

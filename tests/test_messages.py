@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import datetime
+import enum
 import pickle
 import re
 from typing import Any
@@ -290,6 +292,44 @@ def test_metadata_keeps_enums_and_wire_objects_as_the_json_they_are_written_as()
     assert msg.metadata == {"role": "USER", "_chat_usage": usage.to_dict(), "states": ["pending"]}
     assert msg.get_chat_usage() == usage
     assert Msg.from_json(msg.to_json()) == msg
+
+
+class _Key(str, enum.Enum):
+    TRACE = "trace_id"
+
+
+class _Text(str):
+    pass
+
+
+def test_what_is_stored_is_plain_json() -> None:
+    tags = ["a"]
+    msg = UserMessage("x", metadata={_Key.TRACE: _Text("t1"), "n": {_Key.TRACE: True}, "tags": tags, "pair": (1, 2.5)})
+    tags.append("b")  # the caller's list is not the message's
+    assert msg.metadata == {"trace_id": "t1", "n": {"trace_id": True}, "tags": ["a"], "pair": [1, 2.5]}
+    assert {type(key) for key in msg.metadata} == {str} and type(msg.metadata["trace_id"]) is str
+    assert type(next(iter(msg.metadata["n"]))) is str
+    assert hash(msg) == hash(copy.copy(msg)) and Msg.from_json(msg.to_json()) == msg
+    decoded = ContentBlock.from_dict({"type": "tool_use", "id": "c", "name": "f", "input": {_Key.TRACE: 1}})
+    assert isinstance(decoded, ToolUseBlock) and [type(key) for key in decoded.input] == [str]
+
+
+@pytest.mark.parametrize(
+    ("store", "error", "message"),
+    [
+        (lambda: UserMessage("x", metadata={"when": [datetime.date(2025, 1, 2)]}), ArgumentTypeError,
+         r"UserMessage.metadata\['when'\]\[0\] holds a date, which has no JSON form; store str, int"),
+        (lambda: UserMessage("x", metadata={"tags": {"a"}}), ArgumentTypeError, r"UserMessage.metadata\['tags'\] holds a set"),
+        (lambda: ToolUseBlock("c", "f", {"raw": bytearray(b"1")}), ArgumentTypeError, r"ToolUseBlock.input\['raw'\] holds a bytearray"),
+        (lambda: UserMessage("x", metadata={"score": float("nan")}), ArgumentValueError, r"UserMessage.metadata\['score'\] is nan"),
+        (lambda: AssistantMessage("x", metadata={"s": [{"v": float("inf")}]}), ArgumentValueError, r"AssistantMessage.metadata\['s'\]\[0\]\['v'\] is inf"),
+        (lambda: UserMessage("x", metadata={"a": {1: "one"}}), ArgumentTypeError, r"UserMessage.metadata\['a'\] has the key 1; JSON keys are strings"),
+    ],
+)
+def test_values_without_a_json_form_are_refused_when_stored(store: Any, error: type[Exception], message: str) -> None:
+    # A stored set or datetime could change under the message, and could not be hashed or written.
+    with pytest.raises(error, match=message):
+        store()
 
 
 def test_structured_data_is_a_deep_copy() -> None:

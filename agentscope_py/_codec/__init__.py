@@ -165,9 +165,10 @@ def _decoder(cls: type[_T]) -> Decoder:
 
 
 def _as_text(text: object) -> str | bytes:
-    if isinstance(text, (str, bytes)):
-        return text
-    if isinstance(text, (bytearray, memoryview)):
+    """JSON text as exactly ``str`` or ``bytes``: the parsers differ on subclasses (msgspec refuses them)."""
+    if isinstance(text, str):
+        return str.__str__(text)
+    if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text)
     raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")
 

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _json
-from .._frozen import EMPTY
+from .._frozen import EMPTY, thawed
 from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, req_number, req_str
 from ..errors import ArgumentValueError, DecodeError
 from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
-from ._values import Context, freeze, freeze_object, thaw, within
+from ._values import Context, freeze, freeze_object, within
 
 __all__ = ["Bool", "Enum", "Float", "Int", "JsonObject", "JsonValue", "Kind", "ListOf", "Nested", "Str"]
 
@@ -179,11 +179,11 @@ class JsonObject(Kind):
     json_type = "object"
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
-        return f"({gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')}) if {expr} else {{}})"
+        return f"({gen.ref(thawed, 'thawed')}({expr}) if {expr} else {{}})"
 
     def write(self, expr: str, gen: CodeGen, where: str) -> str:
-        thawed = f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
-        return f"({gen.ref(_json.encode_value, 'encode_value')}({thawed}) if {expr} else '{{}}')"
+        plain = f"{gen.ref(thawed, 'thawed')}({expr})"
+        return f"({gen.ref(_json.encode_value, 'encode_value')}({plain}) if {expr} else '{{}}')"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
@@ -198,7 +198,7 @@ class JsonValue(JsonObject):
     """Any JSON value, stored as :func:`freeze` leaves it."""
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
-        return f"{gen.ref(thaw, 'thaw')}({expr}, {where!r}, {gen.ref(ENCODERS, 'encoders')})"
+        return f"{gen.ref(thawed, 'thawed')}({expr})"
 
     def write(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(_json.encode_value, 'encode_value')}({self.encode(expr, gen, where)})"

@@ -1,27 +1,24 @@
 """Free-form JSON values (metadata, tool inputs) in both directions, and decoding state.
 
-``thaw`` turns a stored value into fresh plain dicts and lists for output;
 ``freeze`` checks an untrusted parsed value and turns its dicts and lists into
-read-only :class:`FrozenDict` and :class:`FrozenList` for storage.  Both
-recurse one Python frame per nesting level; ``freeze`` stops at the configured
-depth.  Error paths are assembled on the way out of the recursion, so a valid
+read-only :class:`FrozenDict` and :class:`FrozenList` for storage (the way out
+is ``_frozen.thawed``: a stored value holds nothing but JSON).  It recurses one
+Python frame per nesting level and stops at the configured depth.  Error paths are assembled on the way out of the recursion, so a valid
 document never pays for them.
 """
 
 from __future__ import annotations
 
-import enum
 import math
 import re
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._frozen import EMPTY, FrozenDict, FrozenList
 from .._json import InexactNumber
 from .._reader import as_plain, json_kind
-from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
+from ..errors import DecodeError
 
-__all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "thaw", "within"]
+__all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "within"]
 
 # Integers of more than 64 bits: orjson reads them as floats (see _json).
 _ORJSON_INT_LIMIT = float(2**63)
@@ -111,15 +108,12 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
     """:func:`freeze` of a value known to be a dict (a metadata or tool input field)."""
     if depth <= 0:
         raise ctx.too_deep()
-    for item in value.values():  # the common case first: scalar values
+    for key, item in value.items():  # the common case first: plain string keys, scalar values
         kind = type(item)
-        if not (kind is str or kind is int or kind is bool or item is None):
+        if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None):
             break
     else:
-        try:  # passed as keywords, the keys are checked to be strings in C, faster than in the loop
-            return FrozenDict(**value) if value else EMPTY
-        except TypeError:
-            pass  # a key that is not a string: the loop below says which
+        return FrozenDict(value) if value else EMPTY
     frozen = {}
     for key, item in value.items():
         if type(key) is not str and type(key := as_plain(key)) is not str:
@@ -129,75 +123,3 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
         except DecodeError as error:
             raise within(error, key_path(key)) from None
     return FrozenDict(frozen)
-
-
-# -- encoding -----------------------------------------------------------------------
-
-
-class _Unencodable(Exception):
-    """Raised deep inside ``thaw``; carries the path steps collected on the way out."""
-
-    def __init__(self, value: object, problem: str) -> None:
-        self.value = value
-        self.problem = problem
-        self.steps: list[str] = []
-
-
-def thaw(value: Any, where: str, encoders: Mapping[type, Callable[[Any], dict[str, Any]]]) -> Any:
-    """``value`` as fresh plain JSON values; ``where`` names the field for errors (``"Msg.metadata"``).
-
-    Objects the codec knows (a ``ChatUsage`` kept in metadata, say) are written in
-    their own format, enums as their value, tuples as arrays.
-    """
-    if type(value) is FrozenDict:  # the common case first: str keys, scalar values
-        for key, item in value.items():
-            kind = type(item)
-            if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None):
-                break
-        else:
-            return dict(value)
-    try:
-        return _thaw(value, encoders)
-    except _Unencodable as error:
-        path = "".join(reversed(error.steps))
-        raise (ArgumentValueError if isinstance(error.value, float) else ArgumentTypeError)(
-            f"{where}{path} {error.problem}; store str, int, finite float, bool, None, lists and dicts"
-        ) from None
-
-
-def _thaw(value: Any, encoders: Mapping[type, Callable[[Any], dict[str, Any]]]) -> Any:
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is float:
-        if math.isfinite(value):
-            return value
-        raise _Unencodable(value, f"is {value}, which JSON cannot represent")
-    if isinstance(value, Mapping):
-        out = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _Unencodable(key, f"has the key {key!r}; JSON keys are strings")
-            try:
-                out[key] = _thaw(item, encoders)
-            except _Unencodable as error:
-                error.steps.append(f"[{key!r}]")
-                raise
-        return out
-    if isinstance(value, (list, tuple)):
-        items = []
-        for index, item in enumerate(value):
-            try:
-                items.append(_thaw(item, encoders))
-            except _Unencodable as error:
-                error.steps.append(f"[{index}]")
-                raise
-        return items
-    encoder = encoders.get(kind)
-    if encoder is not None:
-        return encoder(value)
-    if isinstance(value, enum.Enum):
-        return _thaw(value.value, encoders)
-    if isinstance(value, (str, int, float)):  # str/int/float subclasses: write the plain value
-        return _thaw((str if isinstance(value, str) else float if isinstance(value, float) else int)(value), encoders)
-    raise _Unencodable(value, f"holds a {kind.__name__}, which has no JSON form")

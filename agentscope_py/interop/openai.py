@@ -156,6 +156,8 @@ class _Writer:
                 self.replaced[turn.message_index, index] = None if part is None else part["text"]
             if part is not None:
                 parts.append(part)
+        if not (parts or calls) and self._emptied_beside_results(turn):
+            return []  # as the conversation is checked: the blocks dropped, the results remain
         if turn.kind == "system" and own.fields.get("role") == "developer":
             out["role"] = "developer"
         write_content(out, parts, own.form, optional=turn.kind == "assistant")
@@ -165,6 +167,15 @@ class _Writer:
             out["name"] = turn.message.name
         _write_kept(out, own.fields)
         return [out]
+
+    def _emptied_beside_results(self, turn: Turn) -> bool:
+        """Whether the policy dropped every block of ``turn``, a run of a message whose tool results
+        go out as tool messages of their own."""
+        return (
+            bool(turn.blocks)
+            and all((turn.message_index, index) in self.replaced for index, _ in turn.blocks)
+            and any(isinstance(block, ToolResultBlock) for block in turn.message.content)
+        )
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
         own = Carried(result.metadata, _FMT, result.output)
