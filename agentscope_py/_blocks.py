@@ -13,7 +13,7 @@ from typing import Any, ClassVar, overload
 import attrs
 
 from ._builder import Builder, FieldSetter
-from ._checks import check_mapping, check_optional_str, describe, is_iterable_of_items
+from ._checks import check_mapping, check_optional_str, check_str, describe, is_iterable_of_items
 from ._enums import ToolCallState, ToolResultState
 from ._fields import checked_fields, mark_type_checks
 from ._frozen import EMPTY
@@ -220,6 +220,9 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
     )
 
 
+_ONE_ARGUMENT: Any = object()  # ToolResultBlock.error called with the message alone
+
+
 @attrs.frozen(field_transformer=checked_fields)
 class ToolResultBlock(ContentBlock):
     """What a tool returned.  The state defaults to RUNNING, as in Java."""
@@ -262,12 +265,15 @@ class ToolResultBlock(ContentBlock):
     @classmethod
     def error(cls, tool_id: str | None, message: str, /) -> ToolResultBlock: ...
     @classmethod
-    def error(cls, first: str | None, message: str | None = None, /) -> ToolResultBlock:
+    def error(cls, first: str | None, message: object = _ONE_ARGUMENT, /) -> ToolResultBlock:
         """``error(message)``: text ``"Error: <message>"``; ``error(tool_id, message)``: id set,
         text ``"[ERROR] <message>"``.  Both have state ERROR, as in Java."""
-        if message is None:
-            return cls(None, None, TextBlock(f"Error: {first}"), state=ToolResultState.ERROR)
-        return cls(first, None, TextBlock(f"[ERROR] {message}"), state=ToolResultState.ERROR)
+        if message is _ONE_ARGUMENT:  # told by the number of arguments, not by a None
+            text = f"Error: {check_str(first, 'ToolResultBlock.error message')}"
+            return cls(None, None, TextBlock(text), state=ToolResultState.ERROR)
+        tool_id = check_optional_str(first, "ToolResultBlock.error tool_id")
+        text = f"[ERROR] {check_str(message, 'ToolResultBlock.error message')}"
+        return cls(tool_id, None, TextBlock(text), state=ToolResultState.ERROR)
 
     @classmethod
     def suspended(cls, tool_use: ToolUseBlock, reason: str | None = None) -> ToolResultBlock:

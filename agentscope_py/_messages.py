@@ -245,6 +245,7 @@ class Msg(JsonSerializable, Generic[_B]):
 
     def get_content_blocks(self, cls: type[_T]) -> list[_T]:
         """The blocks that are instances of ``cls``, in order."""
+        _check_block_class(cls, "get_content_blocks")
         return [block for block in self.content if isinstance(block, cls)]
 
     @overload
@@ -253,6 +254,8 @@ class Msg(JsonSerializable, Generic[_B]):
     def get_first_content_block(self, cls: type[_T]) -> _T | None: ...
     def get_first_content_block(self, cls: type[ContentBlock] | None = None) -> ContentBlock | None:
         """The first block (of ``cls``), or ``None``."""
+        if cls is not None:
+            _check_block_class(cls, "get_first_content_block")
         for block in self.content:
             if cls is None or isinstance(block, cls):
                 return block
@@ -260,6 +263,7 @@ class Msg(JsonSerializable, Generic[_B]):
 
     def has_content_blocks(self, cls: type[ContentBlock]) -> bool:
         """Whether any block is an instance of ``cls``."""
+        _check_block_class(cls, "has_content_blocks")
         return any(isinstance(block, cls) for block in self.content)
 
     def get_generate_reason(self) -> GenerateReason:
@@ -357,6 +361,15 @@ _set_content = Msg.__dict__["content"].__set__
 _set_metadata = Msg.__dict__["metadata"].__set__
 _set_timestamp = Msg.__dict__["timestamp"].__set__
 _set_usage = Msg.__dict__["usage"].__set__
+
+
+def _check_block_class(cls: object, method: str) -> None:
+    try:
+        isinstance(None, cls)  # type: ignore[arg-type]  # raises for what isinstance cannot take
+    except TypeError:
+        raise ArgumentTypeError(
+            f"{method} needs a block class such as TextBlock, got {describe(cls)}"
+        ) from None
 
 
 def _with_reason(

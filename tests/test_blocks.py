@@ -310,6 +310,26 @@ def test_tool_result_error_with_tool_id() -> None:
     assert ToolResultBlock.error("call_1", "boom") == ToolResultBlock(
         "call_1", None, [TextBlock("[ERROR] boom")], state=ToolResultState.ERROR
     )
+    assert ToolResultBlock.error(None, "boom").output == (TextBlock("[ERROR] boom"),)
+
+
+def _of(value: object) -> Any:
+    """``value`` hidden from mypy, which refuses these calls: the tests are about untyped callers."""
+    return value
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        # The form is told by the number of arguments: a None message is not the one-argument form.
+        (lambda: ToolResultBlock.error("call_1", _of(None)), r"ToolResultBlock.error message must be a str, got None"),
+        (lambda: ToolResultBlock.error(_of(5)), r"ToolResultBlock.error message must be a str, got 5 \(int\)"),
+        (lambda: ToolResultBlock.error(_of(5), "boom"), r"ToolResultBlock.error tool_id must be a str or None, got 5"),
+    ],
+)
+def test_tool_result_error_refuses_what_is_not_text(call: Any, message: str) -> None:
+    with pytest.raises(ArgumentTypeError, match=message):
+        call()
 
 
 @pytest.mark.parametrize(

@@ -231,6 +231,13 @@ def test_get_content_blocks() -> None:
     assert TURN.get_content_blocks(DataBlock) == []
 
 
+@pytest.mark.parametrize("method", ["get_content_blocks", "get_first_content_block", "has_content_blocks"])
+@pytest.mark.parametrize("message", [TURN, AssistantMessage()])  # refused also when there is nothing to look at
+def test_the_block_lookups_need_a_class(method: str, message: Msg[Any]) -> None:
+    with pytest.raises(ArgumentTypeError, match=rf"{method} needs a block class such as TextBlock, got 'TextBlock' \(str\)"):
+        getattr(message, method)("TextBlock")
+
+
 def test_get_first_content_block() -> None:
     assert TURN.get_first_content_block() == ThinkingBlock("hm")
     assert TURN.get_first_content_block(ToolUseBlock) is CALL_1
