@@ -200,5 +200,9 @@ if not TYPE_CHECKING:  # type checkers see the names in the block above; a missp
             return value
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+    def __dir__() -> list[str]:
+        # The lazily loaded names too, so that completion in a REPL offers them.
+        return sorted({*globals(), *__all__, "event"})
+
 
 __version__ = "0.1.0"

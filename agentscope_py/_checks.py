@@ -95,7 +95,14 @@ def check_enum(value: object, enum_cls: type[_E], arg: str) -> _E:
         return value
     hint = ""
     if isinstance(value, str):
-        hint = f"; to convert a string use {enum_cls.__name__}({value!r}) or {enum_cls.__name__}[...]"
+        folded = value.casefold()
+        member = next(
+            (m for m in enum_cls if folded in (m.name.casefold(), str(m.value).casefold())), None
+        )
+        if member is not None:
+            hint = f"; use {enum_cls.__name__}.{member.name}"
+        else:
+            hint = f"; the members are {', '.join(m.name for m in enum_cls)}"
     raise ArgumentTypeError(
         f"{arg} must be a {enum_cls.__name__} member, got {describe(value)}{hint}"
     )

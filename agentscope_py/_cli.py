@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -90,14 +91,21 @@ def schema(root: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="agentscope-py", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="agentscope-py", description="agentscope_py, the message layer for LLM agents: a demo and the JSON Schema."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="build and print a small conversation")
+    commands.add_parser(
+        "demo", help="build and print a small conversation", description="Build and print a small conversation."
+    )
     schema_command = commands.add_parser("schema", help="print the JSON Schema of the wire format")
     schema_command.add_argument(
         "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
     )
     args = parser.parse_args(argv)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # a terminal or pipe that cannot show "°": escape, do not fail
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return schema(args.root) if args.command == "schema" else demo()
     except BrokenPipeError:
@@ -105,6 +113,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Python would otherwise complain again when it flushes stdout on exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as error:  # a full disk, a closed terminal: say so in one line, not a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"agentscope-py: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return 1
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
 
 
 if __name__ == "__main__":  # pragma: no cover

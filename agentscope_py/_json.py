@@ -12,7 +12,7 @@ needs, the standard library takes over for that one call:
 Lone surrogates are written as ``\\uXXXX`` escapes, so the output is always
 valid UTF-8.  NaN and infinities have no JSON form and are refused.
 
-With msgspec installed, the ``msgspec`` backend (the default then) also reads
+With msgspec 0.21 or newer installed, the ``msgspec`` backend (the default then) also reads
 ``from_json`` documents of the message model straight into typed structures
 (``agentscope_py._codec._typed``); it writes and parses everything else as the
 ``orjson`` backend does, or as the standard library when orjson is missing.
@@ -37,8 +37,10 @@ from .errors import DecodeError
 __all__ = [
     "HAVE_MSGSPEC",
     "HAVE_ORJSON",
+    "MSGSPEC_FLOOR",
     "InexactNumber",
     "backend_name",
+    "drop_msgspec",
     "dumps",
     "encode_str",
     "encode_value",
@@ -204,6 +206,20 @@ def set_backend(name: str) -> str:
     previous, _current = _current, name
     dumps, loads, loads_inexact, write_text, typed_reading = _BACKENDS[name]
     return previous
+
+
+#: The oldest msgspec typed reading works with: before 0.21 its errors are no ValueError, and it
+#: misreads tagged unions whose members share fields (an image block read as another block).
+MSGSPEC_FLOOR = (0, 21)
+
+
+def drop_msgspec() -> None:
+    """Serve as if msgspec were not installed: the codec calls this for one older than ``MSGSPEC_FLOOR``."""
+    global HAVE_MSGSPEC
+    HAVE_MSGSPEC = False
+    _BACKENDS.pop("msgspec", None)
+    if _current == "msgspec":
+        set_backend("orjson" if HAVE_ORJSON else "json")
 
 
 @contextmanager

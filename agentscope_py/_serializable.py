@@ -30,12 +30,16 @@ _DEPTH_CEILING = 500
 
 
 def _check_depth(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or not 1 <= value <= _DEPTH_CEILING:
+    if type(value) is not int:
+        raise ArgumentTypeError(f"DecodeLimits.max_depth must be an int, got {value!r} ({type(value).__name__})")
+    if not 1 <= value <= _DEPTH_CEILING:
         raise ArgumentValueError(f"DecodeLimits.max_depth must be an int from 1 to {_DEPTH_CEILING}, got {value!r}")
 
 
 def _check_bytes(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 1:
+    if type(value) is not int:
+        raise ArgumentTypeError(f"DecodeLimits.max_bytes must be an int, got {value!r} ({type(value).__name__})")
+    if value < 1:
         raise ArgumentValueError(f"DecodeLimits.max_bytes must be a positive int, got {value!r}")
 
 

@@ -47,7 +47,9 @@ def _single_line(value: str, name: str) -> str:
 
 
 def _retry_field(retry: int) -> str:
-    if type(retry) is not int or retry < 0:
+    if type(retry) is not int:
+        raise ArgumentTypeError(f"retry must be an int (milliseconds), got {describe(retry)}")
+    if retry < 0:
         raise ArgumentValueError(f"retry must be a non-negative int (milliseconds), got {retry!r}")
     return f"retry: {retry}"
 

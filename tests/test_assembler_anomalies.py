@@ -311,6 +311,12 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     assert assembler.feed("TEXT_BLOCK_DELTA") == []  # type: ignore[arg-type]
     [anomaly] = assembler.anomalies
     assert anomaly.kind is AnomalyKind.UNKNOWN_EVENT and anomaly.event is None and "str(" in anomaly.message
+    assert anomaly.message.endswith("; decode it first with AgentEvent.from_dict or AgentEvent.from_json")
+
+
+def test_a_document_fed_undecoded_is_refused_in_strict_mode_saying_how_to_decode_it() -> None:
+    with pytest.raises(StreamError, match=r"dropped; decode it first with AgentEvent\.from_dict"):
+        MessageAssembler(strict=True).feed({"type": "AGENT_START", "replyId": "r"})  # type: ignore[arg-type]
 
 
 def test_after_a_strict_error_the_assembler_goes_on() -> None:

@@ -18,6 +18,7 @@ from agentscope_py import (
     Base64Source,
     ChatUsage,
     DataBlock,
+    GenerateReason,
     DecodeError,
     HintBlock,
     ImageBlock,
@@ -59,7 +60,7 @@ OUTPUT = "must be a content block or an iterable of them"
 
 
 def _enum_hint(enum_name: str, value: str) -> str:
-    return f"; to convert a string use {enum_name}({value!r}) or {enum_name}[...]"
+    return f"; use {enum_name}.{value.upper()}"
 
 
 # (argument, what it must be, the bad value as the message shows it, the call, anything after).
@@ -151,7 +152,8 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ("UserMessage.metadata", MAPPING, "[1] (list)", lambda: UserMessage("x").with_metadata(_of([1])), ""),
     (
         "UserMessage generate_reason", "must be a GenerateReason member", "'X' (str)",
-        lambda: UserMessage("x").with_generate_reason(_of("X")), _enum_hint("GenerateReason", "X"),
+        lambda: UserMessage("x").with_generate_reason(_of("X")),
+        "; the members are " + ", ".join(reason.name for reason in GenerateReason),
     ),
 ]
 
@@ -239,3 +241,32 @@ def test_decode_error_keeps_its_path() -> None:
     assert (error.path, error.reason) == ("content[2].source.media_type", "expected a str")
     assert str(DecodeError("not JSON")) == "not JSON" and DecodeError("not JSON").path == ""
 
+
+
+def _wrong_types() -> list[tuple[str, Callable[[], object]]]:
+    from agentscope_py import AssistantMessage, DecodeLimits, MessageAssembler, events_from_message
+    from agentscope_py.sse import encode_events
+
+    return [
+        ("chunk_size must be an int", lambda: events_from_message(AssistantMessage("x"), chunk_size=_of("4"))),
+        ("retry must be an int", lambda: list(encode_events([], retry=_of("5")))),
+        ("DecodeLimits.max_depth must be an int", lambda: DecodeLimits(max_depth=_of("5"))),
+        ("DecodeLimits.max_bytes must be an int", lambda: DecodeLimits(max_bytes=_of(1.5))),
+        ("strict must be a bool", lambda: MessageAssembler(strict=_of("yes"))),
+    ]
+
+
+@pytest.mark.parametrize(("message", "call"), _wrong_types())
+def test_a_wrong_type_is_a_type_error_wherever_it_is_given(message: str, call: Callable[[], object]) -> None:
+    with pytest.raises(ArgumentTypeError, match=message):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("given", "hint"),
+    [("user", "; use MsgRole.USER"), ("Assistant", "; use MsgRole.ASSISTANT"), ("robot", "; the members are USER, ASSISTANT, SYSTEM, TOOL")],
+)
+def test_a_string_for_an_enum_gets_the_member_it_names(given: str, hint: str) -> None:
+    with pytest.raises(ArgumentTypeError) as caught:
+        Msg("hi", role=_of(given))
+    assert str(caught.value).endswith(hint)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,3 +169,19 @@ def test_objects_with_a_wire_format_are_written_in_it_inside_metadata(backend: s
         "tags": ["a", "b"],
     }
     assert Msg.from_json(message.to_json()).get_chat_usage() == ChatUsage(1, 2, 0, 0.5)
+
+
+def test_a_msgspec_older_than_the_floor_is_left_unused(tmp_path: Path) -> None:
+    # Before 0.21 msgspec's errors are no ValueError and it misreads some tagged unions; one found
+    # installed must not take over from_json.  A stand-in package of that version shows it.
+    (tmp_path / "msgspec").mkdir()
+    (tmp_path / "msgspec" / "__init__.py").write_text('__version__ = "0.20.0"\n', encoding="utf-8")
+    script = (
+        "from agentscope_py import DecodeError, Msg, UserMessage, _json\n"
+        "assert Msg.from_json(UserMessage('hi', id='m', timestamp='t').to_json()).id == 'm'\n"
+        "assert not _json.HAVE_MSGSPEC and _json.backend_name() in ('orjson', 'json')\n"
+        "try:\n    Msg.from_json('{')\nexcept DecodeError:\n    print('ok')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr

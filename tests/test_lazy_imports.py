@@ -55,3 +55,13 @@ def test_every_public_name_resolves() -> None:
 
 def test_unknown_names_still_raise_attribute_error() -> None:
     assert not hasattr(agentscope_py, "NoSuchName")
+
+
+def test_dir_lists_the_lazy_names_without_loading_them() -> None:
+    _run(
+        "import sys, agentscope_py\n"
+        "listed = dir(agentscope_py)\n"
+        "assert {'MessageAssembler', 'TextBlockDeltaEvent', 'assemble', 'event'} <= set(listed)\n"
+        "assert set(agentscope_py.__all__) <= set(listed)\n"
+        "assert 'agentscope_py.event' not in sys.modules"
+    )

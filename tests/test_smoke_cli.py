@@ -61,3 +61,28 @@ def test_schema_command_prints_a_draft_2020_12_schema(root: str, capsys: pytest.
 def test_schema_command_defaults_to_messages(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     assert "Msg" in json.loads(capsys.readouterr().out)["title"]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.strip() == "agentscope-py 0.1.0"
+
+
+def test_an_output_that_cannot_show_the_text_gets_it_escaped() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentscope_py", "demo"], capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "14\\xb0C" in done.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs a device that is always full (Linux)")
+def test_a_full_disk_is_one_line_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "agentscope_py", "schema"], stdout=full, stderr=subprocess.PIPE, text=True, check=False
+        )
+    assert done.returncode == 1
+    assert done.stderr == "agentscope-py: cannot write the output: No space left on device\n"

@@ -50,6 +50,7 @@ Adding classes (the events do this in ``agentscope_py.event``)
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -65,6 +66,11 @@ from ._registry import DECODERS, ENCODERS, WRITERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
 from ._values import Context
 
+if _json.HAVE_MSGSPEC:
+    import msgspec
+
+    if tuple(int(part) for part in re.findall(r"\d+", msgspec.__version__)[:2]) < _json.MSGSPEC_FLOOR:
+        _json.drop_msgspec()
 if _json.HAVE_MSGSPEC:
     from ._typed import DECODERS as TYPED_DECODERS
     from ._typed import Fallback, typed_decoder

@@ -429,9 +429,12 @@ class MessageAssembler(ReplyRouter):
         return []  # results, confirmations and sub-agent notices: not part of the message
 
     def _on_unknown(self, event: object, _: None) -> list[AssistantMessage]:
+        # The wire form given as it came (a parsed document, its text): the way to events is one call away.
+        undecoded = isinstance(event, (Mapping, str, bytes))
         self._report(
             AnomalyKind.UNKNOWN_EVENT,
-            f"{describe_event(event)} is not an event this assembler knows; dropped",
+            f"{describe_event(event)} is not an event this assembler knows; dropped"
+            + ("; decode it first with AgentEvent.from_dict or AgentEvent.from_json" if undecoded else ""),
             event if isinstance(event, AgentEvent) else None,
         )
         return []

@@ -92,7 +92,9 @@ def events_from_message(
             f"events_from_message streams assistant replies; got a {getattr(msg.role, 'value', 'role-less')} message "
             "(only an agent's reply is sent as events)"
         )
-    if type(chunk_size) is not int or chunk_size < 1:
+    if type(chunk_size) is not int:
+        raise ArgumentTypeError(f"chunk_size must be an int (characters per delta), got {describe(chunk_size)}")
+    if chunk_size < 1:
         raise ArgumentValueError(f"chunk_size must be a positive int (characters per delta), got {chunk_size!r}")
     if source is not None and not isinstance(source, str):
         raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._checks import describe
 from .._messages import AssistantMessage
-from ..errors import StreamError
+from ..errors import ArgumentTypeError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
 from ._reply_state import BlockAccumulator, CompletedReplies, Reply, ToolCallAccumulator
@@ -42,6 +43,8 @@ class ReplyRouter:
     _run: tuple[Reply, Any] | None = None  # the reply and block a ``feed_all`` run is appending to
 
     def __init__(self, strict: bool = False) -> None:
+        if type(strict) is not bool:
+            raise ArgumentTypeError(f"strict must be a bool, got {describe(strict)}")
         self._strict = strict
         self._anomalies: list[StreamAnomaly] = []
         self._routes: dict[tuple[str | None, str | None], Reply] = {}  # (source, reply id) -> open reply
