@@ -27,6 +27,7 @@ from agentscope_py import (
     Source,
     TextBlock,
     ToolResultBlock,
+    URLSource,
     UserMessage,
 )
 
@@ -97,7 +98,13 @@ WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
     (Msg, message(timestamp=20250102), "timestamp", "expected a string, got number"),
     (TextBlock, {"type": "tool_use"}, "type", "expected 'text' for TextBlock, got 'tool_use'"),
     (UserMessage, {"role": "ASSISTANT"}, "role", "expected 'USER' for UserMessage, got 'ASSISTANT'"),
-    (UserMessage, {"content": []}, "role", "expected 'USER' for UserMessage, got None"),
+    (UserMessage, {"content": []}, "role", "expected 'USER' for UserMessage, got no 'role'"),
+    (UserMessage, {"role": None}, "role", "expected 'USER' for UserMessage, got null"),
+    (URLSource, {"type": "base64"}, "type", "expected 'url' for URLSource, got 'base64'"),
+    (TextBlock, {"type": "tool_use", "id": 5}, "type", "expected 'text' for TextBlock, got 'tool_use'"),
+    (UserMessage, {"role": "SYSTEM", "content": [{"type": "tool_use"}]}, "role", "expected 'USER' for UserMessage, got 'SYSTEM'"),
+    (ContentBlock, {"type": None}, "type", "got null"),
+    (Msg, {"role": True}, "role", "got boolean"),
 ]
 
 

@@ -58,9 +58,9 @@ def register_union(union: WireUnion) -> None:
     UNIONS[union.base] = union
     decode = _union_decoder(union)
     for tag, member in union.members.items():
-        DECODERS[member] = _checked(decode, member, union.key, tag)
+        DECODERS[member] = _checked(decode, member, union, tag)
     if union.default is not None and union.default is not union.base:
-        DECODERS[union.default] = _checked(decode, union.default, union.key, None)
+        DECODERS[union.default] = _checked(decode, union.default, union, None)
     DECODERS[union.base] = decode
     if union.default is None:
         TAG_TABLES[union.base] = (union.key, {tag: CLASS_DECODERS[cls] for tag, cls in union.members.items()})
@@ -80,6 +80,8 @@ def _union_decoder(union: WireUnion) -> Decoder:
         tag = document.get(key)
         if tag is None:
             if default is None:
+                if key in document:
+                    raise _unknown_tag(union, None)
                 raise DecodeError(f"missing required key '{key}'")
             return default(document, ctx, depth)
         member = table.get(tag) if type(tag) is str else None
@@ -98,7 +100,7 @@ def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
     if type(tag) is not str:
         # An array or object by its kind: quoted, it would read differently built in Python ((), [])
         # than parsed, and a deep one would be long to print.
-        got = json_kind(tag) if isinstance(tag, (list, tuple, dict, Mapping)) else repr(tag)
+        got = repr(tag) if isinstance(tag, (int, float)) and not isinstance(tag, bool) else json_kind(tag)
         return DecodeError(f"expected a string naming the {union.base.__name__} (one of {known}), got {got}", union.key)
     hint = next(
         (f"; values are case-sensitive: did you mean {name!r}?" for name in union.members if name.lower() == tag.lower()),
@@ -107,15 +109,21 @@ def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
     return DecodeError(f"unknown {union.base.__name__} {union.key} {tag!r} (known: {known}){hint}", union.key)
 
 
-def _checked(decode: Decoder, cls: type, key: str, tag: str | None) -> Decoder:
-    """``decode``, refusing a document of another member (``TextBlock.from_dict`` of a tool call)."""
+def _checked(decode: Decoder, cls: type, union: WireUnion, tag: str | None) -> Decoder:
+    """``decode``, refusing a document of another member (``TextBlock.from_dict`` of a tool call):
+    by its tag before anything else is read, so that the error is about the tag."""
+    key, members = union.key, union.members
     wanted = "null" if tag is None else repr(tag)
 
     def decode_member(document: dict[str, Any], ctx: Context, depth: int) -> Any:
+        given = document.get(key)
+        if type(given) is str and members.get(given, cls) is not cls:  # another member's tag
+            raise DecodeError(f"expected {wanted} for {cls.__name__}, got {given!r}", key)
         value = decode(document, ctx, depth)
         if isinstance(value, cls):
             return value
-        raise DecodeError(f"expected {wanted} for {cls.__name__}, got {document.get(key)!r}", key)
+        got = f"no {key!r}" if key not in document else "null" if document[key] is None else repr(as_plain(document[key]))
+        raise DecodeError(f"expected {wanted} for {cls.__name__}, got {got}", key)
 
     return decode_member
 

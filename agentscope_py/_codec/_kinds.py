@@ -237,7 +237,7 @@ class Nested(Kind):
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
             f"if type({var}) is not dict: {var} = {gen.ref(req_dict, 'req_dict')}({var}, {path!r})",
-            "if depth <= 0: raise ctx.too_deep()",
+            f"if depth <= 0: raise {gen.ref(within, 'within')}(ctx.too_deep(), {path!r})",
             *_guarded(f"{var} = {gen.ref(DECODERS, 'decoders')}[{gen.ref(self.target, self.target.__name__)}]({var}, ctx, depth - 1)", path, gen),
         ]
 
