@@ -164,6 +164,10 @@ def _orjson_loads(text: str | bytes) -> Any:
     except orjson.JSONDecodeError:
         # Escaped lone surrogates, which orjson refuses; the standard library words real faults.
         return _stdlib_loads(text)
+    except SystemError as error:  # orjson's way of running out of memory
+        if isinstance(error.__cause__ or error.__context__, MemoryError):
+            raise MemoryError from None
+        raise
 
 
 _Backend = tuple[Callable[[Any], str], Callable[[str | bytes], Any], bool, bool, bool]

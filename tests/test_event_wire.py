@@ -310,10 +310,13 @@ def test_bad_documents_raise_decode_error_with_a_path(document: dict[str, Any], 
     assert error in str(info.value)
 
 
-def test_a_role_violation_inside_a_result_is_a_role_content_error() -> None:
+def test_a_role_violation_inside_a_result_is_a_role_content_error_saying_where(backend: str) -> None:
     document = {"type": "AGENT_RESULT", "result": {"role": "SYSTEM", "content": [{"type": "thinking", "thinking": "x"}]}}
-    with pytest.raises(RoleContentError, match="SYSTEM"):
+    expected = r"^result: SYSTEM message may only contain text blocks, got ThinkingBlock at content\[0\]$"
+    with pytest.raises(RoleContentError, match=expected):
         AgentEvent.from_dict(document)
+    with pytest.raises(RoleContentError, match=expected):
+        AgentEvent.from_json(json.dumps(document))
 
 
 def test_a_concrete_class_refuses_another_type() -> None:
@@ -399,3 +402,4 @@ def test_mutated_java_vectors_raise_only_decode_errors(case: dict[str, Any], dat
     for _ in range(data.draw(st.integers(1, 3))):
         mutated = _mutate(mutated, data)
     decode_or_refuse(mutated)
+

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -341,3 +343,19 @@ def test_fuzz_arbitrary_text(data: bytes | str) -> None:
             root.from_json(data)
         except ACCEPTED:
             pass
+
+
+@pytest.mark.parametrize("name", ["msgspec", "orjson", "json"])
+def test_running_out_of_memory_is_a_decode_error(name: str) -> None:
+    # Four million empty arrays: 12 MB of text, several hundred MB once read; the process gets 256 MB.
+    script = (
+        "import resource\n"
+        "from agentscope_py import DecodeError, Msg, _json\n"
+        f"_json.set_backend({name!r})\n"
+        "document = '{\"role\":\"USER\",\"metadata\":{\"a\":[' + '[],' * 4_000_000 + '0]}}'\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))\n"
+        "try:\n    Msg.from_json(document)\nexcept DecodeError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("the document needs more memory than there is to read it")

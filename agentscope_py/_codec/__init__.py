@@ -131,6 +131,16 @@ def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
 
 
 def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
+    try:
+        return _from_json(cls, text, limits)
+    except MemoryError:
+        raise DecodeError(
+            "the document needs more memory than there is to read it (many small arrays or objects can take "
+            "fifty times the size of their text); pass limits=DecodeLimits(max_bytes=...) to refuse it sooner"
+        ) from None
+
+
+def _from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
     if type(text) is not str and type(text) is not bytes:
         text = _as_text(text)
     if len(text) > limits.max_bytes:

@@ -17,7 +17,7 @@ from typing import Any
 from .. import _json
 from .._frozen import EMPTY, thawed
 from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, req_number, req_str
-from ..errors import ArgumentValueError, DecodeError
+from ..errors import ArgumentValueError, DecodeError, RoleContentError
 from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
 from ._values import Context, freeze, freeze_object, within
 
@@ -239,6 +239,9 @@ class Nested(Kind):
             f"if type({var}) is not dict: {var} = {gen.ref(req_dict, 'req_dict')}({var}, {path!r})",
             f"if depth <= 0: raise {gen.ref(within, 'within')}(ctx.too_deep(), {path!r})",
             *_guarded(f"{var} = {gen.ref(DECODERS, 'decoders')}[{gen.ref(self.target, self.target.__name__)}]({var}, ctx, depth - 1)", path, gen),
+            # A message nested in an event (a result): its role error says where the message is.
+            f"except {gen.ref(RoleContentError, 'RoleContentError')} as error:",
+            f"    raise {gen.ref(RoleContentError, 'RoleContentError')}({path + ': '!r} + str(error)) from None",
         ]
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
