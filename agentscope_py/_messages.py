@@ -83,8 +83,10 @@ class Msg(JsonSerializable, Generic[_B]):
     usage: ChatUsage | None
 
     def __init__(
-        self,
-        *content: str | _B | Iterable[str | _B],
+        # A plain Msg's role is known at run time only: it is a Msg of any block, whatever it is
+        # made with (else Msg(TextBlock(...)) would refuse a tool call given to with_content later).
+        self: Msg[ContentBlock],
+        *content: str | ContentBlock | Iterable[str | ContentBlock],
         role: MsgRole | None = MsgRole.USER,
         name: str | None = None,
         id: str | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing_extensions import assert_type
 
-from agentscope_py import AssistantMessage, ConversationError, Msg, MsgRole, ToolUseBlock, UserMessage
+from agentscope_py import AssistantMessage, ContentBlock, ConversationError, Msg, MsgRole, TextBlock, ToolUseBlock, UserMessage
 from agentscope_py.interop import (
     ConversationProblem,
     from_agentflow,
@@ -39,3 +39,8 @@ except ConversationError as error:
 # any of Python's byte containers is a chunk of an event stream
 assert [m.data for m in parse_messages(bytearray(b"data: x\n\n"))] == ["x"]
 assert [m.data for m in parse_messages([memoryview(b"data: y\n\n")])] == ["y"]
+
+# a plain Msg holds any block, whatever it was made with: its role is known at run time only
+planned = Msg(TextBlock("Let me check."), role=MsgRole.ASSISTANT)
+assert_type(planned, Msg[ContentBlock])
+assert planned.with_content([*planned.content, ToolUseBlock("c", "f")]).has_content_blocks(ToolUseBlock)
