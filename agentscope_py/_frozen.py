@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from ._serializable import JsonSerializable
-from .errors import ArgumentTypeError, ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError, ReadOnlyError
 
 __all__ = ["EMPTY", "FrozenDict", "FrozenList", "NoJsonForm", "copy_json_value", "thawed"]
 
@@ -22,7 +22,7 @@ class FrozenDict(dict[str, Any]):
     __slots__ = ()
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
-        raise TypeError(
+        raise ReadOnlyError(
             "this mapping is read-only; build a new object with the changed mapping "
             "(for example msg.with_metadata({**msg.metadata, 'key': value}))"
         )
@@ -53,7 +53,7 @@ class FrozenList(list[Any]):
     __slots__ = ()
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
-        raise TypeError(
+        raise ReadOnlyError(
             "this list is read-only; build a new object with the changed list "
             "(for example msg.with_metadata({**msg.metadata, 'tags': [*msg.metadata['tags'], 'new']}))"
         )
@@ -70,6 +70,7 @@ class FrozenList(list[Any]):
 
 
 EMPTY = FrozenDict()
+
 
 class NoJsonForm(Exception):
     """Raised from inside a value that has no JSON form; the path to it is collected on the way out."""

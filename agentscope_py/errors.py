@@ -22,6 +22,7 @@ __all__ = [
     "ConversationError",
     "DecodeError",
     "MissingStructuredDataError",
+    "ReadOnlyError",
     "RoleContentError",
     "StreamConnectionError",
     "StreamError",
@@ -39,6 +40,14 @@ class ArgumentTypeError(AgentScopeError, TypeError):
 
 class ArgumentValueError(AgentScopeError, ValueError):
     """An argument has the right type but a value that cannot be used."""
+
+
+class ReadOnlyError(AgentScopeError, TypeError):
+    """A mapping or list held by a message, block or event was asked to change.
+
+    It is a ``TypeError``, as Python's own read-only mappings raise.  Build a new
+    object with the changed value instead (``msg.with_metadata({...})``).
+    """
 
 
 class RoleContentError(AgentScopeError, ValueError):
