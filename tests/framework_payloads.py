@@ -139,10 +139,17 @@ _V_CALL = _obj(
     {**_PART_EXTRAS, "providerExecuted": st.just(False)},
 )
 _V_MEDIA_ITEM = _obj({"type": st.just("media"), "data": _BASE64, "mediaType": _MEDIA_TYPES})
+# AI SDK 6's output items (content-part.ts ToolResultOutput): inline data and URLs, images and files.
+_V6_ITEMS = st.one_of(
+    _obj({"type": st.just("image-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}),
+    _obj({"type": st.just("file-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT}),
+    _obj({"type": st.sampled_from(["image-url", "file-url"]), "url": st.just("https://example.com/a.png")}),
+)
 _V_OUTPUTS = st.one_of(
     _obj({"type": st.sampled_from(["text", "error-text"]), "value": _TEXT}),
     _obj({"type": st.sampled_from(["json", "error-json"]), "value": _EXTRA_VALUES}),
-    _obj({"type": st.just("content"), "value": st.lists(_obj({"type": st.just("text"), "text": _TEXT}) | _V_MEDIA_ITEM, max_size=3)}),
+    _obj({"type": st.just("content"), "value": st.lists(_obj({"type": st.just("text"), "text": _TEXT}) | _V_MEDIA_ITEM | _V6_ITEMS, max_size=3)}),
+    _obj({"type": st.just("execution-denied")}, {"reason": _TEXT}),
 )
 _V_RESULT = _obj({"type": st.just("tool-result"), "toolCallId": _IDS, "toolName": _TEXT, "output": _V_OUTPUTS}, _PART_EXTRAS)
 _MESSAGE_EXTRAS = {

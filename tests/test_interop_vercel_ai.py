@@ -250,3 +250,33 @@ def test_media_in_an_assistant_message_is_a_file_part() -> None:
     data = back.content[1]
     assert isinstance(data, DataBlock) and data.source == Base64Source("image/png", "iVBORw0KGgo=")
     assert "vercel_ai" not in back.metadata  # nothing to carry: a file part is what the writer chooses there
+
+
+def test_ai_sdk_6_outputs_read_and_go_back_as_they_came() -> None:
+    # packages/provider-utils/src/types/content-part.ts of ai@6: a denied approval, and the new output items.
+    payload = [
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c1", "toolName": "delete", "input": {}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "delete",
+                                      "output": {"type": "execution-denied", "reason": "not today"}}]},
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c2", "toolName": "chart", "input": {}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c2", "toolName": "chart", "output": {
+            "type": "content", "value": [
+                {"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": "image/png"},
+                {"type": "file-url", "url": "https://example.com/report.pdf"},
+                {"type": "file-data", "data": "JVBERi0=", "mediaType": "application/pdf", "filename": "r.pdf"},
+            ]}}]},
+    ]
+    _, denied, _, chart = from_vercel_ai(payload)
+    (refusal,) = denied.content
+    assert isinstance(refusal, ToolResultBlock) and refusal.state is ToolResultState.DENIED
+    assert refusal.output == (TextBlock("not today"),)
+    (result,) = chart.content
+    assert isinstance(result, ToolResultBlock)
+    image, url, pdf = result.output
+    assert isinstance(image, DataBlock) and image.source == Base64Source("image/png", "iVBORw0KGgo=")
+    assert isinstance(url, DataBlock) and url.source == URLSource("https://example.com/report.pdf")
+    assert isinstance(pdf, DataBlock) and pdf.name == "r.pdf"
+    assert to_vercel_ai([*from_vercel_ai(payload)]) == payload
+    # Made here, a denial goes as an error text (AI SDK 5 knows no execution-denied).
+    fresh = ToolResultMessage(ToolResultBlock("c1", "delete", [TextBlock("not today")], state=ToolResultState.DENIED))
+    assert to_vercel_ai([fresh])[0]["content"][0]["output"] == {"type": "error-text", "value": "not today"}

@@ -1,10 +1,12 @@
 """Tool results in the Vercel AI SDK's shape: a ``tool-result`` part's ``output``, and the
 output list of a tool message as Codebuff writes it.
 
-An output is ``text``/``error-text``, ``json``/``error-json`` or ``content`` (text
-and base64 media items); Codebuff's list holds ``json`` and ``media`` items.  A
-JSON value is held as its text; the value itself is carried and written back
-while the text still reads the same.
+An output is ``text``/``error-text``, ``json``/``error-json``, ``content`` (text
+and media items) or, since AI SDK 6, ``execution-denied``; Codebuff's list holds
+``json`` and ``media`` items.  A JSON value is held as its text; the value
+itself is carried and written back while the text still reads the same, as is
+every other spelling a block can be read from (AI SDK 6's ``image-data`` items,
+say, which are written as ``media`` otherwise).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from .._blocks import (
 )
 from .._enums import ToolResultState
 from .._frozen import thawed
-from .._reader import at, item, req, req_dict, req_list, req_str
-from .._sources import Base64Source
+from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
+from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import overlay
 from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
@@ -53,9 +55,13 @@ def read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], Too
     elif kind == "content":
         items = req_list(req(output, "value", path), value_path)
         blocks = tuple(read_output_item(entry, item(value_path, index)) for index, entry in enumerate(items))
+    elif kind == "execution-denied":  # AI SDK 6: the user refused the call its approval request asked for
+        reason = opt_str(output.get("reason"), at(path, "reason"))
+        return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED
     else:
         raise DecodeError(
-            f"unknown output type {kind!r}; expected text, json, error-text, error-json or content", at(path, "type")
+            f"unknown output type {kind!r}; expected text, json, error-text, error-json, content or execution-denied",
+            at(path, "type"),
         )
     return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS
 
@@ -67,10 +73,16 @@ def read_output_item(value: object, path: str) -> ContentBlock:
         if kind == "text":
             return TextBlock(req_str(req(entry, "text", path), at(path, "text")))
         return TextBlock(json_text(req(entry, "value", path), at(path, "value")))
-    if kind == "media":
+    if kind in ("media", "image-data", "file-data"):  # the last two: AI SDK 6's spelling of "media"
         media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
-        return DataBlock(Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data"))))
-    raise DecodeError(f"unknown output part type {kind!r}; expected text, json or media", at(path, "type"))
+        source = Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data")))
+        return DataBlock(source, name=opt_str(entry.get("filename"), at(path, "filename")))
+    if kind in ("image-url", "file-url"):  # AI SDK 6
+        return DataBlock(URLSource(req_str(req(entry, "url", path), at(path, "url"))))
+    raise DecodeError(
+        f"unknown output part type {kind!r}; expected text, json, media, image-data, file-data, image-url or file-url",
+        at(path, "type"),
+    )
 
 
 def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -86,28 +98,36 @@ def write_result_part(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A ``tool-result`` part; ``extras``: the fields the block carries."""
-    rendered = {
-        "type": "tool-result",
-        "toolCallId": block.id or "",
-        "toolName": block.name or "",
-        "output": _write_output(conversion, message_index, block_index, block),
-    }
-    return _agreeing(rendered, extras, block, _output_reads_as, "output")
+
+    def render(using: Conversion) -> dict[str, Any]:
+        return {
+            "type": "tool-result",
+            "toolCallId": block.id or "",
+            "toolName": block.name or "",
+            "output": _write_output(using, message_index, block_index, block),
+        }
+
+    return _agreeing(render, conversion, extras, block, _output_reads_as, "output")
 
 
 def _agreeing(
-    rendered: dict[str, Any],
+    render: Callable[[Conversion], dict[str, Any]],
+    conversion: Conversion,
     extras: Mapping[str, Any],
     block: ToolResultBlock,
     reads_as: Callable[[object, ToolResultBlock], bool],
     key: str,
 ) -> dict[str, Any]:
-    """``rendered`` with the carried fields laid over it; the carried spelling of the output
-    (a JSON value, say) only while it still reads as what the block holds."""
-    candidate = overlay({key: thawed(rendered[key])}, {key: extras[key]} if key in extras else {})
-    if reads_as(candidate[key], block):
-        rendered[key] = candidate[key]
-    return overlay(rendered, extras, ours=(key,))
+    """The rendering with the carried fields laid over it; the carried spelling of the output (a JSON
+    value, AI SDK 6's URL items, say) while it still reads as what the block holds, and then without
+    applying the policy to what the carried spelling holds and ours could not."""
+    if key in extras:
+        rendered = render(Conversion(TARGET, "drop"))
+        candidate = overlay({key: thawed(rendered[key])}, {key: extras[key]})
+        if reads_as(candidate[key], block):
+            rendered[key] = candidate[key]
+            return overlay(rendered, extras, ours=(key,))
+    return overlay(render(conversion), extras, ours=(key,))
 
 
 def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
@@ -115,6 +135,8 @@ def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
         blocks, state = read_output(value, "")
     except DecodeError:
         return False
+    if state is ToolResultState.DENIED:  # execution-denied says more than an error: only a denial reads so
+        return same_blocks(blocks, block.output) and block.state is ToolResultState.DENIED
     return same_blocks(blocks, block.output) and (state is ToolResultState.ERROR) == (block.state in ERROR_STATES)
 
 
@@ -166,8 +188,11 @@ def write_codebuff_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The ``toolCallId``, ``toolName`` and ``content`` of a tool message in Codebuff's shape."""
-    rendered = _codebuff_result(conversion, message_index, block_index, block)
-    return _agreeing(rendered, extras, block, _codebuff_reads_as, "content")
+
+    def render(using: Conversion) -> dict[str, Any]:
+        return _codebuff_result(using, message_index, block_index, block)
+
+    return _agreeing(render, conversion, extras, block, _codebuff_reads_as, "content")
 
 
 def render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
