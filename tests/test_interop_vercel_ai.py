@@ -280,3 +280,14 @@ def test_ai_sdk_6_outputs_read_and_go_back_as_they_came() -> None:
     # Made here, a denial goes as an error text (AI SDK 5 knows no execution-denied).
     fresh = ToolResultMessage(ToolResultBlock("c1", "delete", [TextBlock("not today")], state=ToolResultState.DENIED))
     assert to_vercel_ai([fresh])[0]["content"][0]["output"] == {"type": "error-text", "value": "not today"}
+
+
+def test_a_provider_executed_result_without_its_call_stays_in_the_assistant_message() -> None:
+    # to-response-messages.ts writes providerExecuted on the result too; here its call came earlier.
+    payload = [{"role": "assistant", "content": [
+        {"type": "tool-result", "toolCallId": "ws1", "toolName": "web_search", "output": {"type": "text", "value": "3 hits"},
+         "providerExecuted": True},
+    ]}]
+    (message,) = from_vercel_ai(payload)
+    assert isinstance(message, AssistantMessage)
+    assert to_vercel_ai([message]) == payload

@@ -291,13 +291,15 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
 
 
 def _provider_executed(message: Msg[Any]) -> frozenset[str | None]:
-    """Ids of calls the provider ran itself: their results stay in the assistant message, as Vercel has them."""
+    """Ids of calls the provider ran itself: their results stay in the assistant message, as Vercel has
+    them.  The call says so, or the result itself (read from a message that held it without its call)."""
     if message.role is not MsgRole.ASSISTANT:
         return frozenset()
     return frozenset(
         block.id
         for block in message.content
-        if isinstance(block, ToolUseBlock) and carried(block.metadata, _FMT).get("providerExecuted") is True
+        if isinstance(block, (ToolUseBlock, ToolResultBlock))
+        and carried(block.metadata, _FMT).get("providerExecuted") is True
     )
 
 
