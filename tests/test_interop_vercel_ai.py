@@ -58,6 +58,20 @@ def test_seed_messages_read_as_agentscope_messages() -> None:
     assert screenshot.timestamp is not None and screenshot.metadata["vercel_ai"]["tags"] == ["USER_PROMPT"]
 
 
+def test_a_codebuff_tool_message_that_became_an_error_goes_as_a_tool_result_part() -> None:
+    # Codebuff's shape has no error: the standard part says it, rather than losing it silently.
+    tool = from_vercel_ai(SEEDS["messages"])[3]
+    result = tool.content[0]
+    assert isinstance(result, ToolResultBlock)
+    failed = tool.with_content([ToolResultBlock(result.id, result.name, [TextBlock("exit 1")], state=ToolResultState.ERROR)])
+    (sent,) = to_vercel_ai([failed])
+    assert sent["content"] == [
+        {"type": "tool-result", "toolCallId": "call_123", "toolName": "write_file", "output": {"type": "error-text", "value": "exit 1"}}
+    ]
+    (read,) = from_vercel_ai([sent])[0].content
+    assert isinstance(read, ToolResultBlock) and read.state is ToolResultState.ERROR
+
+
 def test_sdk_tool_outputs_map_to_states_and_blocks() -> None:
     tool = from_vercel_ai(SEEDS["vercel_sdk"])[3]
     text, error, content = tool.content

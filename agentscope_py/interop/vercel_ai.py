@@ -75,6 +75,7 @@ from ._frameworks import (
     written_epoch,
 )
 from ._vercel_results import (
+    ERROR_STATES,
     TARGET,
     read_codebuff_result,
     read_output,
@@ -433,11 +434,13 @@ def _write_media(
 def _write_results(
     conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The body of a tool message: Codebuff's shape when it came that way, else tool-result parts."""
+    """The body of a tool message: Codebuff's shape when it came that way and can say what the result
+    holds (it has no error), else tool-result parts."""
     if extras.get(_LAYOUT) == _CODEBUFF and len(run) == 1:
         block_index, block = run[0]
         assert isinstance(block, ToolResultBlock)
-        return write_codebuff_result(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
+        if block.state not in ERROR_STATES:
+            return write_codebuff_result(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
     parts = []
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
