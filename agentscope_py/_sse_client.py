@@ -13,6 +13,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 
 from ._checks import check_float, check_int, check_optional_str, check_str, describe
+from ._serializable import DEFAULT_LIMITS, DecodeLimits
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEParser, check_size
 from .errors import ArgumentTypeError, ArgumentValueError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
@@ -65,7 +66,8 @@ class ResumableEventStream:
 
     ``last_event_id`` resumes a stream a previous client read part of;
     ``reconnects`` counts the reconnections so far.  A message that is not an
-    agent event, or larger than ``max_message_size`` characters, raises
+    agent event (read with ``limits``, as ``AgentEvent.from_json`` reads), or larger
+    than ``max_message_size`` characters, raises
     :class:`~agentscope_py.DecodeError`: a broken server, not a broken connection.
     """
 
@@ -80,6 +82,7 @@ class ResumableEventStream:
         retry_delay: float = 1.0,
         stop: Callable[[AgentEvent], bool] | None = is_reply_end,
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        limits: DecodeLimits = DEFAULT_LIMITS,
     ) -> None:
         parts = urllib.parse.urlsplit(check_str(url, "url"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -98,6 +101,8 @@ class ResumableEventStream:
         if stop is not None and not callable(stop):
             raise ArgumentTypeError(f"stop must be a function of an event, or None, got {describe(stop)}")
         check_size(max_message_size, "max_message_size")
+        if not isinstance(limits, DecodeLimits):
+            raise ArgumentTypeError(f"limits must be a DecodeLimits, got {describe(limits)}")
         self.url = url
         self.last_event_id = last_event_id or ""
         self.reconnects = 0
@@ -108,6 +113,7 @@ class ResumableEventStream:
         self._delay = retry_delay
         self._stop = stop
         self._max_message_size = max_message_size
+        self._limits = limits
 
     def __iter__(self) -> Iterator[AgentEvent]:
         seen: set[str] = set()  # ids already yielded: a server may replay them after a reconnection
@@ -152,7 +158,7 @@ class ResumableEventStream:
                 self.last_event_id = message.last_event_id
                 if not is_agent_event_message(message.event):
                     continue
-                event = AgentEvent.from_json(message.data)
+                event = AgentEvent.from_json(message.data, limits=self._limits)
                 if event.id is not None:
                     if event.id in seen:
                         continue

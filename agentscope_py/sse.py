@@ -23,6 +23,7 @@ from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from ._checks import check_optional_str, check_str, describe
 from .errors import ArgumentTypeError, ArgumentValueError
+from ._serializable import DEFAULT_LIMITS, DecodeLimits
 from .event import AgentEvent
 
 __all__ = [
@@ -133,12 +134,16 @@ def parse_messages(
 
 
 def parse_events(
-    chunks: Iterable[Chunk] | Chunk, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    chunks: Iterable[Chunk] | Chunk,
+    *,
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+    limits: DecodeLimits = DEFAULT_LIMITS,
 ) -> Iterator[AgentEvent]:
     """The agent events of an event stream; messages of other kinds (``event: ping``) are skipped.
 
-    A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`.
+    A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`;
+    ``limits`` are those of ``AgentEvent.from_json`` (a deeper result: ``DecodeLimits(max_depth=...)``).
     """
     for message in parse_messages(chunks, max_message_size=max_message_size):
         if is_agent_event_message(message.event):
-            yield AgentEvent.from_json(message.data)
+            yield AgentEvent.from_json(message.data, limits=limits)

@@ -17,6 +17,7 @@ from agentscope_py import (
     ChatUsage,
     DataBlock,
     DecodeError,
+    DecodeLimits,
     GenerateReason,
     StreamConnectionError,
     TextBlock,
@@ -25,7 +26,7 @@ from agentscope_py import (
     ToolResultState,
     ToolUseBlock,
 )
-from agentscope_py.event import AgentEndEvent, TextBlockDeltaEvent, assemble, events_from_message
+from agentscope_py.event import AgentEndEvent, AgentResultEvent, TextBlockDeltaEvent, assemble, events_from_message
 from agentscope_py.sse import (
     ResumableEventStream,
     SSEParser,
@@ -209,6 +210,7 @@ def test_the_client_checks_its_arguments() -> None:
         ({"url": url, "headers": [("A", "b")]}, "headers must be a mapping"),
         ({"url": url, "stop": 5}, "stop must be a function of an event, or None"),
         ({"url": url, "max_message_size": "big"}, "max_message_size must be an int"),
+        ({"url": url, "limits": 200}, "limits must be a DecodeLimits"),
     ]:
         with pytest.raises(ArgumentTypeError, match=message):
             ResumableEventStream(**arguments)  # type: ignore[arg-type]
@@ -278,3 +280,16 @@ def test_parse_events_reads_a_stream_in_any_chunking() -> None:
 def test_parse_events_names_bad_data() -> None:
     with pytest.raises(DecodeError, match="type"):
         list(parse_events(["event: AGENT_END\ndata: {}\n\n"]))
+
+
+def test_parse_events_takes_the_decoders_limits() -> None:
+    # A result nesting tool results 60 deep: past the default depth, within a raised one.
+    nested = ToolResultBlock("c0", "f", [TextBlock("leaf")])
+    for depth in range(1, 60):
+        nested = ToolResultBlock(f"c{depth}", "f", [nested])
+    stream = encode_event(AgentResultEvent(AssistantMessage(nested)))
+    with pytest.raises(DecodeError, match="nested deeper than 100 levels"):
+        list(parse_events(stream))
+    (event,) = parse_events(stream, limits=DecodeLimits(max_depth=200))
+    assert isinstance(event, AgentResultEvent) and event.result is not None
+    assert event.result.content == (nested,)
