@@ -138,3 +138,18 @@ def test_total_tokens_is_ignored_on_input_by_both() -> None:
 def test_a_root_without_a_wire_format_is_refused(root: Any, named: str) -> None:
     with pytest.raises(agentscope_py.ArgumentTypeError, match=rf"json_schema needs a class with a wire format .*{re.escape(named)}"):
         json_schema(root)
+
+
+@pytest.mark.parametrize("behavior", ["allow", "ALLOW", "Deny", "aSk", "AS\u212a", "nope", ""])
+def test_a_permission_behavior_is_accepted_by_both_in_any_ascii_case(behavior: str) -> None:
+    from agentscope_py.event import PermissionRule
+
+    document = {"tool_name": "t", "rule_content": None, "behavior": behavior, "source": "s"}
+    try:
+        PermissionRule.from_dict(document)
+    except DecodeError:
+        decodes = False
+    else:
+        decodes = True
+    assert decodes == (behavior.lower() in ("allow", "deny", "ask") and behavior.isascii())
+    assert jsonschema.Draft202012Validator(json_schema(PermissionRule)).is_valid(document) == decodes

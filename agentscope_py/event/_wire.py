@@ -12,6 +12,9 @@ order is Java's: ``type``, ``id``, ``createdAt``, the event's own fields,
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import attrs
 
 from .._blocks import ContentBlock, ToolResultBlock, ToolUseBlock
@@ -29,7 +32,7 @@ from .._codec import (
     register,
     register_union,
 )
-from .._codec._kinds import CodeGen, Kind
+from .._codec._kinds import CodeGen, Kind, Schemas
 from .._codec._spec import NO_DEFAULT
 from .._enums import GenerateReason, ToolResultState
 from .._messages import Msg
@@ -43,10 +46,19 @@ __all__: list[str] = []
 
 
 class _CaseInsensitiveEnum(Enum):
-    """An enum Java reads case-insensitively (``PermissionBehavior``): ``"ALLOW"`` is ``allow``."""
+    """An enum Java reads case-insensitively (``PermissionBehavior``): ``"ALLOW"`` is ``allow``.
+
+    ASCII letters only: ``str.lower`` also folds the Kelvin sign to ``k``, which the
+    schema's pattern, made of ASCII letter pairs, would not say."""
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
-        return [f"if type({var}) is str: {var} = {var}.lower()", *super().decode(var, path, gen)]
+        return [f"if type({var}) is str and {var}.isascii(): {var} = {var}.lower()", *super().decode(var, path, gen)]
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        def either_case(value: str) -> str:
+            return "".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in value)
+
+        return {"type": "string", "pattern": "^(?:" + "|".join(either_case(v) for v in self.by_value) + ")$"}
 
 
 STR = Str()
