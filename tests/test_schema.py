@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extra
@@ -153,3 +154,18 @@ def test_a_permission_behavior_is_accepted_by_both_in_any_ascii_case(behavior: s
         decodes = True
     assert decodes == (behavior.lower() in ("allow", "deny", "ask") and behavior.isascii())
     assert jsonschema.Draft202012Validator(json_schema(PermissionRule)).is_valid(document) == decodes
+
+
+@pytest.mark.parametrize("offset", [-1, 0])
+def test_a_number_too_large_for_a_float_is_refused_by_both(offset: int) -> None:
+    # The least integer float() cannot hold: the largest float plus half its last step.
+    bound = int(sys.float_info.max) + 2**970 + offset
+    document = {"inputTokens": 1, "time": bound}
+    try:
+        ChatUsage.from_dict(document)
+    except DecodeError:
+        decodes = False
+    else:
+        decodes = True
+    assert decodes == (offset < 0)
+    assert VALIDATORS["ChatUsage"].is_valid(document) == decodes

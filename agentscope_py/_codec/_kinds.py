@@ -11,6 +11,7 @@ each class; ``agentscope_py.schema`` calls the fourth.  A kind never sees
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -107,8 +108,16 @@ def _finite(value: float, where: str) -> float:
     raise ArgumentValueError(f"{where} is {value}, which JSON cannot represent")
 
 
+# The least integer a float cannot hold (float() of it overflows): the largest float plus half its
+# last step, which rounds to even, up to infinity.
+_FLOAT_BOUND = int(sys.float_info.max) + 2**970
+
+
 class Float(Kind):
     json_type = "number"
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        return {"type": "number", "exclusiveMinimum": -_FLOAT_BOUND, "exclusiveMaximum": _FLOAT_BOUND}
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(_finite, 'finite')}({expr}, {where!r})"
