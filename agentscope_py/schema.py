@@ -113,9 +113,10 @@ class _Builder:
             tags = self.tags.get(spec.cls, [spec.tag])
             properties[spec.tag_key] = {"const": spec.tag} if len(tags) == 1 else {"enum": tags}
             required.append(spec.tag_key)
+        aliased: list[dict[str, Any]] = []
         for field in spec.fields:
-            for key in (field.key, *field.aliases):
-                properties[key] = self._field(spec, field)
+            properties[field.key] = self._field(spec, field)
+            aliased += self._aliases(spec, field)
             if field.read and _required(spec, field):
                 required.append(field.key)
         pinned = self.pinned.get(spec.cls)
@@ -124,9 +125,22 @@ class _Builder:
             properties[key] = {"type": "null"} if tag is None else {"const": tag}
             if tag is not None:
                 required.append(key)
-        if not required:
-            return {"type": "object", "properties": properties}
-        return {"type": "object", "properties": properties, "required": required}
+        schema: dict[str, Any] = {"type": "object", "properties": properties}
+        if required:
+            schema["required"] = required
+        if aliased:
+            schema["allOf"] = aliased
+        return schema
+
+    def _aliases(self, spec: WireClass, field: WireField) -> list[dict[str, Any]]:
+        """The decoder reads an alias (``min_pixels``) only where the key (``minPixels``) and the
+        aliases before it are absent or null: each alias is checked only then."""
+        value = self._field(spec, field)
+        conditions = []
+        for index, alias in enumerate(field.aliases):
+            unread = [_absent_or_null(key) for key in (field.key, *field.aliases[:index])]
+            conditions.append({"if": {"allOf": unread}, "then": {"properties": {alias: value}}})
+        return conditions
 
     def _field(self, spec: WireClass, field: WireField) -> dict[str, Any]:
         schema = field.kind.schema(self.schemas)
@@ -137,6 +151,10 @@ class _Builder:
         if field.nullable or not _required(spec, field):  # null reads as None or as the default
             schema = _or_null(schema)
         return schema
+
+
+def _absent_or_null(key: str) -> dict[str, Any]:
+    return {"anyOf": [{"not": {"required": [key]}}, {"properties": {key: {"type": "null"}}}]}
 
 
 def _required(spec: WireClass, field: WireField) -> bool:

@@ -169,3 +169,27 @@ def test_a_number_too_large_for_a_float_is_refused_by_both(offset: int) -> None:
         decodes = True
     assert decodes == (offset < 0)
     assert VALIDATORS["ChatUsage"].is_valid(document) == decodes
+
+
+_IMAGE = {"type": "image", "source": {"type": "url", "url": "https://e.com/a.png"}}
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"minPixels": 1, "min_pixels": "junk"},  # the key is read; the alias is not
+        {"min_pixels": "junk"},
+        {"minPixels": None, "min_pixels": 3},
+        {"minPixels": None, "min_pixels": "x"},
+        {"min_pixels": 3},
+    ],
+)
+def test_an_alias_is_checked_where_the_decoder_reads_it(fields: dict[str, Any]) -> None:
+    document = {**_IMAGE, **fields}
+    try:
+        ContentBlock.from_dict(document)
+    except DecodeError:
+        decodes = False
+    else:
+        decodes = True
+    assert VALIDATORS["ContentBlock"].is_valid(document) == decodes
