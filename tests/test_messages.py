@@ -434,4 +434,3 @@ def test_metadata_key_constants() -> None:
     assert MessageMetadataKeys.CHAT_USAGE == "_chat_usage"
     assert MessageMetadataKeys.STRUCTURED_OUTPUT == "_structured_output"
     assert MessageMetadataKeys.CACHE_CONTROL == "_cache_control"
-

@@ -58,3 +58,4 @@ msg.__replace__(name=3)  # E: arg-type
 msg.__replace__(usage=ChatUsage)  # E: arg-type
 msg.get_content_blocks(str)  # E: type-var
 reason: GenerateReason = msg.get_generate_reason().value  # E: assignment
+msg.getTextContent()  # E: attr-defined
