@@ -305,3 +305,10 @@ def test_a_provider_executed_result_without_its_call_stays_in_the_assistant_mess
     (message,) = from_vercel_ai(payload)
     assert isinstance(message, AssistantMessage)
     assert to_vercel_ai([message]) == payload
+
+
+@pytest.mark.parametrize("media_type", [{"mediaType": ""}, {}])
+def test_a_file_part_read_without_a_media_type_goes_back_as_it_came(media_type: dict[str, str]) -> None:
+    # Found by the mutation property: the SDK requires mediaType, but what was read is written back.
+    payload = [{"role": "user", "content": [{"type": "file", "data": "AA==", "filename": "", **media_type}]}]
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload

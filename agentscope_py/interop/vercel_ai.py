@@ -51,7 +51,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._common import Converted, OnUnsupported
+from ._common import Converted, OnUnsupported, read_usage
 from ._carry import data_url, fetchable, parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
@@ -170,7 +170,7 @@ def _read_ours(value: object, path: str) -> tuple[str | None, dict[str, Any], Ch
             return opt_int(usage_value.get(key), at(usage_path, key)) or 0
 
         seconds = opt_number(usage_value.get("time"), at(usage_path, "time")) or 0.0
-        usage = ChatUsage(count("input_tokens"), count("output_tokens"), count("cached_tokens"), seconds)
+        usage = read_usage(usage_path, count("input_tokens"), count("output_tokens"), count("cached_tokens"), seconds)
     return name, {k: v for k, v in metadata.items() if k != _FMT}, usage
 
 
@@ -422,7 +422,7 @@ def _write_media(
     media_type = media_type_of(source)
     if media_type is None and kind == "file":
         media_type = likely_media_type(source)
-        if media_type is None:
+        if media_type is None and not extras:  # a part read without one goes back as it came
             return None
     if media_type is not None:
         part["mediaType"] = media_type
