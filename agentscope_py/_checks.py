@@ -25,6 +25,8 @@ class NestedTooDeeply(ArgumentValueError):
 
 
 __all__ = [
+    "JAVA_INT_MAX",
+    "JAVA_INT_MIN",
     "NestedTooDeeply",
     "describe",
     "check_enum",
@@ -66,9 +68,18 @@ def check_optional_str(value: object, arg: str) -> str | None:
     raise _fail(arg, "a str or None", value)
 
 
+#: The range of Java's ``int``: AgentScope Java reads every integer field of the model as one
+#: (token counts, pixel limits, iterations), and refuses a document with a number beyond it.
+JAVA_INT_MIN, JAVA_INT_MAX = -(2**31), 2**31 - 1
+
+
 def check_int(value: object, arg: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
+        if JAVA_INT_MIN <= value <= JAVA_INT_MAX:
+            return value
+        raise ArgumentValueError(
+            f"{arg} must be from {JAVA_INT_MIN} to {JAVA_INT_MAX} (a Java int, as AgentScope Java reads it), got {value}"
+        )
     raise _fail(arg, "an int", value)
 
 

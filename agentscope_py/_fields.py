@@ -69,6 +69,24 @@ def _optional(exact: tuple[type, ...], check: Callable[[Any, str], Any]) -> Call
     return _exact((type(None), *exact), check)
 
 
+def _java_int(*, optional: bool) -> Callable[[str], Converter]:
+    """A converter factory for an integer field: an int in Java's range passes as it is (and ``None``
+    when ``optional``); anything else goes to the check that words the error."""
+    low, high = _checks.JAVA_INT_MIN, _checks.JAVA_INT_MAX
+    check = _checks.check_optional_int if optional else _checks.check_int
+
+    def factory(arg: str) -> Converter:
+        def convert(value: Any) -> Any:
+            if type(value) is int and low <= value <= high:
+                return value
+            return check(value, arg)
+
+        _TYPE_CHECKS.add(convert)  # the decoder checks the range itself (_codec._kinds.Int)
+        return convert
+
+    return factory
+
+
 def _enum(enum_cls: type[enum.Enum]) -> Callable[[str], Converter]:
     def check(value: Any, arg: str) -> Any:
         return _checks.check_enum(value, enum_cls, arg)
@@ -87,8 +105,8 @@ def _mapping(arg: str) -> Converter:
 _FACTORIES: dict[str, Callable[[str], Converter]] = {
     "str": _exact((str,), _checks.check_str),
     "str | None": _optional((str,), _checks.check_optional_str),
-    "int": _exact((int,), _checks.check_int),
-    "int | None": _optional((int,), _checks.check_optional_int),
+    "int": _java_int(optional=False),
+    "int | None": _java_int(optional=True),
     # floats are stored as float, so ints go through the check, which converts them
     "float": _exact((float,), _checks.check_float),
     "float | None": _optional((float,), _checks.check_optional_float),

@@ -370,3 +370,13 @@ def test_an_answer_nested_past_the_recursion_limit_is_a_decode_error(read: Any) 
     answer = {"role": "assistant", "content": [], "x_trace": deep}
     with pytest.raises(DecodeError, match="^the payload is nested too deeply to read$"):
         read({"choices": [{"message": answer}]} if read is from_openai_response else answer)
+
+
+def test_token_counts_that_sum_past_a_java_int_are_refused_where_they_are() -> None:
+    answer = {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": "hi"}], "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 0, "cache_creation_input_tokens": 2**31 - 1},
+    }
+    with pytest.raises(DecodeError, match=r"^usage: ChatUsage.input_tokens must be from -2147483648 to 2147483647"):
+        from_anthropic_response(answer)

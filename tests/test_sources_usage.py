@@ -9,9 +9,12 @@ import attrs
 import pytest
 
 from agentscope_py import (
+    ArgumentValueError,
     Base64Source,
     ChatUsage,
+    DecodeError,
     GenerateReason,
+    Msg,
     MsgRole,
     Source,
     ToolCallState,
@@ -137,3 +140,20 @@ def test_chat_usage_is_a_frozen_value() -> None:
         usage.input_tokens = 3  # type: ignore[misc]
     assert usage == ChatUsage(1, 2) and hash(usage) == hash(ChatUsage(1, 2))
     assert repr(usage) == "ChatUsage(input_tokens=1, output_tokens=2, cached_tokens=0, time=0.0)"
+
+
+@pytest.mark.parametrize("count", [2**31, -(2**31) - 1])
+def test_a_token_count_is_a_java_int(count: int) -> None:
+    with pytest.raises(ArgumentValueError, match=rf"ChatUsage.input_tokens must be from -2147483648 to 2147483647 .*got {count}"):
+        ChatUsage(count)
+    with pytest.raises(ArgumentValueError, match="ChatUsage.output_tokens must be from"):
+        ChatUsage(0, 2**30) + ChatUsage(0, 2**30)
+    assert ChatUsage(2**31 - 1).input_tokens == 2**31 - 1
+
+
+@pytest.mark.parametrize("text", ["2147483648", "-2147483649", "1e300", "3e9"])
+def test_a_count_beyond_a_java_int_is_refused_when_read(backend: str, text: str) -> None:
+    with pytest.raises(DecodeError, match=r"^inputTokens: .* is out of the range of a Java int"):
+        ChatUsage.from_json('{"inputTokens":' + text + "}")
+    with pytest.raises(DecodeError, match=r"^content\[0\]\.minPixels: .* is out of the range of a Java int"):
+        Msg.from_json('{"role":"USER","content":[{"type":"image","source":{"type":"url","url":"u"},"minPixels":' + text + "}]}")

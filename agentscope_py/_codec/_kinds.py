@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _json
+from .._checks import JAVA_INT_MAX, JAVA_INT_MIN
 from .._frozen import EMPTY, thawed
 from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, req_number, req_str
 from ..errors import ArgumentValueError, DecodeError, RoleContentError
@@ -83,23 +84,34 @@ class Str(Kind):
 
 def _read_int(value: object, path: str, ctx: Context) -> int:
     value = as_plain(value)
-    if type(value) is int:
-        return value
-    # Java writes a whole number held in a double as 1.0: accept that for an int.
     if type(value) is float and value.is_integer():
+        # Java writes a whole number held in a double as 1.0: accept that for an int.
         ctx.check_float(value, path)
-        return int(value)
-    raise DecodeError(f"expected an integer, got {json_kind(value)}", path)
+        if JAVA_INT_MIN <= value <= JAVA_INT_MAX:
+            return int(value)
+    elif type(value) is int:
+        if JAVA_INT_MIN <= value <= JAVA_INT_MAX:
+            return value
+    else:
+        raise DecodeError(f"expected an integer, got {json_kind(value)}", path)
+    shown = repr(value) if abs(value) < 2**64 else f"a number of {int(value).bit_length()} bits"
+    raise DecodeError(f"{shown} is out of the range of a Java int, which AgentScope Java reads it as", path)
 
 
 class Int(Kind):
+    """An integer field: a Java ``int`` (``_checks.JAVA_INT_MIN`` to ``JAVA_INT_MAX``)."""
+
     json_type = "integer"
 
     def write(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(int.__repr__, 'int_repr')}({expr})"
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
-        return [f"if type({var}) is not int: {var} = {gen.ref(_read_int, 'read_int')}({var}, {path!r}, ctx)"]
+        in_range = f"{JAVA_INT_MIN} <= {var} <= {JAVA_INT_MAX}"
+        return [f"if type({var}) is not int or not {in_range}: {var} = {gen.ref(_read_int, 'read_int')}({var}, {path!r}, ctx)"]
+
+    def schema(self, schemas: Schemas) -> dict[str, Any]:
+        return {"type": "integer", "minimum": JAVA_INT_MIN, "maximum": JAVA_INT_MAX}
 
 
 def _finite(value: float, where: str) -> float:

@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 import msgspec
 
+from .._checks import JAVA_INT_MAX, JAVA_INT_MIN
 from .._frozen import EMPTY
 from ..errors import AgentScopeError
 from ._compile import construct_statements, field_default
@@ -265,6 +266,8 @@ class _Generator:
                 *items,
                 *self.member_check(kind.target, f"not all(isinstance(x, {{}}) for x in {var})"),
             ]
+        if type(kind) is Int:  # msgspec reads any 64-bit int; the generic decoder refuses one beyond Java's
+            return [f"if not {JAVA_INT_MIN} <= {var} <= {JAVA_INT_MAX}: {self.fallback}"]
         return []
 
     def items_inline(self, target: type, var: str, depth: str) -> list[str]:

@@ -28,6 +28,7 @@ from .._blocks import (
     VideoBlock,
 )
 from .._sources import Base64Source, Source, URLSource
+from .._usage import ChatUsage
 from .._checks import NestedTooDeeply
 from ..errors import ArgumentValueError, DecodeError, UnsupportedContentError
 
@@ -39,6 +40,7 @@ __all__ = [
     "block_as_text",
     "check_policy",
     "nesting_guard",
+    "read_usage",
     "unsupported",
 ]
 
@@ -163,3 +165,12 @@ def nesting_guard(path: str = "messages") -> Iterator[None]:
         yield
     except (RecursionError, NestedTooDeeply):
         raise DecodeError("the payload is nested too deeply to read", path) from None
+
+
+def read_usage(path: str, input_tokens: int, output_tokens: int, cached_tokens: int, time: float = 0.0) -> ChatUsage:
+    """The usage of counts read at ``path``: a count beyond a Java int, which AgentScope holds token
+    counts in (a sum of cache counts, say), is a :class:`DecodeError` there."""
+    try:
+        return ChatUsage(input_tokens, output_tokens, cached_tokens, time)
+    except ArgumentValueError as error:
+        raise DecodeError(str(error), path) from None

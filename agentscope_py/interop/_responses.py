@@ -35,7 +35,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import anthropic, openai
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard
+from ._common import nesting_guard, read_usage
 
 __all__ = ["from_anthropic_response", "from_openai_response"]
 
@@ -96,7 +96,8 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
 
 def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
     details = opt_dict(usage.get("prompt_tokens_details"), "usage.prompt_tokens_details") or {}
-    return ChatUsage(
+    return read_usage(
+        "usage",
         req_int(req(usage, "prompt_tokens", "usage"), "usage.prompt_tokens"),
         req_int(req(usage, "completion_tokens", "usage"), "usage.completion_tokens"),
         opt_int(details.get("cached_tokens"), "usage.prompt_tokens_details.cached_tokens") or 0,
@@ -137,7 +138,7 @@ def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
     written = opt_int(usage.get("cache_creation_input_tokens"), "usage.cache_creation_input_tokens") or 0
     read = opt_int(usage.get("cache_read_input_tokens"), "usage.cache_read_input_tokens") or 0
     output = req_int(req(usage, "output_tokens", "usage"), "usage.output_tokens")
-    return ChatUsage(fresh + written + read, output, read)
+    return read_usage("usage", fresh + written + read, output, read)
 
 
 def _plain(answer: object) -> dict[str, Any]:

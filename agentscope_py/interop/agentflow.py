@@ -52,7 +52,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._common import Converted, OnUnsupported
+from ._common import Converted, OnUnsupported, read_usage
 from ._frameworks import (
     Conversion,
     PartReader,
@@ -247,7 +247,7 @@ def _read_usage(value: object, path: str) -> ChatUsage | None:
     def count(key: str) -> int:
         return opt_int(usages.get(key), at(path, key)) or 0
 
-    return ChatUsage(count("prompt_tokens"), count("completion_tokens"), count("cache_read_input_tokens"))
+    return read_usage(path, count("prompt_tokens"), count("completion_tokens"), count("cache_read_input_tokens"))
 
 
 _READERS: dict[str, PartReader] = {

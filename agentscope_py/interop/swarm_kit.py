@@ -23,7 +23,6 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import MsgRole, ToolResultState
-from .._frozen import thawed
 from .._messages import Msg
 from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
