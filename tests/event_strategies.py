@@ -40,7 +40,7 @@ def confirm_results() -> st.SearchStrategy[ConfirmResult]:
 _BY_ANNOTATION: dict[str, st.SearchStrategy[Any]] = {
     "str": _TEXT,
     "str | None": _OPTIONAL_TEXT,
-    "int": st.integers(min_value=-(2**31), max_value=2**31),
+    "int": st.integers(min_value=-(2**31), max_value=2**31 - 1),  # a Java int: the range of every integer field
     "Mapping[str, Any]": json_objects(),
     "Mapping[str, Any] | None": st.none() | json_objects(),
     "ChatUsage | None": st.none() | chat_usages(),
