@@ -91,7 +91,13 @@ def check_optional_int(value: object, arg: str) -> int | None:
 
 def check_float(value: object, arg: str) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond the floats
+            raise ArgumentValueError(f"{arg} must be a number a float can hold, got an int of {int(value).bit_length()} bits") from None
+        if number - number == 0.0:  # finite: NaN and the infinities have no JSON form
+            return number
+        raise ArgumentValueError(f"{arg} must be a finite number (JSON has no NaN or infinity), got {value!r}")
     raise _fail(arg, "a number", value)
 
 

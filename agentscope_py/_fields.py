@@ -87,6 +87,23 @@ def _java_int(*, optional: bool) -> Callable[[str], Converter]:
     return factory
 
 
+def _finite_float(*, optional: bool) -> Callable[[str], Converter]:
+    """A converter factory for a float field: a finite float passes as it is (and ``None`` when
+    ``optional``); anything else goes to the check, which converts an int and refuses NaN."""
+    check = _checks.check_optional_float if optional else _checks.check_float
+
+    def factory(arg: str) -> Converter:
+        def convert(value: Any) -> Any:
+            if type(value) is float and value - value == 0.0:
+                return value
+            return check(value, arg)
+
+        _TYPE_CHECKS.add(convert)  # the decoder refuses NaN and the infinities itself
+        return convert
+
+    return factory
+
+
 def _enum(enum_cls: type[enum.Enum]) -> Callable[[str], Converter]:
     def check(value: Any, arg: str) -> Any:
         return _checks.check_enum(value, enum_cls, arg)
@@ -108,8 +125,8 @@ _FACTORIES: dict[str, Callable[[str], Converter]] = {
     "int": _java_int(optional=False),
     "int | None": _java_int(optional=True),
     # floats are stored as float, so ints go through the check, which converts them
-    "float": _exact((float,), _checks.check_float),
-    "float | None": _optional((float,), _checks.check_optional_float),
+    "float": _finite_float(optional=False),
+    "float | None": _finite_float(optional=True),
     "Mapping[str, Any]": _mapping,
     "ToolCallState": _enum(ToolCallState),
     "ToolResultState": _enum(ToolResultState),

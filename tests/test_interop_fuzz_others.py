@@ -253,3 +253,24 @@ def test_part_fields_are_never_laid_on_another_block_after_an_edit() -> None:
     (said,) = from_vercel_ai(vercel)
     (moved,) = to_vercel_ai([said.with_content(["Context", *said.content])])
     assert moved["content"][0] == {"type": "text", "text": "Context"}  # not given "hi"'s cache marker
+
+
+# A value a message cannot store (NaN, infinity, a number beyond what it holds) read from a payload
+# is the payload's fault: a DecodeError naming where, like any other malformed value.
+_UNSTORABLE = [
+    (from_swarm_kit, '[{"role":"user","agentName":"","content":"hi","mode":"user","payload":NaN}]', "messages[0]",
+     "UserMessage.metadata['swarm_kit']['payload'] is nan"),
+    (from_agentflow, '[{"role":"user","content":[],"raw":Infinity}]', "messages[0]",
+     "UserMessage.metadata['agentflow']['raw'] is inf"),
+    (from_vercel_ai, '[{"role":"user","content":"hi","providerOptions":{"x":{"y":NaN}}}]', "messages[0]", "is nan"),
+    (from_vercel_ai, '[{"role":"assistant","content":[],"providerOptions":{"agentscope":{"usage":{"time":1e400}}}}]',
+     "messages[0].providerOptions.agentscope.usage", "ChatUsage.time must be a finite number"),
+    (from_openai, '[{"role":"user","content":"hi","x":NaN}]', "messages", "UserMessage.metadata['openai']['x'] is nan"),
+]
+
+
+@pytest.mark.parametrize(("read", "text", "path", "words"), _UNSTORABLE)
+def test_a_value_a_message_cannot_store_is_a_decode_error(read: Reader, text: str, path: str, words: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        read(json.loads(text))
+    assert caught.value.path == path and words in str(caught.value)

@@ -157,3 +157,10 @@ def test_a_count_beyond_a_java_int_is_refused_when_read(backend: str, text: str)
         ChatUsage.from_json('{"inputTokens":' + text + "}")
     with pytest.raises(DecodeError, match=r"^content\[0\]\.minPixels: .* is out of the range of a Java int"):
         Msg.from_json('{"role":"USER","content":[{"type":"image","source":{"type":"url","url":"u"},"minPixels":' + text + "}]}")
+
+
+@pytest.mark.parametrize(("value", "words"), [(float("inf"), "got inf"), (float("nan"), "got nan"), (10**400, "an int of 1329 bits")])
+def test_a_time_is_a_finite_number(value: float, words: str) -> None:
+    with pytest.raises(ArgumentValueError, match=rf"ChatUsage.time must be .*{words}"):
+        ChatUsage(time=value)
+    assert ChatUsage(time=2).time == 2.0 and type(ChatUsage(time=2).time) is float

@@ -30,7 +30,7 @@ from .._blocks import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from .._checks import NestedTooDeeply
-from ..errors import ArgumentValueError, DecodeError, UnsupportedContentError
+from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, UnsupportedContentError
 
 __all__ = [
     "ConversionNote",
@@ -41,6 +41,7 @@ __all__ = [
     "check_policy",
     "nesting_guard",
     "read_usage",
+    "storing",
     "unsupported",
 ]
 
@@ -160,11 +161,26 @@ def block_as_text(block: ContentBlock) -> str:
 @contextmanager
 def nesting_guard(path: str = "messages") -> Iterator[None]:
     """Around reading a whole payload: nesting past Python's recursion limit, met by the readers
-    or by storing what they read, is a :class:`DecodeError` at ``path``."""
+    or by storing what they read, is a :class:`DecodeError` at ``path``; so is a value read that a
+    message cannot store (NaN in a carried field, a count beyond a Java int): see :func:`storing`."""
     try:
         yield
     except (RecursionError, NestedTooDeeply):
         raise DecodeError("the payload is nested too deeply to read", path) from None
+    except (ArgumentTypeError, ArgumentValueError) as error:
+        raise DecodeError(str(error), path) from None
+
+
+@contextmanager
+def storing(path: str) -> Iterator[None]:
+    """Around making one message of a payload: a value it cannot store is the payload's fault, a
+    :class:`DecodeError` at ``path`` (the message), not an argument error of ours."""
+    try:
+        yield
+    except NestedTooDeeply:
+        raise  # nesting_guard words it, for the whole payload
+    except (ArgumentTypeError, ArgumentValueError) as error:
+        raise DecodeError(str(error), path) from None
 
 
 def read_usage(path: str, input_tokens: int, output_tokens: int, cached_tokens: int, time: float = 0.0) -> ChatUsage:

@@ -40,7 +40,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carry import arguments_object, fingerprint
 from ._carried_fields import carry_in_block, diff, overlay
-from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, unsupported
+from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, storing, unsupported
 
 __all__ = [
     "MEDIA_BLOCKS",
@@ -420,5 +420,10 @@ def payload_list(payload: object) -> list[Any]:
 
 def read_all(payload: object, read: Callable[[Any, str], _T]) -> list[_T]:
     """Read every element of a payload list with ``read(value, path)``; paths start at ``messages``."""
+    out = []
     with nesting_guard():
-        return [read(value, item("messages", index)) for index, value in enumerate(payload_list(payload))]
+        for index, value in enumerate(payload_list(payload)):
+            path = item("messages", index)
+            with storing(path):
+                out.append(read(value, path))
+    return out

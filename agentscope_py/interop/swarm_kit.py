@@ -28,7 +28,7 @@ from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
-from ._common import Converted, OnUnsupported, nesting_guard
+from ._common import Converted, OnUnsupported, nesting_guard, storing
 from ._carry import arguments_text, parse_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
@@ -89,14 +89,15 @@ def from_swarm_kit(payload: object) -> list[Msg]:
             role = _ROLES.get(role_name)
             if role is None:
                 raise DecodeError(f"unknown role {role_name!r}; expected one of {', '.join(_ROLES)}", at(path, "role"))
-            if role is MsgRole.TOOL and previous_role == "tool":
-                group = out[-1]
-                out[-1] = group.with_content([*group.content, _read_result(raw, path, group.name)])
-            elif role is MsgRole.TOOL:
-                name = _agent_name(raw, path)
-                out.append(make_message(MsgRole.TOOL, [_read_result(raw, path, name)], name=name))
-            else:
-                out.append(_read_message(raw, path, role))
+            with storing(path):
+                if role is MsgRole.TOOL and previous_role == "tool":
+                    group = out[-1]
+                    out[-1] = group.with_content([*group.content, _read_result(raw, path, group.name)])
+                elif role is MsgRole.TOOL:
+                    name = _agent_name(raw, path)
+                    out.append(make_message(MsgRole.TOOL, [_read_result(raw, path, name)], name=name))
+                else:
+                    out.append(_read_message(raw, path, role))
             previous_role = role_name
     return name_results(out)
 
