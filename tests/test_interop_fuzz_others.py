@@ -274,3 +274,26 @@ def test_a_value_a_message_cannot_store_is_a_decode_error(read: Reader, text: st
     with pytest.raises(DecodeError) as caught:
         read(json.loads(text))
     assert caught.value.path == path and words in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("call", "arguments"),
+    [
+        (ToolUseBlock("c", "w", {"b": 2}), {"b": 2}),
+        (ToolUseBlock("c", "w", {}, '{"a": 1}'), {"a": 1}),  # known only as raw text, as mid-stream
+        (ToolUseBlock("c", "w", {"b": 2}, '{"a": 1}'), {"b": 2}),  # the input changed after reading
+        (ToolUseBlock("c", "w", {"a": 1}, '{"a" : 1}'), {"a": 1}),
+        (ToolUseBlock("c", "w", {}, "  "), {}),
+    ],
+)
+def test_every_format_sends_the_same_arguments(call: ToolUseBlock, arguments: dict[str, Any]) -> None:
+    conversation = [AssistantMessage(call)]
+    sent = {
+        # OpenAI sends the raw text as it is: blank means no arguments there too.
+        "openai": json.loads(to_openai(conversation, validate=False)[0]["tool_calls"][0]["function"]["arguments"].strip() or "{}"),
+        "anthropic": to_anthropic(conversation, validate=False)["messages"][0]["content"][0]["input"],
+        "agentflow": to_agentflow(conversation)[0]["content"][0]["args"],
+        "vercel_ai": to_vercel_ai(conversation)[0]["content"][0]["input"],
+        "swarm_kit": to_swarm_kit(conversation)[0]["tool_calls"][0]["function"]["arguments"],
+    }
+    assert sent == dict.fromkeys(sent, arguments)

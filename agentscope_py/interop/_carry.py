@@ -191,14 +191,25 @@ def parse_arguments(raw: str) -> Mapping[str, Any]:
 
 def raw_arguments(block: ToolUseBlock) -> str | None:
     """A call's raw argument text, when it still says what the call's input does: as it came, unless
-    the input was changed since (the text then holds another object)."""
+    the input was changed since (the text then holds another object).  With no input at all the text
+    is all there is (arguments known only as raw text, as a call mid-stream has them)."""
     content = block.content
     if content is None:
         return None
-    held = arguments_object(content)
-    if held == block.input or (held is None and not block.input):  # also text that holds no object
+    if not block.input or arguments_object(content) == block.input:
         return content
     return None
+
+
+def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
+    """A call's arguments as an object, for the formats that hold them so: its input, or with no input
+    the object its raw text holds (none for blank text); ``None`` when only raw text that holds no
+    JSON object says them."""
+    raw = raw_arguments(block)
+    if raw is None or not raw.strip():
+        return dict(thawed(block.input))
+    value = arguments_object(raw)
+    return None if value is None else dict(thawed(value))
 
 
 def arguments_text(block: ToolUseBlock) -> str:

@@ -24,7 +24,6 @@ from .._blocks import (
     VideoBlock,
 )
 from .._enums import MsgRole
-from .._frozen import thawed
 from .._ids import new_msg_id
 from .._messages import (
     AssistantMessage,
@@ -38,7 +37,7 @@ from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
-from ._carry import arguments_object, fingerprint
+from ._carry import fingerprint
 from ._carried_fields import carry_in_block, diff, overlay
 from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, storing, unsupported
 
@@ -66,7 +65,6 @@ __all__ = [
     "same_blocks",
     "source_from_string",
     "timestamp_from_epoch",
-    "tool_arguments",
     "written_epoch",
 ]
 
@@ -148,14 +146,6 @@ def millis_from_timestamp(timestamp: str, message_index: int) -> int:
 
 
 # -- tool calls and results ------------------------------------------------------------
-
-
-def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
-    """A call's arguments as an object; ``None`` when only unparsable raw text holds them."""
-    if block.input or block.content is None:
-        return dict(thawed(block.input))
-    value = arguments_object(block.content)
-    return None if value is None else dict(thawed(value))
 
 
 def json_text(value: Any, path: str) -> str:

@@ -42,7 +42,7 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
-from ._carry import data_url, fetchable, source_from_url
+from ._carry import data_url, fetchable, source_from_url, tool_arguments
 from ._carried_fields import (
     PART_OF,
     PARTS,
@@ -67,7 +67,6 @@ from ._frameworks import (
     read_parts,
     read_role,
     same_blocks,
-    tool_arguments,
     written_epoch,
 )
 
@@ -220,7 +219,7 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
     blocks = []
     for index, value in enumerate(values):
         value = as_plain(value)  # a document built in Python: any mapping is an object
-        kind = value.get("type") if type(value) is dict else None
+        kind = as_plain(value.get("type")) if type(value) is dict else None  # a str subclass too
         reader = _READERS.get(kind) if type(kind) is str else None
         if reader is None:
             return None

@@ -23,7 +23,6 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import ToolResultState
-from .._frozen import thawed
 from .._messages import (
     AssistantMessage,
     Msg,
@@ -49,12 +48,12 @@ from ..errors import DecodeError, UnsupportedContentError
 from ._carry import (
     Carried,
     ContentForm,
-    arguments_object,
     carried,
     content_form,
     fetchable,
     media_type_of,
     pick,
+    tool_arguments,
     write_content,
 )
 from ._common import (
@@ -202,10 +201,11 @@ class _Writer:
 
 
 def _tool_use(block: ToolUseBlock) -> dict[str, Any] | None:
-    if block.content is not None and block.content.strip() and arguments_object(block.content) is None:
+    arguments = tool_arguments(block)
+    if arguments is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
     fields = pick(Carried(block.metadata, _FMT).fields, _TOOL_USE_FIELDS)
-    return {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": thawed(block.input), **fields}
+    return {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": arguments, **fields}
 
 
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
 from ._common import Converted, OnUnsupported, nesting_guard, storing
-from ._carry import arguments_text, parse_arguments
+from ._carry import arguments_text, parse_arguments, tool_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
@@ -43,7 +43,6 @@ from ._frameworks import (
     result_runs,
     sniff_image_type,
     source_from_string,
-    tool_arguments,
 )
 
 __all__ = ["from_swarm_kit", "to_swarm_kit"]

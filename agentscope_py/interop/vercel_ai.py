@@ -52,7 +52,7 @@ from ._carried_fields import (
     with_carried,
 )
 from ._common import Converted, OnUnsupported, read_usage
-from ._carry import data_url, fetchable, parse_arguments
+from ._carry import data_url, fetchable, parse_arguments, tool_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
     Conversion,
@@ -71,7 +71,6 @@ from ._frameworks import (
     read_role,
     result_runs,
     source_from_string,
-    tool_arguments,
     written_epoch,
 )
 from ._vercel_results import (
