@@ -143,23 +143,30 @@ def copy_json_value(value: Any) -> Any:
 
 def thawed(value: Any) -> Any:
     """A deep copy of a stored JSON value in plain, mutable ``dict`` and ``list`` (anything else shared)."""
-    if type(value) is FrozenDict:  # the common case first: scalar values only, one copy in C
-        for item in value.values():
-            kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None or kind is float):
-                break
-        else:
-            return dict(value)
-    # Loops, not comprehensions: one Python frame per level of nesting, as copy_json_value takes,
-    # so that whatever could be stored can be thawed.
-    if isinstance(value, Mapping):
+    kind = type(value)
+    # Exact types first: the abstract Mapping check is slow, and a stored value's mappings and lists
+    # are FrozenDict and FrozenList.  Loops, not comprehensions, and scalars copied in the loop: one
+    # Python frame per level of nesting, as copy_json_value takes, so whatever was stored thaws.
+    if kind is FrozenDict or kind is dict:
         plain = {}
         for key, item in value.items():
-            plain[key] = thawed(item)
+            item_kind = type(item)
+            if item_kind is str or item_kind is int or item is None or item_kind is bool or item_kind is float:
+                plain[key] = item
+            else:
+                plain[key] = thawed(item)
         return plain
-    if isinstance(value, list):
+    if kind is FrozenList or kind is list:
         items = []
         for item in value:
-            items.append(thawed(item))
+            item_kind = type(item)
+            if item_kind is str or item_kind is int or item is None or item_kind is bool or item_kind is float:
+                items.append(item)
+            else:
+                items.append(thawed(item))
         return items
+    if isinstance(value, Mapping):  # another mapping (the interop converters thaw what they read)
+        return {key: thawed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [thawed(item) for item in value]
     return value

@@ -381,3 +381,14 @@ def test_a_tool_call_snapshot_shows_no_input_until_its_arguments_are_an_object()
         ToolUseBlock("c2", "search", {}, '{"q": '),
     )
     assert [a.kind for a in assembler.anomalies][-1] is AnomalyKind.INVALID_TOOL_ARGUMENTS
+
+
+def test_usages_that_sum_past_a_java_int_are_an_anomaly_not_a_crash() -> None:
+    usage = ChatUsage(2_000_000_000, 1)
+    events = [AgentStartEvent(None, "r1", "bot"), ModelCallEndEvent("r1", usage), ModelCallEndEvent("r1", usage), AgentEndEvent("r1")]
+    (message,) = result = assemble(events)
+    assert message.usage == usage  # the reply keeps the usage it had
+    assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.MALFORMED_EVENT]
+    assert "its usage cannot be added" in result.anomalies[0].message
+    with pytest.raises(StreamError, match="its usage cannot be added to the reply's .*the event is skipped"):
+        assemble(events, strict=True)

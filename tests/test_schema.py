@@ -193,3 +193,12 @@ def test_an_alias_is_checked_where_the_decoder_reads_it(fields: dict[str, Any]) 
     else:
         decodes = True
     assert VALIDATORS["ContentBlock"].is_valid(document) == decodes
+
+
+def test_a_permission_behavior_with_a_trailing_newline_is_refused_by_both() -> None:
+    from agentscope_py.event import PermissionRule
+
+    document = {"tool_name": "t", "rule_content": None, "behavior": "allow\n", "source": "s"}
+    with pytest.raises(DecodeError):
+        PermissionRule.from_dict(document)
+    assert not jsonschema.Draft202012Validator(json_schema(PermissionRule)).is_valid(document)

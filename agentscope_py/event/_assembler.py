@@ -15,7 +15,7 @@ from .._blocks import ContentBlock, HintBlock
 from .._enums import GenerateReason
 from .._frozen import thawed
 from .._messages import AssistantMessage
-from ..errors import DecodeError, StreamError
+from ..errors import ArgumentValueError, DecodeError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
 from ._base import AgentEvent
 from ._block_events import (
@@ -322,7 +322,16 @@ class MessageAssembler(ReplyRouter):
         if reply is None:
             return []
         if event.usage is not None:
-            reply.add_usage(event.usage)
+            try:
+                reply.add_usage(event.usage)
+            except ArgumentValueError as error:  # a sum past what a usage holds (a Java int)
+                self._refuse(
+                    AnomalyKind.MALFORMED_EVENT,
+                    f"{describe_event(event)}: its usage cannot be added to the reply's ({error}); "
+                    + self._outcome("the reply keeps the usage it had"),
+                    event,
+                    reply,
+                )
         if reply.bare and reply.reply_id == event.reply_id:
             return [self._complete(reply)]
         return []

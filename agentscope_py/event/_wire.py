@@ -12,7 +12,7 @@ order is Java's: ``type``, ``id``, ``createdAt``, the event's own fields,
 
 from __future__ import annotations
 
-import re
+import itertools
 from typing import Any
 
 import attrs
@@ -48,17 +48,20 @@ __all__: list[str] = []
 class _CaseInsensitiveEnum(Enum):
     """An enum Java reads case-insensitively (``PermissionBehavior``): ``"ALLOW"`` is ``allow``.
 
-    ASCII letters only: ``str.lower`` also folds the Kelvin sign to ``k``, which the
-    schema's pattern, made of ASCII letter pairs, would not say."""
+    ASCII letters only: ``str.lower`` also folds the Kelvin sign to ``k``."""
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [f"if type({var}) is str and {var}.isascii(): {var} = {var}.lower()", *super().decode(var, path, gen)]
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
-        def either_case(value: str) -> str:
-            return "".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in value)
-
-        return {"type": "string", "pattern": "^(?:" + "|".join(either_case(v) for v in self.by_value) + ")$"}
+        # Every spelling, listed: exact where a pattern's "$" would also take a trailing newline
+        # (Python's re, which validators use), and the values are short.
+        spellings = {
+            "".join(letters)
+            for value in self.by_value
+            for letters in itertools.product(*({c.lower(), c.upper()} for c in value))
+        }
+        return {"enum": sorted(spellings)}
 
 
 STR = Str()
