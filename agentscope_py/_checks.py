@@ -8,11 +8,10 @@ what it expects.  They are attrs converters in partial form, see ``_blocks.py``.
 from __future__ import annotations
 
 import enum
-import sys
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
-from ._frozen import EMPTY, FrozenDict, NoJsonForm, copy_json_value
+from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict, NoJsonForm, copy_json_value
 from .errors import ArgumentTypeError, ArgumentValueError
 
 # Values that need neither copying nor dropping.
@@ -157,8 +156,8 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
             raise error.error(arg) from None
         except RecursionError:
             raise NestedTooDeeply(
-                f"{arg}[{key!r}] is nested too deeply to store (past Python's recursion limit, "
-                f"{sys.getrecursionlimit()})"
+                f"{arg}[{key!r}] is nested too deeply to store (deeper than {MAX_STORED_DEPTH} levels, "
+                "or than the Python stack left allows)"
             ) from None
     return FrozenDict(copied) if copied else EMPTY
 

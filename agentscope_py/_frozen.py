@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 from ._serializable import JsonSerializable
 from .errors import ArgumentTypeError, ArgumentValueError, ReadOnlyError
 
-__all__ = ["EMPTY", "FrozenDict", "FrozenList", "NoJsonForm", "copy_json_value", "thawed"]
+__all__ = ["EMPTY", "MAX_STORED_DEPTH", "FrozenDict", "FrozenList", "NoJsonForm", "copy_json_value", "thawed"]
 
 
 class FrozenDict(dict[str, Any]):
@@ -87,7 +87,12 @@ class NoJsonForm(Exception):
         return kind(f"{where}{path} {self.problem}; store str, int, finite float, bool, None, lists and dicts")
 
 
-def copy_json_value(value: Any) -> Any:
+#: How deep a stored value may nest: well within what hashing it recurses through (a FrozenList's
+#: hash takes two steps of Python's recursion limit, 1000, per level).
+MAX_STORED_DEPTH = 400
+
+
+def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
     """``value`` as it is stored: a copy the caller's later mutations cannot reach, made of JSON only.
 
     Stored as the JSON it will be written as, so that a message equals itself
@@ -95,7 +100,8 @@ def copy_json_value(value: Any) -> Any:
     lists and tuples read-only :class:`FrozenList`, an enum member its value, a
     ``str``, ``int`` or ``float`` subclass (a key too) the plain value, and an
     object with a wire format (a ``ChatUsage`` under ``"_chat_usage"``, say) its
-    document.  Anything else (a ``set``, a ``datetime``, NaN) raises :class:`NoJsonForm`.
+    document.  Anything else (a ``set``, a ``datetime``, NaN) raises :class:`NoJsonForm`;
+    nesting deeper than ``depth`` raises ``RecursionError``, as running out of stack does.
     """
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -107,7 +113,9 @@ def copy_json_value(value: Any) -> Any:
     if kind is FrozenDict or kind is FrozenList:  # made by this function, or read by the decoder
         return value
     if isinstance(value, enum.Enum):  # before the scalars: a str or int enum is one too
-        return copy_json_value(value.value)
+        return copy_json_value(value.value, depth)
+    if depth <= 0 and isinstance(value, (Mapping, list, tuple)):
+        raise RecursionError(f"nested deeper than {MAX_STORED_DEPTH} levels")
     if isinstance(value, Mapping):
         frozen = {}
         for key, item in value.items():
@@ -116,7 +124,7 @@ def copy_json_value(value: Any) -> Any:
                     raise NoJsonForm(key, f"has the key {key!r}; JSON keys are strings")
                 key = str.__str__(key)
             try:
-                frozen[key] = copy_json_value(item)
+                frozen[key] = copy_json_value(item, depth - 1)
             except NoJsonForm as error:
                 error.steps.append(f"[{key!r}]")
                 raise
@@ -125,13 +133,17 @@ def copy_json_value(value: Any) -> Any:
         items = []
         for index, item in enumerate(value):
             try:
-                items.append(copy_json_value(item))
+                items.append(copy_json_value(item, depth - 1))
             except NoJsonForm as error:
                 error.steps.append(f"[{index}]")
                 raise
         return FrozenList(items)
     if isinstance(value, JsonSerializable):
-        return copy_json_value(value.to_dict())
+        try:
+            document = value.to_dict()
+        except (ArgumentTypeError, ArgumentValueError) as error:  # a class of its own: no wire format
+            raise NoJsonForm(value, f"holds a {kind.__name__}, which cannot be written ({error})") from None
+        return copy_json_value(document, depth)
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):

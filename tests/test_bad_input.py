@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import sys
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -270,3 +271,11 @@ def test_a_string_for_an_enum_gets_the_member_it_names(given: str, hint: str) ->
     with pytest.raises(ArgumentTypeError) as caught:
         Msg("hi", role=_of(given))
     assert str(caught.value).endswith(hint)
+
+
+@pytest.mark.parametrize("make", [lambda inner: {"a": inner}, lambda inner: [inner]], ids=["objects", "arrays"])
+def test_a_stored_value_nests_at_most_400_levels_so_that_it_hashes(make: Callable[[Any], Any]) -> None:
+    deepest = UserMessage("x", metadata={"k": _nested(400, make)})
+    assert hash(deepest) == hash(copy.copy(deepest))
+    with pytest.raises(ArgumentValueError, match=r"metadata\['k'\] is nested too deeply to store \(deeper than 400 levels"):
+        UserMessage("x", metadata={"k": _nested(401, make)})

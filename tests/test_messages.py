@@ -301,6 +301,11 @@ def test_metadata_keeps_enums_and_wire_objects_as_the_json_they_are_written_as()
     assert Msg.from_json(msg.to_json()) == msg
 
 
+@attrs.frozen
+class _ScoredText(TextBlock):
+    score: int = 0
+
+
 class _Key(str, enum.Enum):
     TRACE = "trace_id"
 
@@ -331,6 +336,8 @@ def test_what_is_stored_is_plain_json() -> None:
         (lambda: UserMessage("x", metadata={"score": float("nan")}), ArgumentValueError, r"UserMessage.metadata\['score'\] is nan"),
         (lambda: AssistantMessage("x", metadata={"s": [{"v": float("inf")}]}), ArgumentValueError, r"AssistantMessage.metadata\['s'\]\[0\]\['v'\] is inf"),
         (lambda: UserMessage("x", metadata={"a": {1: "one"}}), ArgumentTypeError, r"UserMessage.metadata\['a'\] has the key 1; JSON keys are strings"),
+        (lambda: UserMessage("x", metadata={"k": [_ScoredText("a", 1)]}), ArgumentTypeError,
+         r"UserMessage.metadata\['k'\]\[0\] holds a _ScoredText, which cannot be written \(cannot write _ScoredText"),
     ],
 )
 def test_values_without_a_json_form_are_refused_when_stored(store: Any, error: type[Exception], message: str) -> None:

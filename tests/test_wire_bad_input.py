@@ -359,3 +359,19 @@ def test_running_out_of_memory_is_a_decode_error(name: str) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("the document needs more memory than there is to read it")
+
+
+def test_a_huge_number_as_a_tag_is_named_by_its_size() -> None:
+    # repr() of an int past 4300 digits is refused by Python itself.
+    with pytest.raises(DecodeError, match=r"^type: expected a string naming the ContentBlock .* got a number of 16610 bits$"):
+        ContentBlock.from_dict({"type": 10**5000})
+
+
+def test_a_concrete_events_tag_error_names_the_tag_it_is_written_with() -> None:
+    from agentscope_py.event import AgentEvent, AgentStartEvent, DataBlockStartEvent
+
+    with pytest.raises(DecodeError, match=r"^type: expected 'AGENT_START' for AgentStartEvent, got 'AGENT_END'$"):
+        AgentStartEvent.from_json('{"type":"AGENT_END"}')
+    with pytest.raises(DecodeError, match=r"expected 'DATA_BLOCK_START' for DataBlockStartEvent"):
+        DataBlockStartEvent.from_json('{"type":"AGENT_END"}')
+    assert isinstance(AgentEvent.from_json('{"type":"REPLY_START"}'), AgentStartEvent)  # the alias still reads

@@ -58,7 +58,8 @@ def register_union(union: WireUnion) -> None:
     UNIONS[union.base] = union
     decode = _union_decoder(union)
     for tag, member in union.members.items():
-        DECODERS[member] = _checked(decode, member, union, tag)
+        # A member's own tag, which it is written with, rather than one of its legacy aliases.
+        DECODERS[member] = _checked(decode, member, union, CLASSES[member].tag or tag)
     if union.default is not None and union.default is not union.base:
         DECODERS[union.default] = _checked(decode, union.default, union, None)
     DECODERS[union.base] = decode
@@ -100,7 +101,13 @@ def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
     if type(tag) is not str:
         # An array or object by its kind: quoted, it would read differently built in Python ((), [])
         # than parsed, and a deep one would be long to print.
-        got = repr(tag) if isinstance(tag, (int, float)) and not isinstance(tag, bool) else json_kind(tag)
+        if isinstance(tag, (int, float)) and not isinstance(tag, bool):
+            try:
+                got = repr(tag)
+            except ValueError:  # an int past Python's limit on digits to print
+                got = f"a number of {int(tag).bit_length()} bits"
+        else:
+            got = json_kind(tag)
         return DecodeError(f"expected a string naming the {union.base.__name__} (one of {known}), got {got}", union.key)
     hint = next(
         (f"; values are case-sensitive: did you mean {name!r}?" for name in union.members if name.lower() == tag.lower()),
