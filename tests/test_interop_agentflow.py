@@ -337,3 +337,21 @@ def test_a_tool_result_of_blocks_as_the_server_dumps_them_reads_as_blocks() -> N
     assert [type(block).__name__ for block in result.output] == ["TextBlock", "DataBlock"]
     assert result.output[0] == TextBlock("here is the screenshot")
     assert to_agentflow(from_agentflow(payload)) == payload
+
+
+@pytest.mark.parametrize("url", ["", "photo.png"])
+def test_a_url_without_a_scheme_goes_back_as_it_came(url: str) -> None:
+    # Not sent on as a URL to other formats (it may be a file id), but AgentFlow's own goes back.
+    payload = [{"role": "user", "content": [{"type": "image", "media": {"kind": "url", "url": url}}]}]
+    assert to_agentflow(from_agentflow(payload)) == payload
+
+
+def test_a_result_that_became_an_error_says_so_where_the_payload_left_is_error_out() -> None:
+    payload = [{"role": "tool", "content": [{"type": "tool_result", "call_id": "c1", "output": "ok"}]}]
+    (message,) = from_agentflow(payload)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock)
+    failed = [message.with_content([result.with_state(ToolResultState.ERROR)])]
+    assert to_agentflow(failed)[0]["content"] == [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": True}]
+    (again,) = from_agentflow(to_agentflow(failed))[0].content
+    assert isinstance(again, ToolResultBlock) and again.state is ToolResultState.ERROR

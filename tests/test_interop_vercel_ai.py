@@ -14,6 +14,7 @@ from strategies import chat_usages, json_text, message_metadata, msg_timestamps
 from agentscope_py import (
     AssistantMessage,
     Base64Source,
+    ContentBlock,
     DataBlock,
     DecodeError,
     HintBlock,
@@ -312,3 +313,66 @@ def test_a_file_part_read_without_a_media_type_goes_back_as_it_came(media_type: 
     # Found by the mutation property: the SDK requires mediaType, but what was read is written back.
     payload = [{"role": "user", "content": [{"type": "file", "data": "AA==", "filename": "", **media_type}]}]
     assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
+def test_an_ai_sdk_6_provider_result_stays_in_its_assistant_message() -> None:
+    # ai@6's toResponseMessages writes no providerExecuted on the result; its call came before.
+    payload = [
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "s1", "toolName": "web_search", "input": {}, "providerExecuted": True}]},
+        {"role": "assistant", "content": [
+            {"type": "tool-result", "toolCallId": "s1", "toolName": "web_search", "output": {"type": "text", "value": "r"}},
+            {"type": "text", "text": "done"},
+        ]},
+    ]
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
+@pytest.mark.parametrize(
+    ("output", "value"),
+    [
+        ([DataBlock(Base64Source("image/png", "iVBORw0KGgo="))], None),  # a medium: through the policy
+        ([TextBlock("exit 1"), TextBlock("see log")], "exit 1\nsee log"),
+        ([], ""),
+    ],
+)
+def test_an_error_result_is_written_as_an_error_whatever_its_output(output: list[ContentBlock], value: str | None) -> None:
+    message = [ToolResultMessage(ToolResultBlock("c1", "f", output, state=ToolResultState.ERROR))]
+    if value is None:
+        with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock of image/png"):
+            to_vercel_ai(message)
+        sent = to_vercel_ai(message, on_unsupported="text")
+    else:
+        sent = to_vercel_ai(message)
+    written = sent[0]["content"][0]["output"]
+    assert written["type"] == "error-text" and (value is None or written["value"] == value)
+    (result,) = from_vercel_ai(sent)[0].content
+    assert isinstance(result, ToolResultBlock) and result.state is ToolResultState.ERROR
+
+
+def test_a_denial_read_from_ai_sdk_6_stays_one_when_its_reason_changes() -> None:
+    payload = [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t",
+                                             "output": {"type": "execution-denied", "reason": "no"}}]}]
+    (message,) = from_vercel_ai(payload)
+    (denied,) = message.content
+    assert isinstance(denied, ToolResultBlock)
+    changed = message.with_content([ToolResultBlock(denied.id, denied.name, [TextBlock("not now")], denied.metadata, denied.state)])
+    assert to_vercel_ai([changed])[0]["content"][0]["output"] == {"type": "execution-denied", "reason": "not now"}
+
+
+def test_a_codebuff_result_that_became_an_error_carries_no_stale_output() -> None:
+    payload = [{"role": "tool", "toolCallId": "c1", "toolName": "f", "content": [{"type": "json", "value": {"a": 1}}]}]
+    (message,) = from_vercel_ai(payload)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock)
+    failed = message.with_content([ToolResultBlock(result.id, result.name, result.output, result.metadata, ToolResultState.ERROR)])
+    (part,) = to_vercel_ai([failed])[0]["content"]
+    assert part == {"type": "tool-result", "toolCallId": "c1", "toolName": "f", "output": {"type": "error-text", "value": '{"a": 1}'}}
+
+
+def test_a_file_url_items_media_type_is_kept() -> None:
+    payload = [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {
+        "type": "content", "value": [{"type": "file-url", "url": "https://x/r.pdf", "mediaType": "application/pdf"}]}}]}]
+    (result,) = from_vercel_ai(payload)[0].content
+    assert isinstance(result, ToolResultBlock)
+    (document,) = result.output
+    assert isinstance(document, DataBlock) and document.source == URLSource("https://x/r.pdf", "application/pdf")

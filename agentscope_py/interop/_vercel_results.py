@@ -30,6 +30,7 @@ from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
 
 __all__ = [
     "ERROR_STATES",
+    "RAN_BY_PROVIDER",
     "TARGET",
     "read_codebuff_result",
     "read_output",
@@ -39,6 +40,9 @@ __all__ = [
 ]
 
 TARGET = "the Vercel AI SDK"
+#: Bookkeeping in a result's carried fields: it was read from an assistant message, so the provider
+#: ran it and it goes back there; never written.
+RAN_BY_PROVIDER = "ran_by_provider"
 #: The states written as an error; they come back as ERROR.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 
@@ -78,7 +82,8 @@ def read_output_item(value: object, path: str) -> ContentBlock:
         source = Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data")))
         return DataBlock(source, name=opt_str(entry.get("filename"), at(path, "filename")))
     if kind in ("image-url", "file-url"):  # AI SDK 6
-        return DataBlock(URLSource(req_str(req(entry, "url", path), at(path, "url"))))
+        url = req_str(req(entry, "url", path), at(path, "url"))
+        return DataBlock(URLSource(url, opt_str(entry.get("mediaType"), at(path, "mediaType"))))
     raise DecodeError(
         f"unknown output part type {kind!r}; expected text, json, media, image-data, file-data, image-url or file-url",
         at(path, "type"),
@@ -98,13 +103,17 @@ def write_result_part(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A ``tool-result`` part; ``extras``: the fields the block carries."""
+    extras = {key: value for key, value in extras.items() if key != RAN_BY_PROVIDER}
+
+    carried_output = extras.get("output")
+    denial = isinstance(carried_output, Mapping) and carried_output.get("type") == "execution-denied"
 
     def render(using: Conversion) -> dict[str, Any]:
         return {
             "type": "tool-result",
             "toolCallId": block.id or "",
             "toolName": block.name or "",
-            "output": _write_output(using, message_index, block_index, block),
+            "output": _write_output(using, message_index, block_index, block, denial=denial),
         }
 
     return _agreeing(render, conversion, extras, block, _output_reads_as, "output")
@@ -149,11 +158,19 @@ def _codebuff_reads_as(value: object, block: ToolResultBlock) -> bool:
 
 
 def _write_output(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, denial: bool = False
 ) -> dict[str, Any]:
+    """``denial``: the result was read as AI SDK 6's ``execution-denied``, written so while it is one."""
+    texts = [inner.text for inner in block.output if isinstance(inner, TextBlock)]
+    if denial and block.state is ToolResultState.DENIED and len(texts) == len(block.output) <= 1:
+        return {"type": "execution-denied", **({"reason": texts[0]} if texts else {})}
     is_error = block.state in ERROR_STATES
-    if len(block.output) == 1 and isinstance(block.output[0], TextBlock):
-        return {"type": "error-text" if is_error else "text", "value": block.output[0].text}
+    if len(block.output) == 1 and texts:
+        return {"type": "error-text" if is_error else "text", "value": texts[0]}
+    if is_error:
+        # Only a text output says error: the blocks' text, each medium through the policy.
+        parts = [inner.text if isinstance(inner, TextBlock) else conversion.refuse(message_index, block_index, inner) for inner in block.output]
+        return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}
     items = _output_items(conversion, message_index, block_index, block, text_type="text")
     return {"type": "content", "value": items}
 

@@ -160,8 +160,9 @@ def _read_media_ref(value: object, path: str) -> tuple[Source, str | None]:
 def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     source, filename = _read_media_ref(req(part, "media", path), at(path, "media"))
     kind = part["media"]["kind"]
-    # The kinds that cannot be told from the source: a file id, and inline data as a data: URL.
-    remembered = kind == "file_id" or (kind == "url" and isinstance(source, Base64Source))
+    # The kinds that cannot be told from the source: a file id, inline data as a data: URL, and a URL
+    # without a scheme (which, not remembered, would read as a file id from another format).
+    remembered = kind == "file_id" or (kind == "url" and not (isinstance(source, URLSource) and fetchable(source)))
     return DataBlock(source, name=filename), {"media": {"kind": kind}} if remembered else {}
 
 
@@ -349,7 +350,7 @@ def _write_block(
         return _write_reasoning(block, extras)
     if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)) and block.source is not None:
         media = extras.get("media")
-        if fetchable(block.source) or (isinstance(media, Mapping) and media.get("kind") == "file_id"):
+        if fetchable(block.source) or (isinstance(media, Mapping) and media.get("kind") in ("file_id", "url")):
             return _write_media(block, block.source, extras)
     if isinstance(block, ToolUseBlock):
         args = tool_arguments(block)
@@ -419,13 +420,12 @@ def _write_tool_result(
             part = _write_block(conversion, message_index, block_index, inner, {})
             if part is not None:
                 output.append(part)
-    rendered = {
-        "type": "tool_result",
-        id_key: block.id or "",
-        output_key: output,
-        "is_error": block.state in _ERROR_STATES,
-    }
-    return overlay(rendered, extras, ours=(id_key, output_key))
+    is_error = block.state in _ERROR_STATES
+    rendered = {"type": "tool_result", id_key: block.id or "", output_key: output, "is_error": is_error}
+    # An error is written even where the payload left is_error out (it read as false then).  A carried
+    # status is AgentFlow's own and goes back as it came: payloads may contradict is_error with it.
+    ours = (id_key, output_key, "is_error") if is_error else (id_key, output_key)
+    return overlay(rendered, extras, ours=ours)
 
 
 def _read_output_quietly(value: object) -> tuple[ContentBlock, ...] | None:

@@ -75,6 +75,7 @@ from ._frameworks import (
 )
 from ._vercel_results import (
     ERROR_STATES,
+    RAN_BY_PROVIDER,
     TARGET,
     read_codebuff_result,
     read_output,
@@ -216,6 +217,12 @@ def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, di
 
 
 _USER_READERS: dict[str, PartReader] = {"text": _read_text, "image": _read_image, "file": _read_file}
+def _read_assistant_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    # A result in an assistant message is one the provider ran; AI SDK 6 no longer marks it so.
+    block, hints = _read_tool_result(part, path)
+    return block, {**hints, RAN_BY_PROVIDER: True}
+
+
 def _read_assistant_file(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     # In an assistant message media is written as a file part whatever its type: no hint needed.
     block, _ = _read_media(part, path, "file")
@@ -227,7 +234,7 @@ _ASSISTANT_READERS: dict[str, PartReader] = {
     "file": _read_assistant_file,
     "reasoning": _read_reasoning,
     "tool-call": _read_tool_call,
-    "tool-result": _read_tool_result,  # a provider-executed tool's result
+    "tool-result": _read_assistant_result,  # a provider-executed tool's result
 }
 _READERS_BY_ROLE: dict[MsgRole, dict[str, PartReader]] = {
     MsgRole.SYSTEM: {"text": _read_text},
@@ -299,7 +306,10 @@ def _provider_executed(message: Msg[Any]) -> frozenset[str | None]:
         block.id
         for block in message.content
         if isinstance(block, (ToolUseBlock, ToolResultBlock))
-        and carried(block.metadata, _FMT).get("providerExecuted") is True
+        and (
+            carried(block.metadata, _FMT).get("providerExecuted") is True
+            or carried(block.metadata, _FMT).get(RAN_BY_PROVIDER) is True
+        )
     )
 
 
@@ -443,7 +453,9 @@ def _write_results(
     parts = []
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
-        parts.append(write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT)))
+        # A result read in Codebuff's shape carries its output list as "content": a part has none.
+        fields = {key: value for key, value in carried(block.metadata, _FMT).items() if key != "content"}
+        parts.append(write_result_part(conversion, message_index, block_index, block, fields))
     return {"content": parts}
 
 
