@@ -99,8 +99,8 @@ def _union_decoder(union: WireUnion) -> Decoder:
 def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
     known = ", ".join(sorted(union.members))
     if type(tag) is not str:
-        # An array or object by its kind: quoted, it would read differently built in Python ((), [])
-        # than parsed, and a deep one would be long to print.
+        # A number as written (by its size when too long to print); anything else by its JSON kind: an
+        # array quoted would read differently built in Python ((), []) than parsed, and may be long.
         if isinstance(tag, (int, float)) and not isinstance(tag, bool):
             try:
                 got = repr(tag)

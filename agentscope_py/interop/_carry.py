@@ -203,12 +203,11 @@ def raw_arguments(block: ToolUseBlock) -> str | None:
 
 def tool_arguments(block: ToolUseBlock) -> dict[str, Any] | None:
     """A call's arguments as an object, for the formats that hold them so: its input, or with no input
-    the object its raw text holds (none for blank text); ``None`` when only raw text that holds no
-    JSON object says them."""
-    raw = raw_arguments(block)
-    if raw is None or not raw.strip():
+    the object its raw text holds (none for blank text), as ``raw_arguments`` has it; ``None`` when
+    only raw text that holds no JSON object says them."""
+    if block.input or block.content is None or not block.content.strip():
         return dict(thawed(block.input))
-    value = arguments_object(raw)
+    value = arguments_object(block.content)
     return None if value is None else dict(thawed(value))
 
 

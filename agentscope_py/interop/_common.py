@@ -185,8 +185,6 @@ def storing(path: str) -> Iterator[None]:
 
 def read_usage(path: str, input_tokens: int, output_tokens: int, cached_tokens: int, time: float = 0.0) -> ChatUsage:
     """The usage of counts read at ``path``: a count beyond a Java int, which AgentScope holds token
-    counts in (a sum of cache counts, say), is a :class:`DecodeError` there."""
-    try:
+    counts in (a sum of cache counts, say), is a :class:`DecodeError` there, not at the message."""
+    with storing(path):
         return ChatUsage(input_tokens, output_tokens, cached_tokens, time)
-    except ArgumentValueError as error:
-        raise DecodeError(str(error), path) from None

@@ -104,7 +104,6 @@ def write_result_part(
 ) -> dict[str, Any]:
     """A ``tool-result`` part; ``extras``: the fields the block carries."""
     extras = {key: value for key, value in extras.items() if key != RAN_BY_PROVIDER}
-
     carried_output = extras.get("output")
     denial = isinstance(carried_output, Mapping) and carried_output.get("type") == "execution-denied"
 
@@ -169,7 +168,10 @@ def _write_output(
         return {"type": "error-text" if is_error else "text", "value": texts[0]}
     if is_error:
         # Only a text output says error: the blocks' text, each medium through the policy.
-        parts = [inner.text if isinstance(inner, TextBlock) else conversion.refuse(message_index, block_index, inner) for inner in block.output]
+        parts = [
+            inner.text if isinstance(inner, TextBlock) else conversion.refuse(message_index, block_index, inner)
+            for inner in block.output
+        ]
         return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}
     items = _output_items(conversion, message_index, block_index, block, text_type="text")
     return {"type": "content", "value": items}

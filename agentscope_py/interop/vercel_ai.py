@@ -217,6 +217,8 @@ def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, di
 
 
 _USER_READERS: dict[str, PartReader] = {"text": _read_text, "image": _read_image, "file": _read_file}
+
+
 def _read_assistant_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     # A result in an assistant message is one the provider ran; AI SDK 6 no longer marks it so.
     block, hints = _read_tool_result(part, path)
@@ -305,12 +307,12 @@ def _provider_executed(message: Msg[Any]) -> frozenset[str | None]:
     return frozenset(
         block.id
         for block in message.content
-        if isinstance(block, (ToolUseBlock, ToolResultBlock))
-        and (
-            carried(block.metadata, _FMT).get("providerExecuted") is True
-            or carried(block.metadata, _FMT).get(RAN_BY_PROVIDER) is True
-        )
+        if isinstance(block, (ToolUseBlock, ToolResultBlock)) and _ran_by_provider(carried(block.metadata, _FMT))
     )
+
+
+def _ran_by_provider(fields: Mapping[str, Any]) -> bool:
+    return fields.get("providerExecuted") is True or fields.get(RAN_BY_PROVIDER) is True
 
 
 def _write_fields(
