@@ -20,7 +20,7 @@ from typing_extensions import Self
 
 from .errors import ArgumentTypeError, ArgumentValueError
 
-__all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "install_codec"]
+__all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "check_limits", "install_codec"]
 
 _T = TypeVar("_T")
 
@@ -61,7 +61,7 @@ class DecodeLimits:
 DEFAULT_LIMITS = DecodeLimits()
 
 
-def _check_limits(limits: object) -> None:
+def check_limits(limits: object) -> None:
     if not isinstance(limits, DecodeLimits):
         raise ArgumentTypeError(
             f"limits must be a DecodeLimits, got {type(limits).__name__}; e.g. limits=DecodeLimits(max_depth=200)"
@@ -119,12 +119,12 @@ class JsonSerializable:
         """Decode a parsed JSON document into an instance of this class (or its subclass named by the
         document's ``"type"``/``"role"``); raises :class:`~agentscope_py.DecodeError` when it is not one."""
         if limits is not DEFAULT_LIMITS:
-            _check_limits(limits)
+            check_limits(limits)
         return _codec.from_dict(cls, data, limits)
 
     @classmethod
     def from_json(cls, text: str | bytes, *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
         """Like :meth:`from_dict`, from JSON text (``bytes`` must be UTF-8)."""
         if limits is not DEFAULT_LIMITS:
-            _check_limits(limits)
+            check_limits(limits)
         return _codec.from_json(cls, text, limits)

@@ -13,7 +13,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 
 from ._checks import check_float, check_int, check_optional_str, check_str, describe
-from ._serializable import DEFAULT_LIMITS, DecodeLimits
+from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEParser, check_size
 from .errors import ArgumentTypeError, ArgumentValueError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
@@ -101,8 +101,7 @@ class ResumableEventStream:
         if stop is not None and not callable(stop):
             raise ArgumentTypeError(f"stop must be a function of an event, or None, got {describe(stop)}")
         check_size(max_message_size, "max_message_size")
-        if not isinstance(limits, DecodeLimits):
-            raise ArgumentTypeError(f"limits must be a DecodeLimits, got {describe(limits)}")
+        check_limits(limits)
         self.url = url
         self.last_event_id = last_event_id or ""
         self.reconnects = 0

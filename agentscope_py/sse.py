@@ -23,7 +23,7 @@ from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from ._checks import check_optional_str, check_str, describe
 from .errors import ArgumentTypeError, ArgumentValueError
-from ._serializable import DEFAULT_LIMITS, DecodeLimits
+from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from .event import AgentEvent
 
 __all__ = [
@@ -122,13 +122,19 @@ def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEv
 def parse_messages(
     chunks: Iterable[Chunk] | Chunk, *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
 ) -> Iterator[SSEMessage]:
-    """The messages of an event stream given as chunks (an HTTP body, a file's lines …), or whole."""
+    """The messages of an event stream given as chunks (an HTTP body, a file's lines …), or whole.
+
+    The arguments are checked when it is called; the stream is read as the messages are asked for.
+    """
     parser = SSEParser(max_message_size=max_message_size)
     if isinstance(chunks, (str, bytes, bytearray, memoryview)):  # the whole stream in one piece
-        yield from parser.feed(chunks)
-        return
+        return _parsed(parser, (chunks,))
     if not isinstance(chunks, Iterable):
         raise ArgumentTypeError(f"an event stream is text, bytes or an iterable of chunks, got {describe(chunks)}")
+    return _parsed(parser, chunks)
+
+
+def _parsed(parser: SSEParser, chunks: Iterable[Chunk]) -> Iterator[SSEMessage]:
     for chunk in chunks:
         yield from parser.feed(chunk)
 
@@ -143,7 +149,13 @@ def parse_events(
 
     A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`;
     ``limits`` are those of ``AgentEvent.from_json`` (a deeper result: ``DecodeLimits(max_depth=...)``).
+    The arguments are checked when it is called, as by :func:`parse_messages`.
     """
-    for message in parse_messages(chunks, max_message_size=max_message_size):
+    check_limits(limits)
+    return _agent_events(parse_messages(chunks, max_message_size=max_message_size), limits)
+
+
+def _agent_events(messages: Iterator[SSEMessage], limits: DecodeLimits) -> Iterator[AgentEvent]:
+    for message in messages:
         if is_agent_event_message(message.event):
             yield AgentEvent.from_json(message.data, limits=limits)

@@ -225,8 +225,15 @@ def test_the_encoders_and_parsers_check_their_arguments() -> None:
         encode_sse("x", id=5)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="encode_sse event must be a str or None"):
         encode_sse("x", event=b"ping")  # type: ignore[arg-type]
+    # Checked at the call, not when the first message is asked for: the mistake is on this line.
     with pytest.raises(ArgumentTypeError, match="an event stream is text, bytes or an iterable of chunks"):
-        list(parse_messages(None))  # type: ignore[arg-type]
+        parse_messages(None)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="max_message_size must be at least 1"):
+        parse_messages([], max_message_size=0)
+    with pytest.raises(ArgumentTypeError, match="an event stream is text, bytes or an iterable of chunks"):
+        parse_events(5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="limits must be a DecodeLimits"):
+        parse_events("", limits={"max_depth": 200})  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="SSEParser last_event_id must be a str"):
         SSEParser(None)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="SSEParser max_message_size must be an int"):
