@@ -55,13 +55,15 @@ class MessageMetadataKeys:
     CACHE_CONTROL = "_cache_control"
 
 
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, eq=False)
 class Msg(JsonSerializable, Generic[_B]):
     """One turn of a conversation: who said it (``role``, ``name``) and what (``content``).
 
     Build one with a role-pinned subclass (``UserMessage("hi")``) or a builder
     (``AssistantMessage.builder()…build()``).  Plain ``Msg`` is for code that does
-    not know the role in advance; its role is checked at run time only.
+    not know the role in advance; its role is checked at run time only.  A plain
+    ``Msg`` equals the role class's message with the same fields: the class is a
+    static view of the role, not part of the value (JSON gives back the role's class).
     """
 
     METADATA_GENERATE_REASON: ClassVar[str] = "agentscope_generate_reason"
@@ -100,6 +102,22 @@ class Msg(JsonSerializable, Generic[_B]):
         self._init(
             content, role, name, id, metadata, timestamp, usage, generate_reason
         )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Msg):
+            return NotImplemented
+        return (
+            self.id == other.id
+            and self.role is other.role
+            and self.content == other.content
+            and self.name == other.name
+            and self.metadata == other.metadata
+            and self.timestamp == other.timestamp
+            and self.usage == other.usage
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.name, self.role, self.content, self.metadata, self.timestamp, self.usage))
 
     def _init(
         self,

@@ -159,6 +159,24 @@ def test_messages_holding_lists_are_hashable_and_equal_to_themselves_read_back()
     assert msg.metadata["tags"] == ["a", "b"]
 
 
+def test_a_plain_msg_equals_its_role_class_with_the_same_fields() -> None:
+    # The class is a static view of the role: what Msg.builder() builds equals itself read back from JSON.
+    built = Msg.builder().role(MsgRole.ASSISTANT).content(CALL_1).usage(ChatUsage(1, 2)).build()
+    read = Msg.from_json(built.to_json())
+    assert type(read) is AssistantMessage and type(built) is Msg
+    assert read == built and built == read and not read != built
+    assert hash(read) == hash(built) and len({read, built}) == 1
+    fields: dict[str, Any] = {"id": built.id, "timestamp": built.timestamp, "usage": ChatUsage(1, 2)}
+    assert AssistantMessage(CALL_1, **fields) == built
+    # Any field, the role included, still tells them apart.
+    assert ToolResultMessage(CALL_1, **fields) != built
+    assert AssistantMessage(CALL_1, **{**fields, "name": "x"}) != built
+    assert AssistantMessage(CALL_1, **{**fields, "usage": None}) != built
+    same: dict[str, Any] = {"id": built.id, "timestamp": built.timestamp}
+    assert Msg(CALL_1, role=None, **same) != Msg(CALL_1, role=MsgRole.TOOL, **same)
+    assert built != built.to_dict() and built.__eq__("text") is NotImplemented
+
+
 def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
     # copy.replace(msg, ...) calls this on Python 3.13+.
     msg = UserMessage("hi", name="ann", id="m1", timestamp="2025-01-01 12:00:00.000")
