@@ -11,6 +11,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
+from ._enums import member_by_folding
 from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict, NoJsonForm, copy_json_value
 from .errors import ArgumentTypeError, ArgumentValueError
 
@@ -111,10 +112,7 @@ def check_enum(value: object, enum_cls: type[_E], arg: str) -> _E:
         return value
     hint = ""
     if isinstance(value, str):
-        folded = value.casefold()
-        member = next(
-            (m for m in enum_cls if folded in (m.name.casefold(), str(m.value).casefold())), None
-        )
+        member = member_by_folding(enum_cls, value)
         if member is not None:
             hint = f"; use {enum_cls.__name__}.{member.name}"
         else:

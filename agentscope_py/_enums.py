@@ -3,11 +3,49 @@
 from __future__ import annotations
 
 import enum
+from typing import Any, TypeVar
 
-__all__ = ["GenerateReason", "MsgRole", "ToolCallState", "ToolResultState"]
+from .errors import ArgumentValueError
+
+__all__ = ["GenerateReason", "MsgRole", "SpelledEnum", "ToolCallState", "ToolResultState"]
 
 
-class MsgRole(enum.Enum):
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+class SpelledEnum(enum.Enum):
+    """An enum that, looked up by a value it does not have, says which one was meant.
+
+    ``MsgRole("user")`` raises :class:`~agentscope_py.ArgumentValueError` (a
+    ``ValueError``, as for any enum) naming ``MsgRole.USER``: values are
+    case-sensitive, as on the wire, and the natural mistake is the case.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        raise ArgumentValueError(unknown_value(cls, value))
+
+
+def unknown_value(cls: type[enum.Enum], value: object) -> str:
+    member = member_by_folding(cls, value)
+    if member is not None:
+        return (
+            f"{value!r} is not a value of {cls.__name__}; values are case-sensitive: "
+            f"use {cls.__name__}.{member.name} (value {member.value!r})"
+        )
+    values = ", ".join(repr(member.value) for member in cls)
+    return f"{value!r} is not a value of {cls.__name__}; the values are {values}"
+
+
+def member_by_folding(cls: type[_E], value: object) -> _E | None:
+    """The member whose name or value is ``value`` but for case: the one a misspelling meant."""
+    if not isinstance(value, str):
+        return None
+    folded = value.casefold()
+    return next((m for m in cls if folded in (m.name.casefold(), str(m.value).casefold())), None)
+
+
+class MsgRole(SpelledEnum):
     """Who speaks a message.  The value is the name, as Java writes it."""
 
     USER = "USER"
@@ -16,7 +54,7 @@ class MsgRole(enum.Enum):
     TOOL = "TOOL"
 
 
-class GenerateReason(enum.Enum):
+class GenerateReason(SpelledEnum):
     """Why an assistant message ended (stored in the message metadata)."""
 
     MODEL_STOP = "MODEL_STOP"
@@ -32,7 +70,7 @@ class GenerateReason(enum.Enum):
     MAX_ITERATIONS = "MAX_ITERATIONS"
 
 
-class ToolCallState(enum.Enum):
+class ToolCallState(SpelledEnum):
     """Where a tool call stands.  Values are lower case, as on the wire."""
 
     PENDING = "pending"
@@ -42,7 +80,7 @@ class ToolCallState(enum.Enum):
     FINISHED = "finished"
 
 
-class ToolResultState(enum.Enum):
+class ToolResultState(SpelledEnum):
     """How a tool run ended.  Values are lower case, as on the wire."""
 
     SUCCESS = "success"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 import sys
 import copy
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from agentscope_py import (
     ImageBlock,
     MissingStructuredDataError,
     Msg,
+    MsgRole,
     RoleContentError,
     StreamError,
     TextBlock,
@@ -179,6 +181,29 @@ def _nested(depth: int, make: Callable[[Any], Any]) -> Any:
     for _ in range(depth):
         value = make(value)
     return value
+
+
+@pytest.mark.parametrize(
+    ("lookup", "message"),
+    [
+        (lambda: MsgRole("user"), "'user' is not a value of MsgRole; values are case-sensitive: use MsgRole.USER (value 'USER')"),
+        (lambda: ToolCallState("PENDING"), "use ToolCallState.PENDING (value 'pending')"),
+        (lambda: agentscope_py.ToolResultState("Success"), "use ToolResultState.SUCCESS (value 'success')"),
+        (lambda: agentscope_py.GenerateReason("stop"), "the values are 'MODEL_STOP', 'TOOL_CALLS'"),
+        (lambda: MsgRole(None), "None is not a value of MsgRole; the values are 'USER', 'ASSISTANT', 'SYSTEM', 'TOOL'"),
+        (lambda: agentscope_py.AgentEventType("agent_start"), "use AgentEventType.AGENT_START"),
+        (lambda: agentscope_py.AgentEventType("RUN_STARTED"), "legacy name of AGENT_START: use AgentEventType.from_value('RUN_STARTED')"),
+        (lambda: agentscope_py.AgentEventType(["a"]), "['a'] is not a value of AgentEventType"),
+        (lambda: agentscope_py.PermissionBehavior("allowed"), "the values are 'allow', 'deny', 'ask', 'passthrough'"),
+        (lambda: agentscope_py.AnomalyKind("LATE_EVENT"), "use AnomalyKind.LATE_EVENT"),
+    ],
+)
+def test_an_enum_looked_up_by_a_wrong_value_names_the_member_meant(lookup: Callable[[], object], message: str) -> None:
+    # Still a ValueError, as any enum raises, so code catching that goes on working.
+    with pytest.raises(ArgumentValueError, match=re.escape(message)):
+        lookup()
+    assert issubclass(ArgumentValueError, ValueError)
+    assert agentscope_py.PermissionBehavior("ALLOW") is agentscope_py.PermissionBehavior.ALLOW  # case-insensitive, as in Java
 
 
 @pytest.mark.parametrize("make", [lambda inner: {"a": inner}, lambda inner: [inner]], ids=["objects", "arrays"])

@@ -143,3 +143,18 @@ def test_role_table_matches_allowed_blocks() -> None:
     assert shown == render_role_table(), (
         "docs/messages.md's role table differs from ALLOWED_BLOCKS; replace it with:\n" + render_role_table()
     )
+
+
+# -- the error table of docs/messages.md ---------------------------------------------------
+
+
+def test_the_error_table_lists_every_error_with_its_bases() -> None:
+    from agentscope_py import errors
+
+    text = (ROOT / "docs" / "messages.md").read_text(encoding="utf-8")
+    table = text.split("## Errors", 1)[1]
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2] for line in table.splitlines() if line.startswith("| `")}
+    exported = [getattr(errors, name) for name in errors.__all__ if name != "AgentScopeError"]
+    assert sorted(rows) == sorted(cls.__name__ for cls in exported), "docs/messages.md's error table is not errors.__all__"
+    for cls in exported:
+        assert [name.strip(" `") for name in rows[cls.__name__].split(",")] == [base.__name__ for base in cls.__bases__]

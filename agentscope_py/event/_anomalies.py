@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import enum
-
 import attrs
+
+from .._enums import SpelledEnum
 
 from ._base import AgentEvent
 
 __all__ = ["AnomalyKind", "StreamAnomaly", "describe_event"]
 
 
-class AnomalyKind(enum.Enum):
+class AnomalyKind(SpelledEnum):
     """The kinds of trouble an assembler reports.
 
     In strict mode every kind but ``INVALID_TOOL_ARGUMENTS`` raises

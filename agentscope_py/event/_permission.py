@@ -5,12 +5,14 @@ These are not events; ``UserConfirmResultEvent`` carries them.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
+from typing import Any
+
 import attrs
 
 from .._blocks import ToolUseBlock
 from .._checks import check_enum
+from .._enums import SpelledEnum
 from .._fields import checked_fields, register_converter
 from .._serializable import JsonSerializable
 from ._base import optional_instance, to_tuple
@@ -18,7 +20,7 @@ from ._base import optional_instance, to_tuple
 __all__ = ["ConfirmResult", "PermissionBehavior", "PermissionRule"]
 
 
-class PermissionBehavior(enum.Enum):
+class PermissionBehavior(SpelledEnum):
     """What a permission rule decides.  Lower-case values; input is case-insensitive, as in Java."""
 
     ALLOW = "allow"
@@ -27,11 +29,10 @@ class PermissionBehavior(enum.Enum):
     PASSTHROUGH = "passthrough"
 
     @classmethod
-    def _missing_(cls, value: object) -> PermissionBehavior | None:
+    def _missing_(cls, value: object) -> Any:
         # PermissionBehavior("ALLOW") is PermissionBehavior.ALLOW
-        if isinstance(value, str):
-            return _BY_LOWER_VALUE.get(value.lower())
-        return None
+        member = _BY_LOWER_VALUE.get(value.lower()) if isinstance(value, str) else None
+        return super()._missing_(value) if member is None else member
 
 
 _BY_LOWER_VALUE = {member.value: member for member in PermissionBehavior}

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import enum
+from typing import Any
 
 from .._checks import describe
+from .._enums import SpelledEnum
 from ..errors import ArgumentValueError
 
 __all__ = ["AgentEventType"]
 
 
-class AgentEventType(enum.Enum):
+class AgentEventType(SpelledEnum):
     """The 31 event types, in AgentScope Java's order.  The value is the name, as on the wire."""
 
     AGENT_START = "AGENT_START"
@@ -44,6 +45,14 @@ class AgentEventType(enum.Enum):
     HINT_BLOCK = "HINT_BLOCK"
     ALL_TOOLS_DENIED = "ALL_TOOLS_DENIED"
     CUSTOM = "CUSTOM"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if isinstance(value, str) and value in LEGACY_ALIASES:  # only from_value takes them, as in Java
+            raise ArgumentValueError(
+                f"{value!r} is a legacy name of {LEGACY_ALIASES[value].name}: use AgentEventType.from_value({value!r})"
+            )
+        return super()._missing_(value)
 
     @classmethod
     def from_value(cls, value: str) -> AgentEventType:
