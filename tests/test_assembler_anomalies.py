@@ -228,14 +228,19 @@ def test_a_new_start_completes_the_reply_that_never_ended() -> None:
     assert second.id == "R2" and second.content == ()
 
 
-def test_in_strict_mode_too_a_new_start_completes_the_reply_that_never_ended() -> None:
+@pytest.mark.parametrize("batched", [False, True], ids=["feed", "feed_all"])
+def test_in_strict_mode_too_a_new_start_completes_the_reply_that_never_ended(batched: bool) -> None:
     # Skipping the start would pour the new reply's events into the old one; instead the start is
     # applied, the error says the old reply was cut, and the old reply comes out of the next call.
     assembler = MessageAssembler(strict=True)
-    for event in [START, TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "first")]:
-        assembler.feed(event)
+    events = [START, TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "first")]
     with pytest.raises(StreamError, match=r"reply 'R' never ended: AgentStartEvent.* started another one"):
-        assembler.feed(AgentStartEvent(None, "R2", "bot"))
+        if batched:
+            assembler.feed_all([*events, AgentStartEvent(None, "R2", "bot")])
+        else:
+            for event in events:
+                assembler.feed(event)
+            assembler.feed(AgentStartEvent(None, "R2", "bot"))
     [first] = assembler.feed(TextBlockStartEvent("M2", "text"))
     assert (first.id, first.get_text_content()) == ("R", "first")
     assembler.feed(TextBlockDeltaEvent("M2", "text", "second"))

@@ -134,7 +134,8 @@ class MessageAssembler(ReplyRouter):
                 if finished:
                     done += finished
         except BaseException:
-            self._undelivered = done
+            # After what this call completed: the messages the raising event completed (strict mode).
+            self._undelivered = done + self._undelivered
             raise
         return done
 
