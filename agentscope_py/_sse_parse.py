@@ -73,8 +73,10 @@ class SSEParser:
         self._at_start = True  # a byte order mark is dropped only at the very start
         self._after_cr = False  # the last chunk ended in CR: a leading LF completes that CRLF
         self._partial: list[str] = []  # the unfinished line, in pieces
+        self._partial_runs = 0  # pieces at the front of _partial that are joined runs, see _join_run
         self._partial_size = 0
         self._data: list[str] = []
+        self._data_runs = 0
         self._data_size = 0
         self._event_type = ""
         self._id_buffer = last_event_id
@@ -103,23 +105,26 @@ class SSEParser:
                 self._partial.append(line)
                 line = "".join(self._partial)
                 self._partial.clear()
-                self._partial_size = 0
+                self._partial_runs = self._partial_size = 0
             start = match.end()
             message = self._process_line(line)
             if message is not None:
                 messages.append(message)
         if start < len(text):
-            self._partial.append(text[start:])
+            partial = self._partial
+            partial.append(text[start:])
+            if len(partial) - self._partial_runs >= _RUN:
+                self._partial_runs = _join_run(partial, self._partial_runs, "")
             self._partial_size += len(text) - start
-            self._check_size()
+            if self._partial_size + self._data_size > self.max_message_size:
+                self._too_large()
         return messages
 
-    def _check_size(self) -> None:
-        if self._partial_size + self._data_size > self.max_message_size:
-            raise DecodeError(
-                f"an SSE message grew beyond {self.max_message_size} characters without ending; "
-                "pass max_message_size=... to accept larger ones"
-            )
+    def _too_large(self) -> None:
+        raise DecodeError(
+            f"an SSE message grew beyond {self.max_message_size} characters without ending; "
+            "pass max_message_size=... to accept larger ones"
+        )
 
     def _process_line(self, line: str) -> SSEMessage | None:
         if not line:
@@ -130,9 +135,13 @@ class SSEParser:
         if colon and value[:1] == " ":
             value = value[1:]
         if field == "data":
-            self._data.append(value)
+            data = self._data
+            data.append(value)
+            if len(data) - self._data_runs >= _RUN:
+                self._data_runs = _join_run(data, self._data_runs, "\n")
             self._data_size += len(value) + 1
-            self._check_size()
+            if self._partial_size + self._data_size > self.max_message_size:
+                self._too_large()
         elif field == "event":
             self._event_type = value
         elif field == "id":
@@ -153,5 +162,21 @@ class SSEParser:
             return None
         data = "\n".join(self._data)
         self._data = []
-        self._data_size = 0
+        self._data_runs = self._data_size = 0
         return SSEMessage(event_type or "message", data, self.last_event_id)
+
+
+def _join_run(pieces: list[str], joined: int, separator: str) -> int:
+    """Join the pieces after the first ``joined`` (each already a joined run) into one; returns
+    the new count of joined runs.
+
+    Every short piece is an object of its own, some fifty bytes beside its characters, so a stream
+    of tiny lines or chunks would hold twenty times what ``max_message_size`` counts.  Joining each
+    run of ``_RUN`` pieces as it completes (never the runs joined before) keeps the memory near the
+    characters counted and the work linear.
+    """
+    pieces[joined:] = [separator.join(pieces[joined:])]
+    return joined + 1
+
+
+_RUN = 256

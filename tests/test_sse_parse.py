@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tracemalloc
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -123,6 +126,32 @@ def test_a_message_that_never_ends_cannot_fill_the_memory() -> None:
         parser.feed("data: 0123456789\n" * 10)  # many data lines, no blank line
     ok = SSEParser(max_message_size=100)
     assert len(ok.feed("data: 0123456789\n\n" * 50)) == 50  # the size counts per message
+
+
+@pytest.mark.parametrize(
+    ("feed", "counted", "messages"),
+    [
+        # 100,000 data lines "xy": 300,000 characters with their line ends, one message of them all.
+        (lambda parser: [parser.feed("data:xy\n" * 1000) for _ in range(100)], 300_000, ["xy\n" * 99_999 + "xy"]),
+        # One 200,000-character line a byte at a time (a field of no known name: no message).
+        (lambda parser: [parser.feed(b"x") for _ in range(200_000)], 200_000, []),
+    ],
+    ids=["tiny-lines", "tiny-chunks"],
+)
+def test_what_a_message_holds_in_memory_stays_near_the_characters_it_counts(
+    feed: Any, counted: int, messages: list[str]
+) -> None:
+    # Kept as one object a piece, each tiny piece costs some fifty bytes beside its characters: a
+    # hostile stream could hold twenty times max_message_size.
+    parser = SSEParser(max_message_size=1_000_000)
+    tracemalloc.start()
+    try:
+        feed(parser)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 2 * counted, f"{held} bytes held for {counted} characters"
+    assert [message.data for message in parser.feed("\n\n")] == messages
 
 
 # -- encoding -------------------------------------------------------------------------
