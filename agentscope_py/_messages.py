@@ -15,7 +15,7 @@ import attrs
 from typing_extensions import Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import check_enum, check_mapping, check_optional_str, describe
+from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, check_enum, check_mapping, check_optional_str, describe
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
@@ -304,10 +304,10 @@ class Msg(JsonSerializable, Generic[_B]):
             return value
         if isinstance(value, Mapping):
             return ChatUsage(
-                int(_number(value.get("inputTokens"))),
-                int(_number(value.get("outputTokens"))),
-                int(_number(value.get("cachedTokens"))),
-                float(_number(value.get("time"))),
+                _token_count(value.get("inputTokens")),
+                _token_count(value.get("outputTokens")),
+                _token_count(value.get("cachedTokens")),
+                _seconds(value.get("time")),
             )
         return None
 
@@ -401,11 +401,24 @@ def _with_reason(
     return {**(metadata or {}), Msg.METADATA_GENERATE_REASON: reason.name}
 
 
-def _number(value: object) -> int | float:
-    # As Java reads a usage map: a missing or non-numeric entry counts as 0.
+# As Java reads a usage map, an entry that is missing or not a number counts as 0; so does one
+# that no Java int (or double) holds, which Java would wrap into a meaningless count.
+
+
+def _token_count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return 0
-    return value
+    count = int(value)  # a stored float is finite: metadata holds JSON only
+    return count if JAVA_INT_MIN <= count <= JAVA_INT_MAX else 0
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    try:
+        return float(value)
+    except OverflowError:  # an int past the largest float
+        return 0.0
 
 
 class _RolePinnedMsg(Msg[_B]):

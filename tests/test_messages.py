@@ -300,6 +300,13 @@ def test_get_generate_reason(metadata: dict[str, Any], reason: GenerateReason) -
         (None, {"_chat_usage": {"inputTokens": 10}}, ChatUsage(10, 0, 0, 0.0)),
         (None, {"_chat_usage": {"inputTokens": "10", "outputTokens": True, "time": 2}}, ChatUsage(0, 0, 0, 2.0)),
         (None, {"_chat_usage": "not a usage"}, None),
+        # What no Java int or double holds counts as 0 too (it raised, or an OverflowError for the time).
+        (
+            None,
+            {"_chat_usage": {"inputTokens": 3_000_000_000, "outputTokens": 5.9, "cachedTokens": -(2**31) - 1, "time": 10**400}},
+            ChatUsage(0, 5, 0, 0.0),
+        ),
+        (None, {"_chat_usage": {"inputTokens": 2**31 - 1, "outputTokens": 1e300, "time": 10**300}}, ChatUsage(2**31 - 1, 0, 0, 1e300)),
     ],
 )
 def test_get_chat_usage(usage: ChatUsage | None, metadata: dict[str, Any], expected: ChatUsage | None) -> None:
