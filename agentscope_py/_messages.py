@@ -8,8 +8,9 @@ time on every path that creates a message.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Union, get_args, get_origin, overload
 
 import attrs
 from typing_extensions import Self, TypeVar
@@ -384,12 +385,21 @@ _set_usage = Msg.__dict__["usage"].__set__
 
 
 def _check_block_class(cls: object, method: str) -> None:
-    try:
-        isinstance(None, cls)  # type: ignore[arg-type]  # raises for what isinstance cannot take
-    except TypeError:
-        raise ArgumentTypeError(
-            f"{method} needs a block class such as TextBlock, got {describe(cls)}"
-        ) from None
+    if not _is_block_class(cls):
+        got = f"the class {cls.__name__}, which is no block" if isinstance(cls, type) else describe(cls)
+        raise ArgumentTypeError(f"{method} needs a block class such as TextBlock (or a union or tuple of them), got {got}")
+
+
+def _is_block_class(cls: object) -> bool:
+    """Whether ``cls`` is a block class, or a union (``UserBlock``) or tuple of them: a class that
+    is no block (``str``) would only ever find nothing."""
+    if isinstance(cls, type):
+        return issubclass(cls, ContentBlock)
+    members = cls if isinstance(cls, tuple) else get_args(cls) if get_origin(cls) in _UNIONS else ()
+    return bool(members) and all(_is_block_class(member) for member in members)
+
+
+_UNIONS = (Union, types.UnionType)  # Union[A, B] and A | B
 
 
 def _with_reason(

@@ -184,4 +184,11 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
 
     def results(self, *blocks: ToolResultBlock | Iterable[ToolResultBlock]) -> Self:
         """Replace the results with ``blocks``."""
-        return self.content(*blocks)
+        content = normalize_content(blocks, "ToolResultMessage results")
+        for index, block in enumerate(content):
+            if not isinstance(block, ToolResultBlock):
+                raise ArgumentTypeError(
+                    f"results() takes ToolResultBlocks, got {describe(block)} at [{index}]; content(...) takes any block"
+                )
+        self._content = list(content)
+        return self

@@ -10,6 +10,7 @@ from read_only import assert_read_only
 
 from agentscope_py import (
     AgentEndEvent,
+    ArgumentTypeError,
     AgentEvent,
     AgentResultEvent,
     AgentStartEvent,
@@ -124,6 +125,19 @@ def test_a_react_reply_condenses_into_exactly_one_message() -> None:
     assert message.get_generate_reason() is GenerateReason.MODEL_STOP
     assert message.metadata == {}
     assert messages.anomalies == ()
+
+
+def test_one_message_or_event_where_events_are_expected_says_what_to_do() -> None:
+    assembler = MessageAssembler()
+    assembler.feed(AgentStartEvent(None, "R", "bot"))
+    with pytest.raises(ArgumentTypeError, match=r"feed_all takes an iterable of events, got AgentEndEvent.*feed\(event\)"):
+        assembler.feed_all(AgentEndEvent("R"))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"assemble takes an iterable of events, got AssistantMessage.*events_from_message"):
+        assemble(AssistantMessage("hi"))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"assemble takes an iterable of events, got 5 \(int\)$"):
+        assemble(5)  # type: ignore[arg-type]
+    [message] = assembler.feed(AgentEndEvent("R"))  # the refused call changed nothing
+    assert message.id == "R"
 
 
 def test_feed_returns_the_message_when_its_reply_ends() -> None:

@@ -35,6 +35,7 @@ from agentscope_py import (
     ToolResultMessage,
     ToolUseBlock,
     URLSource,
+    UserBlock,
     UserMessage,
 )
 
@@ -251,9 +252,21 @@ def test_get_content_blocks() -> None:
 
 @pytest.mark.parametrize("method", ["get_content_blocks", "get_first_content_block", "has_content_blocks"])
 @pytest.mark.parametrize("message", [TURN, AssistantMessage()])  # refused also when there is nothing to look at
-def test_the_block_lookups_need_a_class(method: str, message: Msg[Any]) -> None:
-    with pytest.raises(ArgumentTypeError, match=rf"{method} needs a block class such as TextBlock, got 'TextBlock' \(str\)"):
-        getattr(message, method)("TextBlock")
+def test_the_block_lookups_need_a_block_class(method: str, message: Msg[Any]) -> None:
+    lookup = getattr(message, method)
+    needs = rf"{method} needs a block class such as TextBlock \(or a union or tuple of them\), got"
+    with pytest.raises(ArgumentTypeError, match=rf"{needs} 'TextBlock' \(str\)"):
+        lookup("TextBlock")
+    # A class that is no block would only ever find nothing: refused too, as is a union holding one.
+    with pytest.raises(ArgumentTypeError, match=rf"{needs} the class str, which is no block"):
+        lookup(str)
+    for not_blocks in [(TextBlock, str), TextBlock | URLSource, ()]:
+        with pytest.raises(ArgumentTypeError, match=needs):
+            lookup(not_blocks)
+    for blocks in [(TextBlock, ToolUseBlock), TextBlock | ToolUseBlock, UserBlock, ContentBlock]:
+        lookup(blocks)
+    # mypy takes a class only (type[T]); a union works at run time.
+    assert TURN.get_content_blocks(UserBlock) == TURN.get_content_blocks(TextBlock)  # type: ignore[arg-type]
 
 
 def test_get_first_content_block() -> None:

@@ -14,8 +14,9 @@ from typing import Any
 from .._blocks import ContentBlock, HintBlock
 from .._enums import GenerateReason
 from .._frozen import thawed
-from .._messages import AssistantMessage
-from ..errors import ArgumentValueError, DecodeError, StreamError
+from .._checks import describe
+from .._messages import AssistantMessage, Msg
+from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
 from ._base import AgentEvent
 from ._block_events import (
@@ -119,8 +120,8 @@ class MessageAssembler(ReplyRouter):
         the messages it completed are returned by the next call to ``feed``,
         ``feed_all`` or ``close``.
         """
+        rest = _iterate(events, "feed_all")
         done = self._take_undelivered() if self._undelivered else []
-        rest = iter(events)
         try:
             for event in rest:  # cheaper than ``next(rest)`` per event; a run reads on from ``rest`` itself
                 run = _DELTA_RUNS.get(type(event))
@@ -555,6 +556,19 @@ def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> Assembled
     """The assistant messages ``events`` make up, in the order they completed (replies that never
     ended come last); ``.anomalies`` on the result says what was out of place."""
     assembler = MessageAssembler(strict)
-    messages = assembler.feed_all(events)
+    messages = assembler.feed_all(_iterate(events, "assemble"))
     messages += assembler.close()
     return AssembledMessages(messages, assembler._anomalies)  # the list: AssembledMessages makes the tuple
+
+
+def _iterate(events: Iterable[AgentEvent], caller: str) -> Iterator[AgentEvent]:
+    try:
+        return iter(events)
+    except TypeError:
+        if isinstance(events, AgentEvent):
+            hint = "; give one event to feed(event), or a list of it"
+        elif isinstance(events, Msg):
+            hint = "; events_from_message(msg) gives the events that stream a message"
+        else:
+            hint = ""
+        raise ArgumentTypeError(f"{caller} takes an iterable of events, got {describe(events)}{hint}") from None
