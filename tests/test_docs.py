@@ -26,7 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 TYPE_CHECKED = [
     ROOT / "README.md",
-    *(ROOT / "docs" / name for name in ("index.md", "quickstart.md", "messages.md", "typing.md", "java-to-python.md")),
+    *(
+        ROOT / "docs" / name
+        for name in (
+            "index.md", "quickstart.md", "messages.md", "typing.md", "java-to-python.md", "wire-format.md", "events.md", "sse.md",
+        )
+    ),
 ]
 
 
