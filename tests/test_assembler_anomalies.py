@@ -15,6 +15,7 @@ from agentscope_py import (
     AnomalyKind,
     Base64Source,
     ChatUsage,
+    CustomEvent,
     DataBlock,
     DataBlockStartEvent,
     MessageAssembler,
@@ -264,6 +265,32 @@ def test_an_event_strict_mode_refused_is_applied_when_replayed() -> None:
         replayed = [start, first, second, END]
         done = assembler.feed_all(replayed) if feed_all else [m for e in replayed for m in assembler.feed(e)]
         assert [m.get_text_content() for m in done] == ["Hello world"]
+
+
+@pytest.mark.parametrize("batched", [False, True], ids=["feed", "feed_all"])
+def test_a_replayed_malformed_event_is_reported_once(batched: bool) -> None:
+    # Replaying changes nothing, the anomalies included: each problem is reported when its event first comes.
+    events: list[AgentEvent] = [
+        AgentStartEvent(None, "R", "bot", metadata={"agentscope_message": {"id": 5}}),
+        TextBlockStartEvent("R", "text"),
+        TextBlockDeltaEvent("R", "text", "a"),
+        CustomEvent("agentscope_content_block", {"replyId": 7, "block": {"type": "text", "text": "x"}}),
+    ]
+    assembler = MessageAssembler()
+    for _ in range(3):  # the stream, then two replays of it
+        if batched:
+            assembler.feed_all(events)
+        else:
+            for event in events:
+                assembler.feed(event)
+    assert [anomaly.kind for anomaly in assembler.anomalies] == [AnomalyKind.MALFORMED_EVENT] * 2
+    [message] = assembler.feed(AgentEndEvent("R"))
+    assert message.content == (TextBlock("a"), TextBlock("x"))
+    # Strict mode skips such an event, so a replay of it is refused again, not dropped as seen.
+    strict = MessageAssembler(strict=True)
+    for _ in range(2):
+        with pytest.raises(StreamError, match="agentscope_message"):
+            strict.feed(events[0])
 
 
 @pytest.mark.parametrize(

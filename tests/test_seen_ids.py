@@ -37,6 +37,16 @@ def test_single_ids_past_the_set_size_still_recognise_every_replay() -> None:
     assert seen.first_sight(rising_ids(1, start=10**9)[0])
 
 
+def test_in_tells_a_recorded_id_without_recording_one() -> None:
+    seen, ids = SeenIds(), rising_ids(LONG)
+    for event_id in ids[: LONG // 2]:
+        seen.first_sight(event_id)
+    # Recorded in the set (before ids rose) and in the rising list after: both found; the rest not, and not recorded.
+    assert ids[0] in seen and ids[RISING_AFTER + 5] in seen and ids[LONG // 2 - 1] in seen
+    assert ids[LONG // 2] not in seen and "id" not in seen and ids[-1] not in seen
+    assert all(seen.first_sight(event_id) for event_id in ids[LONG // 2 :])
+
+
 def test_a_new_id_below_the_highest_goes_back_to_one_set_and_loses_nothing() -> None:
     seen, ids = SeenIds(), rising_ids(LONG, start=2_000)
     for event_id in ids:

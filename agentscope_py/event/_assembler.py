@@ -263,11 +263,14 @@ class MessageAssembler(ReplyRouter):
         if (source, reply_id) in self._completed:
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
+        current = self._agent_replies.get(source)
         info, problems = _message_info(event.metadata) if event.metadata is not None else _NO_INFO
+        replayed = current is not None and current.reply_id == reply_id and event.id is not None and event.id in current.seen
+        if problems and replayed:
+            return []  # its problems were reported when it first came
         for problem in problems:  # before anything changes: in strict mode the event is skipped whole
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event)
         done = []
-        current = self._agent_replies.get(source)
         if current is not None and current.reply_id == reply_id:
             if self._first_sight(current, event):
                 self._refuse(AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the reply is already open", event, current)
@@ -403,12 +406,12 @@ class MessageAssembler(ReplyRouter):
         if event.name != CONTENT_BLOCK_EVENT:
             return []  # application events: not part of any message
         reply_id = event.value.get("replyId")
-        if reply_id is not None and not isinstance(reply_id, str):
-            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: replyId must be a string", event)
-            reply_id = None
-        reply = self._route(event, reply_id) if reply_id is not None else self._route_by_source(event)
-        if reply is None:
+        malformed = reply_id is not None and not isinstance(reply_id, str)
+        reply = self._route_by_source(event) if malformed or reply_id is None else self._route(event, reply_id)
+        if reply is None:  # also a replay: its problem was reported when it first came
             return []
+        if malformed:  # the block is applied all the same, to the source's reply
+            self._refuse(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: replyId must be a string", event, reply)
         try:
             block = ContentBlock.from_dict(thawed(event.value.get("block")))
         except DecodeError as error:

@@ -53,6 +53,16 @@ class SeenIds:
             self._try_rising()
         return True
 
+    def __contains__(self, event_id: str) -> bool:
+        """Whether ``event_id`` was recorded (recording nothing)."""
+        if event_id in self._table:
+            return True
+        rising = self._rising
+        if not rising:
+            return False
+        index = bisect_left(rising, event_id)
+        return index < len(rising) and rising[index] == event_id
+
     def take_run(self, ids: list[str | None]) -> bool:
         """Record the ids of a run of events at once, when each is new and none is ``None``; else
         record nothing and return ``False`` (the caller then goes event by event with
@@ -102,13 +112,10 @@ class SeenIds:
         self._rising = []
 
     def _below_highest(self, event_id: str) -> bool:
+        if event_id in self:
+            return False
         rising = self._rising
         assert rising is not None
-        if event_id in self._table:
-            return False
-        index = bisect_left(rising, event_id)
-        if index < len(rising) and rising[index] == event_id:
-            return False
         # New, but below an id already seen: ids no longer rise, so all of them go in the set.
         self._table.update(rising)
         self._table.add(event_id)
