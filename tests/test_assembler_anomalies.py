@@ -388,13 +388,23 @@ def test_the_latest_open_reply_of_a_source_is_found_among_many() -> None:
     assert len(assembler.close()) == 4 and assembler.snapshot() is None and assembler.snapshot("a") is None
 
 
-def test_anomalies_are_the_same_tuple_until_there_is_another() -> None:
+def test_anomalies_are_a_snapshot_the_same_until_there_is_another() -> None:
     assembler = MessageAssembler()
+    assert assembler.anomalies == () and not assembler.anomalies
     assembler.feed(TextBlockEndEvent("M", "text"))
     first = assembler.anomalies
     assert assembler.anomalies is first and len(first) == 2  # OUTSIDE_REPLY, END_WITHOUT_START
     assembler.feed(TextBlockEndEvent("M", "other"))
-    assert len(assembler.anomalies) == 3 and assembler.anomalies[:2] == first
+    later = assembler.anomalies
+    # The earlier snapshot is unchanged by later anomalies; each reads as the tuple of its anomalies.
+    assert len(first) == 2 and list(first) == list(later[:2]) and later[:2] == first and first == later[:2]
+    assert later == tuple(later) and later != list(later) and later != first and first != "ab"
+    assert later[-1] is later[2] and later[-3] is later[0] and later[::-1] == tuple(reversed(later))
+    assert hash(first) == hash(tuple(first)) and repr(first) == repr(tuple(first))
+    for outside in (2, -3):
+        with pytest.raises(IndexError):
+            first[outside]
+    assert [a.kind for a in later] == [AnomalyKind.OUTSIDE_REPLY, AnomalyKind.END_WITHOUT_START, AnomalyKind.END_WITHOUT_START]
 
 
 def test_a_tool_call_snapshot_shows_no_input_until_its_arguments_are_an_object() -> None:

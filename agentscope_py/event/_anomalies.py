@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from operator import index as as_index
+from typing import overload
+
 import attrs
 
 from .._enums import SpelledEnum
-
 from ._base import AgentEvent
 
-__all__ = ["AnomalyKind", "StreamAnomaly", "describe_event"]
+__all__ = ["AnomalyKind", "AnomalySnapshot", "StreamAnomaly", "describe_event"]
 
 
 class AnomalyKind(SpelledEnum):
@@ -61,6 +65,51 @@ class StreamAnomaly:
 
     def __str__(self) -> str:
         return self.message
+
+
+class AnomalySnapshot(Sequence[StreamAnomaly]):
+    """The anomalies an assembler had recorded when asked: a read-only sequence, equal to the
+    tuple of the same anomalies.
+
+    A view of the assembler's own list, which only ever grows, limited to its length then: taking
+    one costs the same however many there are, so reading ``anomalies`` after every event of a
+    stream that is all anomalies stays linear (a tuple copied each time would not).
+    """
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[StreamAnomaly]) -> None:
+        self._items = items
+        self._length = len(items)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, position: int) -> StreamAnomaly: ...
+    @overload
+    def __getitem__(self, position: slice) -> tuple[StreamAnomaly, ...]: ...
+    def __getitem__(self, position: int | slice) -> StreamAnomaly | tuple[StreamAnomaly, ...]:
+        if isinstance(position, slice):
+            return tuple(self._items[i] for i in range(*position.indices(self._length)))
+        i = as_index(position)
+        if not -self._length <= i < self._length:
+            raise IndexError("anomaly index out of range")
+        return self._items[i % self._length]
+
+    def __iter__(self) -> Iterator[StreamAnomaly]:
+        return islice(self._items, self._length)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (AnomalySnapshot, tuple)):  # as a tuple compares: a list is not equal
+            return NotImplemented
+        return len(other) == self._length and all(a == b for a, b in zip(self, other))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 _KEY_FIELDS = ("reply_id", "block_id", "tool_call_id", "name")

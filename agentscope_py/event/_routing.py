@@ -16,7 +16,7 @@ from typing import Any
 from .._checks import describe
 from .._messages import AssistantMessage
 from ..errors import ArgumentTypeError, StreamError
-from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
+from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
 from ._reply_state import BlockAccumulator, CompletedReplies, Reply, ToolCallAccumulator
 
@@ -39,7 +39,7 @@ class ReplyRouter:
     """The open replies of a stream and the bookkeeping every event handler shares."""
 
     # Defaults kept on the class until an instance sets its own: an assembler is made per stream.
-    _anomalies_seen: tuple[StreamAnomaly, ...] = ()  # the last tuple ``anomalies`` gave
+    _anomalies_seen: AnomalySnapshot = AnomalySnapshot([])  # the last snapshot ``anomalies`` gave
     _run: tuple[Reply, Any] | None = None  # the reply and block a ``feed_all`` run is appending to
 
     def __init__(self, strict: bool = False) -> None:
@@ -61,10 +61,11 @@ class ReplyRouter:
         return self._strict
 
     @property
-    def anomalies(self) -> tuple[StreamAnomaly, ...]:
-        """What this assembler noticed so far, oldest first."""
-        if len(self._anomalies_seen) != len(self._anomalies):  # kept, for a caller reading it after every event
-            self._anomalies_seen = tuple(self._anomalies)
+    def anomalies(self) -> AnomalySnapshot:
+        """What this assembler noticed so far, oldest first: a read-only sequence that later
+        anomalies do not change (equal to the tuple of them)."""
+        if len(self._anomalies_seen) != len(self._anomalies):  # the same object until there is another
+            self._anomalies_seen = AnomalySnapshot(self._anomalies)
         return self._anomalies_seen
 
     # -- bookkeeping ----------------------------------------------------------------
