@@ -6,7 +6,9 @@ pydantic refuses it), using every shape the converters claim to keep: string or
 list content, refusals, custom tool calls, cache markers, titles, signatures.
 Conversations are free-form (tool results need not follow their calls): the
 round trip is a property of the mapping, the conversation checks are tested
-on their own.  OpenAI payloads also have optional fields given as an explicit
+on their own.  Messages, parts, tool calls and blocks also get fields the
+converters do not read (a server's own, or one the SDK added after them), which
+must travel verbatim.  OpenAI payloads also have optional fields given as an explicit
 ``null``, as the SDK's ``model_dump()`` writes them (``nulls=False`` leaves
 those out: the SDK's request types refuse some).  ``mutated`` turns a valid
 payload into a nearly valid one.  ``openai_responses`` and ``anthropic_responses``
@@ -42,11 +44,14 @@ def _words(surrogates: bool) -> st.SearchStrategy[str]:
 # -- OpenAI ----------------------------------------------------------------------
 
 _BREAKPOINT = st.fixed_dictionaries({"mode": st.just("explicit")}, optional={"ttl": st.sampled_from(["30m", "12h"])})
+# A field no converter reads, for any object: it must come back as it went in.
+_UNREAD = {"x_extra": st.none() | st.integers(0, 3) | st.fixed_dictionaries({"k": st.sampled_from(["a", "b"])})}
 
 
 def _openai_text_part(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(
-        {"type": st.just("text"), "text": _text(surrogates)}, optional={"prompt_cache_breakpoint": _BREAKPOINT}
+        {"type": st.just("text"), "text": _text(surrogates)},
+        optional={"prompt_cache_breakpoint": _BREAKPOINT, "cache_control": st.just({"type": "ephemeral"}), **_UNREAD},
     )
 
 
@@ -57,13 +62,16 @@ def _or_null(values: st.SearchStrategy[Any], nulls: bool) -> st.SearchStrategy[A
 def _openai_media_part(nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     data_url = st.builds(lambda t, d: f"data:{t};base64,{d}", st.sampled_from(["image/png", "image/jpeg"]), _B64)
     image_url = st.fixed_dictionaries(
-        {"url": _HTTP | data_url}, optional={"detail": _or_null(st.sampled_from(["auto", "low", "high"]), nulls)}
+        {"url": _HTTP | data_url},
+        optional={"detail": _or_null(st.sampled_from(["auto", "low", "high"]), nulls), **_UNREAD},
     )
-    image = st.fixed_dictionaries({"type": st.just("image_url"), "image_url": image_url})
+    image = st.fixed_dictionaries({"type": st.just("image_url"), "image_url": image_url}, optional=_UNREAD)
     audio = st.fixed_dictionaries(
         {
             "type": st.just("input_audio"),
-            "input_audio": st.fixed_dictionaries({"data": _B64, "format": st.sampled_from(["wav", "mp3"])}),
+            "input_audio": st.fixed_dictionaries(
+                {"data": _B64, "format": st.sampled_from(["wav", "mp3"])}, optional=_UNREAD
+            ),
         }
     )
     pdf = _B64.map(lambda d: f"data:application/pdf;base64,{d}")
@@ -73,9 +81,9 @@ def _openai_media_part(nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     )
     by_id = st.fixed_dictionaries(
         {"file_id": st.just("file-abc")},
-        optional={"filename": _or_null(st.just("b.pdf"), nulls), **({"file_data": st.none()} if nulls else {})},
+        optional={"filename": _or_null(st.just("b.pdf"), nulls), **({"file_data": st.none()} if nulls else {}), **_UNREAD},
     )
-    file = st.fixed_dictionaries({"type": st.just("file"), "file": inline | by_id})
+    file = st.fixed_dictionaries({"type": st.just("file"), "file": inline | by_id}, optional=_UNREAD)
     return st.one_of(image, audio, file)
 
 
@@ -90,20 +98,26 @@ def _openai_arguments(surrogates: bool) -> st.SearchStrategy[str]:
     return st.one_of(compact, spaced, broken)
 
 
+# Gemini's OpenAI-compatible endpoint signs each call, and wants the signature back.
+_SIGNED = {"extra_content": st.fixed_dictionaries({"google": st.fixed_dictionaries({"thought_signature": _B64})}), **_UNREAD}
+
+
 def _openai_tool_call(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     function = st.fixed_dictionaries(
         {
             "id": _IDS,
             "type": st.just("function"),
-            "function": st.fixed_dictionaries({"name": _NAMES, "arguments": _openai_arguments(surrogates)}),
-        }
+            "function": st.fixed_dictionaries({"name": _NAMES, "arguments": _openai_arguments(surrogates)}, optional=_UNREAD),
+        },
+        optional=_SIGNED,
     )
     custom = st.fixed_dictionaries(
         {
             "id": _IDS,
             "type": st.just("custom"),
-            "custom": st.fixed_dictionaries({"name": _NAMES, "input": _text(surrogates)}),
-        }
+            "custom": st.fixed_dictionaries({"name": _NAMES, "input": _text(surrogates)}, optional=_UNREAD),
+        },
+        optional=_SIGNED,
     )
     return function | custom
 
@@ -128,7 +142,7 @@ def _openai_optional(nulls: bool) -> dict[str, st.SearchStrategy[Any]]:
 
 
 def _openai_assistant(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
-    refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)})
+    refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)}, optional=_UNREAD)
     return st.fixed_dictionaries(
         {"role": st.just("assistant")},
         optional={
@@ -201,7 +215,11 @@ def openai_responses(draw: st.DrawFn, *, surrogates: bool = True) -> dict[str, A
 
 # -- Anthropic ----------------------------------------------------------------------
 
-_CACHE = {"cache_control": st.fixed_dictionaries({"type": st.just("ephemeral")}, optional={"ttl": st.just("5m")})}
+_CACHE = {
+    "cache_control": st.fixed_dictionaries({"type": st.just("ephemeral")}, optional={"ttl": st.just("5m")}),
+    **_UNREAD,
+}
+_TRANSFORMATIONS = st.fixed_dictionaries({"oversized_image": st.sampled_from(["downsize", "error"])})
 
 
 def _anthropic_text(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
@@ -212,7 +230,9 @@ def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     image_source = st.fixed_dictionaries(
         {"type": st.just("base64"), "media_type": st.sampled_from(["image/png", "image/gif"]), "data": _B64}
     ) | st.fixed_dictionaries({"type": st.just("url"), "url": _HTTP})
-    image = st.fixed_dictionaries({"type": st.just("image"), "source": image_source}, optional=_CACHE)
+    image = st.fixed_dictionaries(
+        {"type": st.just("image"), "source": image_source}, optional={**_CACHE, "transformations": _TRANSFORMATIONS}
+    )
     document_source = st.one_of(
         st.fixed_dictionaries({"type": st.just("base64"), "media_type": st.just("application/pdf"), "data": _B64}),
         st.fixed_dictionaries({"type": st.just("url"), "url": _HTTP}),
@@ -247,9 +267,12 @@ def _anthropic_user(surrogates: bool) -> st.SearchStrategy[Any]:
 
 def _anthropic_assistant(surrogates: bool) -> st.SearchStrategy[Any]:
     thinking = st.fixed_dictionaries(
-        {"type": st.just("thinking"), "thinking": _text(surrogates), "signature": st.just("EqQBCkYIARgC")}
+        {"type": st.just("thinking"), "thinking": _text(surrogates), "signature": st.just("EqQBCkYIARgC")},
+        optional=_UNREAD,
     )
-    redacted = st.fixed_dictionaries({"type": st.just("redacted_thinking"), "data": st.just("EmwKAhgBEgy3")})
+    redacted = st.fixed_dictionaries(
+        {"type": st.just("redacted_thinking"), "data": st.just("EmwKAhgBEgy3")}, optional=_UNREAD
+    )
     tool_use = st.fixed_dictionaries(
         {"type": st.just("tool_use"), "id": _IDS, "name": _NAMES, "input": json_objects(surrogates=surrogates)},
         optional=_CACHE,

@@ -319,3 +319,93 @@ def test_blank_text_is_left_out_and_an_empty_user_turn_is_refused() -> None:
     # OpenAI takes an empty user message.
     assert to_openai([UserMessage(""), AssistantMessage("ok")]) == [
         {"role": "user", "content": ""}, {"role": "assistant", "content": "ok"}]
+
+
+# -- fields we do not read travel ---------------------------------------------------------------
+
+
+def test_a_block_s_fields_we_do_not_read_travel() -> None:
+    request: dict[str, Any] = {
+        "system": [{"type": "text", "text": "rules", "x_origin": "policy"}],
+        "messages": [
+            {"role": "user", "content": [
+                {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"},
+                 "transformations": {"oversized_image": "downsize"}},
+                {"type": "document", "source": {"type": "url", "url": "https://example.com/d.pdf"}, "x_pages": [1, 2]},
+                {"type": "text", "text": "what is this?", "x_lang": "en"},
+            ]},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "hmm", "signature": "EqQB", "x_budget": 3},
+                {"type": "redacted_thinking", "data": "EmwK", "x_kind": "safety"},
+                {"type": "tool_use", "id": "t", "name": "f", "input": {}, "x_strict": True},
+            ]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok", "x_ms": 12}]},
+        ],
+    }
+    system, user, assistant, result = from_anthropic(request)
+    assert user.metadata["anthropic"]["parts"] == {
+        "0": {"transformations": {"oversized_image": "downsize"}}, "1": {"x_pages": [1, 2]}, "2": {"x_lang": "en"}}
+    thought, redacted = assistant.get_content_blocks(ThinkingBlock)
+    assert thought.metadata == {"anthropic": {"signature": "EqQB", "x_budget": 3}}
+    assert redacted.metadata == {"anthropic": {"type": "redacted_thinking", "data": "EmwK", "x_kind": "safety"}}
+    assert assistant.get_content_blocks(ToolUseBlock)[0].metadata == {"anthropic": {"x_strict": True}}
+    assert result.get_content_blocks(ToolResultBlock)[0].metadata == {"anthropic": {"x_ms": 12}}
+    assert to_anthropic([system, user, assistant, result]) == request
+    # The image's transformations, which the SDK declares, go out as the SDK takes them.
+    conforms({"messages": [request["messages"][0]]})
+    # What we write wins over a kept field of the same name.
+    edited = ToolUseBlock("t2", "g", {"a": 1}, metadata={"anthropic": {"input": {}, "cache_control": {"type": "ephemeral"}}})
+    assert to_anthropic([UserMessage("q"), AssistantMessage(edited)], validate=False)["messages"][1]["content"] == [
+        {"type": "tool_use", "id": "t2", "name": "g", "input": {"a": 1}, "cache_control": {"type": "ephemeral"}}]
+
+
+# -- SDK objects where the JSON object is expected ---------------------------------------------------
+
+
+def test_the_sdk_s_own_tool_loop_reads() -> None:
+    from anthropic.types import Message
+
+    answer = Message.model_validate({
+        "id": "m", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
+        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+        "content": [
+            {"type": "thinking", "thinking": "hmm", "signature": "EqQB"},
+            {"type": "text", "text": "Let me check.", "citations": None},
+            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}},
+        ],
+    })
+    # As the SDK's documentation builds the next request: the answer's blocks, as they are.
+    request = {"messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": answer.content},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+    ]}
+    as_json = {"messages": [
+        request["messages"][0],
+        {"role": "assistant", "content": [block.model_dump(mode="json", exclude_unset=True) for block in answer.content]},
+        request["messages"][2],
+    ]}
+    assert comparable(from_anthropic(request)) == comparable(from_anthropic(as_json))
+    assert to_anthropic(from_anthropic(request)) == as_json
+
+
+# -- a message the policy emptied --------------------------------------------------------------
+
+
+def test_a_message_the_policy_emptied_within_a_turn_of_others_is_absent() -> None:
+    call, result = AssistantMessage(ToolUseBlock("a", "f", {})), ToolResultMessage.of("a", "f", "ok")
+    written = {"messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": "ok"}]},
+    ]}
+    late_system = [UserMessage("hi"), call, SystemMessage("be terse"), result]
+    assert to_anthropic(late_system, on_unsupported="drop") == written
+    audio = [UserMessage("hi"), call, UserMessage(AudioBlock(URLSource("https://example.com/a.wav"))), result]
+    assert to_anthropic(audio, on_unsupported="drop") == written
+    blank_late_system = [UserMessage("hi"), call, SystemMessage(" "), result]
+    assert to_anthropic(blank_late_system) == written
+    # A turn of nothing else is written empty, and refused.
+    with pytest.raises(ConversationError) as caught:
+        to_anthropic([UserMessage("hi"), call, result, AssistantMessage("ok"), audio[2]], on_unsupported="drop")
+    assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, 4),)

@@ -24,6 +24,7 @@ from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
     AgentScopeError,
+    ArgumentTypeError,
     AssistantMessage,
     ConversationError,
     DecodeError,
@@ -42,8 +43,12 @@ from agentscope_py.interop import (
     ProblemKind,
     from_anthropic,
     from_openai,
+    repair_conversation,
+    to_agentflow,
     to_anthropic,
     to_openai,
+    to_swarm_kit,
+    to_vercel_ai,
     validate_conversation,
 )
 
@@ -261,3 +266,15 @@ def test_equal_blocks_keep_their_own_part_fields() -> None:
     # Two equal texts, only the second marked: the mark stays on the second.
     request = {"system": [{"type": "text", "text": "x"}, {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}], "messages": []}
     assert to_anthropic(from_anthropic(request), validate=False) == request
+
+
+_TAKE_A_LIST = [to_openai, to_anthropic, to_agentflow, to_vercel_ai, to_swarm_kit, validate_conversation, repair_conversation]
+
+
+@pytest.mark.parametrize("function", _TAKE_A_LIST, ids=lambda function: function.__name__)
+def test_a_single_message_where_a_list_is_expected_says_to_wrap_it(function: Callable[[Any], Any]) -> None:
+    with pytest.raises(ArgumentTypeError, match=r"list of messages, got a single UserMessage; wrap it in a list: \[msg\]"):
+        function(UserMessage("x"))
+    with pytest.raises(ArgumentTypeError, match="list of messages, got None"):
+        function(None)
+    function([UserMessage("x")])  # the list is what it takes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from agentscope_py import (
     Base64Source,
     ConversationError,
     DataBlock,
+    DecodeError,
     HintBlock,
     ImageBlock,
     Msg,
@@ -36,7 +38,7 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.interop import ConversionNote, from_openai, to_openai, validate_conversation
+from agentscope_py.interop import ConversionNote, from_openai, to_anthropic, to_openai, validate_conversation
 
 MESSAGE = TypeAdapter(ChatCompletionMessageParam)
 
@@ -317,8 +319,6 @@ BAD: list[tuple[Any, str]] = [
 
 @pytest.mark.parametrize(("payload", "path"), BAD)
 def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: str) -> None:
-    from agentscope_py import DecodeError
-
     with pytest.raises(DecodeError) as caught:
         from_openai(payload)
     assert caught.value.path == path
@@ -396,3 +396,130 @@ def test_an_assistant_run_the_policy_emptied_is_not_written_beside_its_results()
     assert [message["role"] for message in sent] == ["assistant", "tool"]
     assert [note.block_type for note in sent.notes] == ["thinking"]
     assert validate_conversation(from_openai(sent)) == []
+
+
+# -- fields we do not read travel, on calls and parts alike ---------------------------------------
+
+
+def test_a_tool_call_s_own_fields_travel_in_its_metadata() -> None:
+    # Gemini's OpenAI-compatible endpoint signs each call, and refuses the next request without it.
+    signature = {"google": {"thought_signature": "SIG=="}}
+    payload = [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}", "strict": True},
+             "extra_content": signature},
+            {"id": "c2", "type": "custom", "custom": {"name": "g", "input": "x", "grammar": "lark"}, "index": 1},
+        ]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+        {"role": "tool", "tool_call_id": "c2", "content": "ok"},
+    ]
+    _, assistant, _ = from_openai(payload)
+    first, second = assistant.get_content_blocks(ToolUseBlock)
+    assert first.metadata == {"openai": {"extra_content": signature, "function": {"strict": True}}}
+    assert second.metadata == {"openai": {"type": "custom", "custom": {"grammar": "lark"}, "index": 1}}
+    assert to_openai(from_openai(payload)) == payload
+    # What we write wins over a kept field of the same name.
+    edited = ToolUseBlock("c3", "h", {"a": 1}, metadata={"openai": {"id": "old", "function": {"name": "old"}}})
+    assert to_openai([AssistantMessage(edited)], validate=False)[0]["tool_calls"] == [
+        {"id": "c3", "type": "function", "function": {"name": "h", "arguments": '{"a":1}'}}]
+
+
+def test_a_part_s_fields_we_do_not_read_travel_in_parts() -> None:
+    payload = [
+        {"role": "system", "content": [{"type": "text", "text": "rules", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "user", "content": [
+            {"type": "text", "text": "look", "cache_control": {"type": "ephemeral"}},
+            {"type": "image_url", "image_url": {"url": "https://example.com/cat.png", "detail": "low", "x_crop": [0, 1]},
+             "x_tag": 1},
+            {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav", "x_rate": 8000}},
+            {"type": "file", "file": {"file_id": "file-1", "x_kind": "pdf"}},
+        ]},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "no", "x_why": "policy"}]},
+        {"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "1", "cache_control": None}]},
+    ]
+    system, user, assistant, result = from_openai(payload)
+    assert system.metadata["openai"]["parts"] == {"0": {"cache_control": {"type": "ephemeral"}}}
+    assert user.metadata["openai"]["parts"] == {
+        "0": {"cache_control": {"type": "ephemeral"}},
+        "1": {"x_tag": 1, "image_url": {"detail": "low", "x_crop": [0, 1]}},
+        "2": {"input_audio": {"x_rate": 8000}},
+        "3": {"file": {"x_kind": "pdf"}, "type": "file"},
+    }
+    assert assistant.metadata["openai"]["parts"] == {"0": {"type": "refusal", "x_why": "policy"}}
+    assert to_openai([system, user, assistant, result], validate=False) == payload
+
+
+# -- SDK objects where the JSON object is expected ---------------------------------------------------
+
+
+def test_sdk_objects_read_as_the_json_they_hold() -> None:
+    from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
+
+    completion = ChatCompletion.model_validate({
+        "id": "x", "object": "chat.completion", "created": 1, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None, "refusal": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}]}}],
+    })
+    reply = completion.choices[0].message
+    # The SDK's way: the answer's message appended to the conversation as it is.
+    messages: list[Any] = [{"role": "user", "content": "q"}, reply, {"role": "tool", "tool_call_id": "c1", "content": "1"}]
+    as_json = [messages[0], reply.model_dump(mode="json", exclude_unset=True), messages[2]]
+    assert comparable(from_openai(messages)) == comparable(from_openai(as_json))
+    assert to_openai(from_openai(messages)) == as_json
+    # Calls that are SDK objects, in a message that is a dict.
+    call = ChatCompletionMessageFunctionToolCall.model_validate(
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}, "extra_content": {"k": 1}})
+    (message,) = from_openai([{"role": "assistant", "tool_calls": [call]}])
+    assert message.content == (ToolUseBlock("c1", "f", {}, "{}", {"openai": {"extra_content": {"k": 1}}}),)
+
+
+def test_an_object_that_is_no_sdk_model_is_still_refused_by_path() -> None:
+    class Fake:
+        def model_dump(self) -> dict[str, Any]:  # not pydantic's signature
+            return {}
+
+    with pytest.raises(DecodeError) as caught:
+        from_openai([Fake()])
+    assert caught.value.path == "messages[0]" and "expected an object, got Fake" in str(caught.value)
+
+
+# -- a turn the policy emptied, and arguments nested too deeply ------------------------------------------
+
+
+def test_a_user_turn_the_policy_emptied_is_absent() -> None:
+    video = UserMessage(VideoBlock(URLSource("https://example.com/v.mp4")))
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage(ToolUseBlock("a", "f", {})),
+        video,
+        ToolResultMessage.of("a", "f", "ok"),
+    ]
+    sent = to_openai(conversation, on_unsupported="drop")  # no ConversationError: the call has its result
+    assert [message["role"] for message in sent] == ["user", "assistant", "tool"]
+    assert sent.notes == (ConversionNote(2, 0, "video", "dropped", "OpenAI Chat Completions"),)
+    conforms(sent)
+    assert to_openai([UserMessage("hi"), video], on_unsupported="drop") == [{"role": "user", "content": "hi"}]
+
+
+def test_problems_of_the_conversation_as_written_name_blocks_as_given() -> None:
+    # The thought before the call is dropped: the call is still content[1] of the caller's message.
+    with pytest.raises(ConversationError) as caught:
+        to_openai([UserMessage("hi"), AssistantMessage(ThinkingBlock("hmm"), ToolUseBlock("a", "f", {}))], on_unsupported="drop")
+    assert [str(problem) for problem in caught.value.problems] == ["messages[1].content[1]: tool call 'a' has no result right after it"]
+
+
+@pytest.mark.parametrize(("depth", "stored"), [(20, True), (402, False), (450, False), (495, False), (2000, False)])
+def test_arguments_too_deep_to_store_keep_the_text_as_arguments_too_deep_to_parse(depth: int, stored: bool) -> None:
+    # Deeper than a message stores (400 levels) reads as deeper than Python parses: the text kept, no input.
+    raw = '{"a":' * depth + "1" + "}" * depth
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}]
+    (message,) = from_openai(payload)
+    (call,) = message.get_content_blocks(ToolUseBlock)
+    assert call.content == raw
+    assert bool(call.input) is stored
+    assert to_openai([message], validate=False) == payload
+    # Anthropic takes arguments as an object only: one it cannot have is refused as such.
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]") if not stored else nullcontext():
+        to_anthropic([message], validate=False)

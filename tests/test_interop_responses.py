@@ -122,9 +122,12 @@ def test_an_openai_completion_reads_as_its_message_with_usage_and_reason() -> No
     ]
 
 
-def test_a_refusal_is_what_the_message_says() -> None:
-    refused = {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": None, "refusal": "I can't help with that."}}]}
+@pytest.mark.parametrize("content", [None, "", " \n", []], ids=["null", "empty", "blank", "no parts"])
+def test_a_refusal_is_what_the_message_says(content: Any) -> None:
+    # Some servers send an empty string beside the refusal, where OpenAI sends null.
+    refused = {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": content, "refusal": "I can't help with that."}}]}
     message = from_openai_response(refused)
+    assert message.content == (TextBlock("I can't help with that."),)
     assert message.get_text_content() == "I can't help with that."
     assert message.metadata["openai"]["refusal"] == "I can't help with that."
     conversation = [UserMessage("how do I ..."), message, UserMessage("ok, something else")]
@@ -144,6 +147,24 @@ def test_an_answer_from_the_sdks_parse_goes_into_the_next_request_as_the_api_tak
     request = to_openai([UserMessage("where?"), message])
     assert request[1] == {"role": "assistant", "content": '{"city":"Paris"}'}  # no "parsed", no "tool_calls": null
     validate(TypeAdapter(ChatCompletionMessageParam), request[1])
+
+
+def test_a_refusal_beside_tool_calls_leaves_the_calls_alone() -> None:
+    completion = {"choices": [{"finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": "", "refusal": "no",
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]}
+    assert from_openai_response(completion).content == (TextBlock(""), ToolUseBlock("c", "f", {}, "{}"))
+
+
+def test_a_call_s_own_fields_go_into_the_next_request() -> None:
+    # Gemini's OpenAI-compatible endpoint refuses the next request unless each call's signature comes back.
+    signed = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"},
+              "extra_content": {"google": {"thought_signature": "SIG=="}}}
+    completion = ChatCompletion.model_validate({**COMPLETION, "choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "tool_calls": [signed]}}]})
+    reply = from_openai_response(completion)
+    request = to_openai([UserMessage("q"), reply, ToolResultMessage.of("c1", "f", "ok")])
+    assert request[1] == {"role": "assistant", "tool_calls": [signed]}
 
 
 def test_the_openai_sdk_object_reads_as_the_json_it_came_from() -> None:
@@ -228,10 +249,12 @@ def test_any_openai_completion_reads_as_the_request_reader_reads_its_message(
     index = data.draw(st.integers(min_value=0, max_value=len(completion["choices"]) - 1))
     choice = completion["choices"][index]
     message = from_openai_response(completion, choice=index)
-    # An answer's null fields are fields it does not have; a refusal with no content is also its text.
+    # An answer's null fields are fields it does not have; a refusal with no content (none, or blank
+    # text) and no call is also its text.
     sent = {key: value for key, value in choice["message"].items() if value is not None}
     (as_request,) = from_openai([sent])
-    if not as_request.content and sent.get("refusal"):
+    says_nothing = all(isinstance(block, TextBlock) and not block.text.strip() for block in as_request.content)
+    if says_nothing and sent.get("refusal"):
         as_request = as_request.with_content([sent["refusal"]])
     assert to_openai([message], validate=False) == to_openai([as_request], validate=False)
     kept = dict(message.metadata["openai"])

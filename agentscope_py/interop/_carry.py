@@ -26,7 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from .._blocks import ContentBlock, DataBlock, ToolUseBlock
-from .._frozen import thawed
+from .._checks import NestedTooDeeply
+from .._frozen import EMPTY, thawed
 from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
 
@@ -43,12 +44,16 @@ __all__ = [
     "fingerprint",
     "is_plain_text",
     "media_type_of",
+    "merged",
+    "nulls",
     "parse_arguments",
     "pick",
     "raw_arguments",
     "source_from_url",
+    "unread",
     "url_or_data_url",
     "write_content",
+    "write_kept",
 ]
 
 ContentForm = Literal["absent", "null", "string", "list"]
@@ -60,6 +65,37 @@ _BOOKKEEPING = ("parts", "part_of", "content_form", RESPONSE_KEY)
 def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
     """The entries of ``obj`` under ``keys`` that are present."""
     return {key: obj[key] for key in keys if key in obj}
+
+
+def unread(obj: Mapping[str, Any], read: Iterable[str]) -> dict[str, Any]:
+    """The entries of ``obj`` under keys other than ``read`` (those its reader reads): the fields
+    to keep verbatim, so that fields a format adds after us travel too."""
+    skip = frozenset(read)
+    return {key: value for key, value in obj.items() if key not in skip}
+
+
+def nulls(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """The fields among ``keys`` given as an explicit ``null``."""
+    return {key: None for key in keys if key in obj and obj[key] is None}
+
+
+def write_kept(out: dict[str, Any], fields: Mapping[str, Any], skip: Iterable[str] = ()) -> dict[str, Any]:
+    """``out`` with the ``fields`` kept verbatim (but those in ``skip``), where ``out``, written from
+    what the message or block holds now, has nothing of its own for them: ours win."""
+    skipped = frozenset(skip)
+    out.update((key, value) for key, value in fields.items() if key not in out and key not in skipped)
+    return out
+
+
+def merged(part: dict[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:
+    """``part`` with the carried ``extras`` laid over it.  Extras may hold fields of a nested object
+    (OpenAI's ``image_url.detail``): those are merged one level down."""
+    for key, value in extras.items():
+        if isinstance(value, Mapping) and isinstance(part.get(key), dict):
+            part[key] = {**part[key], **value}
+        else:
+            part[key] = value
+    return part
 
 
 class Carried:
@@ -179,14 +215,19 @@ def write_content(
 
 
 def arguments_object(raw: str) -> Mapping[str, Any] | None:
-    """The JSON object in ``raw``, or ``None`` when ``raw`` is not one."""
-    value, problem = parse_tool_arguments(raw)
+    """The JSON object in ``raw``, or ``None`` when ``raw`` is not one, or one nested too deeply to
+    store: then it is as unreadable as text nested too deeply to parse (deeper is never better)."""
+    try:
+        value, problem = parse_tool_arguments(raw)
+    except NestedTooDeeply:
+        return None
     return None if problem else value
 
 
 def parse_arguments(raw: str) -> Mapping[str, Any]:
     """The arguments object in ``raw``, read-only; empty when it is not a JSON object (``content`` keeps ``raw``)."""
-    return parse_tool_arguments(raw)[0]
+    value = arguments_object(raw)
+    return EMPTY if value is None else value
 
 
 def raw_arguments(block: ToolUseBlock) -> str | None:

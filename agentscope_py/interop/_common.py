@@ -27,9 +27,11 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
+from .._checks import NestedTooDeeply, describe
+from .._messages import Msg
+from .._reader import req_dict
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
-from .._checks import NestedTooDeeply
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, UnsupportedContentError
 
 __all__ = [
@@ -37,10 +39,13 @@ __all__ = [
     "Converted",
     "ConvertedDict",
     "OnUnsupported",
+    "as_message_list",
     "block_as_text",
     "check_policy",
     "nesting_guard",
     "read_usage",
+    "req_object",
+    "sdk_json",
     "storing",
     "unsupported",
 ]
@@ -86,6 +91,41 @@ class ConvertedDict(dict[str, Any]):
     def __init__(self, items: dict[str, Any] | None = None, notes: Iterable[ConversionNote] = ()) -> None:
         super().__init__(items or {})
         self.notes: tuple[ConversionNote, ...] = tuple(notes)
+
+
+def as_message_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
+    """The caller's messages as a list: every converter and conversation check takes its argument
+    through here (the messages themselves are checked where they are read)."""
+    if isinstance(messages, Msg):
+        # A message is no list of messages, though it may look like one (iterating it would fail).
+        raise ArgumentTypeError(
+            f"expected a list of messages, got a single {type(messages).__name__}; wrap it in a list: [msg]"
+        )
+    if not isinstance(messages, Iterable):
+        raise ArgumentTypeError(f"expected a list of messages, got {describe(messages)}")
+    return list(messages)
+
+
+def sdk_json(value: object) -> object:
+    """An SDK object (a pydantic model, as the OpenAI and Anthropic SDKs return answers, messages and
+    blocks) as the JSON it holds, with only the fields that were set: its plain ``model_dump()`` would
+    add a null for every field the server left out.  Any other value as it is.  Duck-typed, so that
+    the SDKs are never imported."""
+    if type(value) is dict:
+        return value
+    dump = getattr(value, "model_dump", None)
+    if not callable(dump):
+        return value
+    try:
+        # No warnings: the SDK's parse() answers type "parsed" loosely, and warns when it is dumped.
+        return dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    except (TypeError, ValueError):  # no pydantic model after all: refused below as what it is
+        return value
+
+
+def req_object(value: object, path: str) -> dict[str, Any]:
+    """``req_dict`` that reads an SDK object (see :func:`sdk_json`) as the JSON object it holds."""
+    return req_dict(sdk_json(value), path)
 
 
 def check_policy(on_unsupported: str) -> OnUnsupported:

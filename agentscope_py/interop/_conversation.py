@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -18,6 +18,7 @@ from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg, ToolResultMessage
 from ..errors import ConversationError
+from ._common import as_message_list
 from ._turns import split_turns
 
 __all__ = [
@@ -207,7 +208,7 @@ def validate_conversation(messages: Iterable[Msg]) -> list[ConversationProblem]:
     A tool call counts as answered only by results that follow the turn holding
     it without anything else in between, which is what the provider APIs require.
     """
-    return _scan(list(messages))[0]
+    return _scan(as_message_list(messages))[0]
 
 
 def _synthetic_result(call: ToolUseBlock) -> ToolResultBlock:
@@ -234,7 +235,7 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     A late system message, or a call without an id, cannot be fixed that way;
     those stay in ``remaining``.
     """
-    given = list(messages)
+    given = as_message_list(messages)
     changes: list[RepairChange] = []
     kept: list[Msg] = []
     origin: list[int] = []  # kept index -> index in ``given``
@@ -331,14 +332,18 @@ def check_conversation(
     replaced: Replaced,
     tolerated: Iterable[ProblemKind] = (),
     found: Iterable[ConversationProblem] = (),
+    omitted: Collection[int] = (),
 ) -> None:
     """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
-    that is with the ``replaced`` blocks dropped or turned into text; ``tolerated`` problems it takes,
-    and ``found`` are problems the writer saw in what it wrote."""
-    written = _as_written(messages, replaced)
+    that is with the ``replaced`` blocks dropped or turned into text, and without the ``omitted``
+    messages (those the writer wrote nothing for: a turn the policy emptied counts as absent, not as
+    an empty turn parting a call from its results); ``tolerated`` problems ``target`` takes, and
+    ``found`` are problems the writer saw in what it wrote (an empty turn it did write)."""
+    written, places = _as_written(messages, replaced, omitted)
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
-    fatal = [p for p in validate_conversation(written) if p.kind not in harmless]
+    fatal = [_placed(p, places) for p in validate_conversation(written) if p.kind not in harmless]
     fatal += [p for p in found if p not in fatal]
+    fatal.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))
     if fatal:
         listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
         # A problem the policy made (a message it emptied) is not in the caller's messages: say so.
@@ -351,21 +356,39 @@ def check_conversation(
         )
 
 
-def _as_written(messages: Sequence[Msg], replaced: Replaced) -> Sequence[Msg]:
+# For each message as written: its index in the messages given, and the index there of each block.
+_Places = list[tuple[int, list[int]]]
+
+
+def _as_written(messages: Sequence[Msg], replaced: Replaced, omitted: Collection[int]) -> tuple[list[Msg], _Places]:
     touched = {message_index for message_index, _ in replaced}
-    if not touched:
-        return messages
-    out = []
+    out: list[Msg] = []
+    places: _Places = []
     for message_index, message in enumerate(messages):
+        if message_index in omitted:
+            continue
         if message_index not in touched:
             out.append(message)
+            places.append((message_index, list(range(len(message.content)))))
             continue
         content: list[ContentBlock] = []
+        kept: list[int] = []
         for block_index, block in enumerate(message.content):
             key = (message_index, block_index)
             if key not in replaced:
                 content.append(block)
             elif (text := replaced[key]) is not None:
                 content.append(TextBlock(text))
+            else:
+                continue
+            kept.append(block_index)
         out.append(message.with_content(content))
-    return out
+        places.append((message_index, kept))
+    return out, places
+
+
+def _placed(problem: ConversationProblem, places: _Places) -> ConversationProblem:
+    """``problem``, found in the messages as written, located in the messages as given."""
+    message_index, blocks = places[problem.message_index]
+    block_index = None if problem.block_index is None else blocks[problem.block_index]
+    return attrs.evolve(problem, message_index=message_index, block_index=block_index)

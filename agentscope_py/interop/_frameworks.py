@@ -38,7 +38,15 @@ from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carry import fingerprint
 from ._carried_fields import carry_in_block, diff, overlay
-from ._common import ConversionNote, OnUnsupported, check_policy, nesting_guard, storing, unsupported
+from ._common import (
+    ConversionNote,
+    OnUnsupported,
+    as_message_list,
+    check_policy,
+    nesting_guard,
+    storing,
+    unsupported,
+)
 
 __all__ = [
     "MEDIA_BLOCKS",
@@ -406,7 +414,7 @@ class Conversion:
 
 def messages_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
     """The caller's messages, checked to be messages with a role."""
-    out = list(messages)
+    out = as_message_list(messages)
     for index, message in enumerate(out):
         if not isinstance(message, Msg):
             raise ArgumentValueError(f"messages[{index}] must be a Msg, got {type(message).__name__}")

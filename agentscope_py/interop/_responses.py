@@ -1,5 +1,5 @@
 """A provider's answer as one :class:`AssistantMessage`: OpenAI's ``ChatCompletion`` and Anthropic's
-``Message``, as the SDKs return them (or their ``model_dump()``, or the parsed JSON).
+``Message``, as the SDKs return them (or their ``model_dump()``, or the parsed JSON: a dict).
 
 The message is read as the request readers read an assistant turn, so its blocks
 and carried fields are the same; the answer adds what a request turn has no
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._blocks import TextBlock
 from .._checks import describe
 from .._enums import GenerateReason
 from .._messages import AssistantMessage
@@ -35,7 +36,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import anthropic, openai
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard, read_usage
+from ._common import nesting_guard, read_usage, req_object
 
 __all__ = ["from_anthropic_response", "from_openai_response"]
 
@@ -52,13 +53,14 @@ _ANTHROPIC_REASONS = {
 
 
 def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMessage:
-    """The message of ``completion.choices[choice]`` of a Chat Completions answer.
+    """The message of ``completion.choices[choice]`` of a Chat Completions answer: the SDK's
+    ``ChatCompletion``, its ``model_dump()``, or the parsed JSON (a dict, not the JSON text).
 
     ``usage`` gives ``ChatUsage(prompt_tokens, completion_tokens,
     prompt_tokens_details.cached_tokens)``; ``finish_reason`` ``"stop"`` gives
     ``GenerateReason.MODEL_STOP`` and ``"tool_calls"`` ``TOOL_CALLS`` (any other,
-    such as ``"length"``, sets none).  A refusal with no content is also the
-    message's text.  The completion's other fields, and the
+    such as ``"length"``, sets none).  A refusal with no content (``null``, or
+    blank text) and no tool calls is also the message's text.  The completion's other fields, and the
     choice's (``finish_reason``, ``index``, ``logprobs``) under ``"choice"``, are
     kept in ``metadata["openai"]["response"]``.  Malformed input raises
     :class:`~agentscope_py.DecodeError` naming the path.
@@ -82,9 +84,10 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
             raise DecodeError(f"expected the role 'assistant', got {role!r}", at(message_path, "role"))
         message = openai._read_assistant(message_obj, message_path, {})
         refusal = message_obj.get("refusal")
-        if not message.content and isinstance(refusal, str) and refusal:
+        if isinstance(refusal, str) and refusal and _says_nothing(message):
             # The model refused, and that is what it said: the message says it too (it stays in
             # metadata["openai"]["refusal"]), so it is not an empty turn that repair would drop.
+            # Blank content counts as none: some servers send "" beside the refusal.
             message = message.with_content([refusal])
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         usage_obj = opt_dict(answer.get("usage"), "usage")
@@ -92,6 +95,11 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         kept = {key: value for key, value in answer.items() if key != "choices"}
         kept["choice"] = {key: value for key, value in picked.items() if key != "message"}
         return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
+
+
+def _says_nothing(message: AssistantMessage) -> bool:
+    """No content but blank text, and no tool call."""
+    return all(isinstance(block, TextBlock) and not block.text.strip() for block in message.content)
 
 
 def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
@@ -142,13 +150,8 @@ def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
 
 
 def _plain(answer: object) -> dict[str, Any]:
-    """The answer as a dict.  An SDK object (pydantic) is dumped as JSON values, with only the
-    fields the server sent: its model_dump() would add a null for every field it did not."""
-    dump = getattr(answer, "model_dump", None)
-    if callable(dump):
-        # No warnings: the SDK's parse() answers type "parsed" loosely, and warn when it is dumped (it is dropped).
-        answer = dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-    return req_dict(answer, "")
+    """The answer as a dict; an SDK object as the JSON the server sent (see ``sdk_json``)."""
+    return req_object(answer, "")
 
 
 def _answer(

@@ -38,7 +38,6 @@ from .._reader import (
     opt_bool,
     opt_str,
     req,
-    req_dict,
     req_list,
     req_str,
 )
@@ -52,16 +51,19 @@ from ._carry import (
     content_form,
     fetchable,
     media_type_of,
-    pick,
     tool_arguments,
+    unread,
     write_content,
+    write_kept,
 )
 from ._common import (
     ConversionNote,
     ConvertedDict,
     OnUnsupported,
+    as_message_list,
     check_policy,
     nesting_guard,
+    req_object,
     unsupported,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
@@ -72,12 +74,18 @@ __all__ = ["from_anthropic", "to_anthropic"]
 _TARGET = "Anthropic Messages"
 _LATE_SYSTEM = "Anthropic Messages (system instructions only before the first turn)"
 _FMT = "anthropic"
-# Block fields we have no place for, kept verbatim (in block metadata, or the holder's "parts").
-_TEXT_FIELDS = ("cache_control", "citations")
-_IMAGE_FIELDS = ("cache_control",)
-_DOCUMENT_FIELDS = ("cache_control", "citations", "context")
-_TOOL_USE_FIELDS = ("cache_control", "caller", "toolset_name")
-_TOOL_RESULT_FIELDS = ("cache_control", "toolset_name")
+# The fields of each block that its reader reads.  Any other (cache_control, citations, an image's
+# transformations, a field added after us) is kept verbatim, in the block's metadata["anthropic"] or
+# else in its holder's "parts", and written back.
+_READ_FIELDS = {
+    "text": ("type", "text"),
+    "image": ("type", "source"),
+    "document": ("type", "source", "title"),
+    "tool_use": ("type", "id", "name", "input"),
+    "tool_result": ("type", "tool_use_id", "content", "is_error"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 # Results in these states are sent with is_error: true.
 _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
@@ -102,13 +110,15 @@ def to_anthropic(
     :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
     policy = check_policy(on_unsupported)
-    messages = list(messages)
+    messages = as_message_list(messages)
     turns = split_turns(messages)
     writer = _Writer(policy)
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
+    skipped: set[int] = set()
     for turn in turns:
         if turn.kind == "system" and groups and _says_nothing(turn):
+            skipped.add(turn.message_index)
             continue  # a late system message without instructions: no empty user turn to make of it
         if turn.kind == "system" and not groups:
             system.append(turn)
@@ -128,11 +138,14 @@ def to_anthropic(
         message: dict[str, Any] = {"role": role}
         writer.content(message, group)
         out["messages"].append(message)
-        if role == "user" and not message["content"]:  # a late system message the policy dropped, say
-            empty.append(ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, group[0].message_index))
+        if not message["content"]:  # a turn of messages the policy emptied (a dropped late system message, say)
+            kind = ProblemKind.EMPTY_USER_MESSAGE if role == "user" else ProblemKind.EMPTY_ASSISTANT_MESSAGE
+            empty.append(ConversationProblem(kind, group[0].message_index))
     if validate:
-        # What is written: a message the policy emptied is refused like any empty message.
-        check_conversation(messages, _TARGET, writer.replaced, found=empty)
+        # What is written: a turn the policy emptied is refused like any empty turn (found above); a
+        # message it emptied within a turn of others is absent, as is a late system message said nothing.
+        emptied = {index for index, _ in writer.replaced} - writer.wrote
+        check_conversation(messages, _TARGET, writer.replaced, found=empty, omitted=emptied | skipped)
     return ConvertedDict(out, writer.notes)
 
 
@@ -145,6 +158,7 @@ class _Writer:
         self.policy = policy
         self.notes: list[ConversionNote] = []
         self.replaced: dict[tuple[int, int], str | None] = {}
+        self.wrote: set[int] = set()  # the messages something was written for
 
     def content(self, out: dict[str, Any], turns: list[Turn], *, system: bool = False) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``."""
@@ -160,6 +174,8 @@ class _Writer:
                 written = self._or_fallback(part, turn, index, block, target)
                 if part is None:
                     self.replaced[turn.message_index, index] = written[0]["text"] if written else None
+                if written:
+                    self.wrote.add(turn.message_index)
                 parts.extend(written)
         only = turns[0] if len(turns) == 1 else None
         whole = only is not None and only.own and len(only.blocks) == len(only.message.content)
@@ -193,7 +209,8 @@ class _Writer:
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
             parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
-        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id or "", **own.fields}
+        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id or ""}
+        write_kept(out, own.fields)
         if result.state in _ERROR_STATES:
             out["is_error"] = True
         write_content(out, parts, own.form, optional=True)
@@ -204,22 +221,24 @@ def _tool_use(block: ToolUseBlock) -> dict[str, Any] | None:
     arguments = tool_arguments(block)
     if arguments is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
-    fields = pick(Carried(block.metadata, _FMT).fields, _TOOL_USE_FIELDS)
-    return {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": arguments, **fields}
+    out = {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": arguments}
+    return write_kept(out, Carried(block.metadata, _FMT).fields)
 
 
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
     fields = Carried(block.metadata, _FMT).fields
-    if fields.get("type") == "redacted_thinking" and isinstance(fields.get("data"), str):
-        return {"type": "redacted_thinking", "data": fields["data"]}
-    if isinstance(fields.get("signature"), str):
-        return {"type": "thinking", "thinking": block.thinking, "signature": fields["signature"]}
+    kind = fields.pop("type", None)
+    if kind == "redacted_thinking" and isinstance(fields.get("data"), str):
+        return write_kept({"type": "redacted_thinking", "data": fields.pop("data")}, fields)
+    signature = fields.pop("signature", None)
+    if isinstance(signature, str):
+        return write_kept({"type": "thinking", "thinking": block.thinking, "signature": signature}, fields)
     return None  # without Anthropic's signature the API refuses the block
 
 
 def _content_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(block, TextBlock):
-        return {"type": "text", "text": block.text, **extras}
+        return write_kept({"type": "text", "text": block.text}, extras)
     if isinstance(block, (DataBlock, ImageBlock)):
         return _media_part(block.source, block.name if isinstance(block, DataBlock) else None, extras)
     return None
@@ -244,8 +263,7 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
     out = {"type": part_type, "source": wire_source}
     if part_type == "document" and name is not None:
         out["title"] = name
-    out.update(extras)
-    return out
+    return write_kept(out, extras)
 
 
 def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
@@ -269,6 +287,7 @@ def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
 
 def from_anthropic(payload: object) -> list[Msg]:
     """The messages of ``{"system": ..., "messages": [...]}`` (or of a bare ``messages`` list).
+    The SDK's objects may stand wherever an object is expected (an answer's ``content`` as it is).
 
     A user turn's ``tool_result`` blocks become a :class:`ToolResultMessage` (each
     result named after the call it answers), the rest of the turn a
@@ -285,14 +304,14 @@ def _read_request(payload: object) -> list[Msg]:
     payload = as_plain(payload)
     if type(payload) is list:
         payload = {"messages": payload}
-    request = req_dict(payload, "")
+    request = req_object(payload, "")
     out: list[Msg] = []
     if "system" in request:
         out.append(_read_system(request["system"]))
     names: dict[str, str] = {}
     for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
         path = item("messages", index)
-        obj = req_dict(raw, path)
+        obj = req_object(raw, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
         if role not in ("user", "assistant"):
             raise DecodeError(f"unknown role {role!r}; expected user or assistant", at(path, "role"))
@@ -321,7 +340,7 @@ def _read_system(value: object) -> SystemMessage:
     parts: dict[int, dict[str, Any]] = {}
     for index, raw in enumerate(_content_list({"system": value}, "", "system")):
         path = item("system", index)
-        block, extras = _read_text(req_dict(raw, path), path)
+        block, extras = _read_text(req_object(raw, path), path)
         blocks.append(block)
         if extras:
             parts[index] = extras
@@ -335,7 +354,7 @@ def _read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, st
     runs: list[tuple[bool, list[ContentBlock], dict[int, dict[str, Any]]]] = []
     for index, raw in enumerate(_content_list(obj, path)):
         block_path = item(content_path, index)
-        block_obj = req_dict(raw, block_path)
+        block_obj = req_object(raw, block_path)
         block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
         is_result = block_type == "tool_result" and role == "user"
         if not runs or runs[-1][0] != is_result:
@@ -367,7 +386,7 @@ def _read_text(obj: Mapping[str, Any], path: str) -> tuple[TextBlock, dict[str, 
     block_type = req_str(req(obj, "type", path), at(path, "type"))
     if block_type != "text":
         raise DecodeError(f"expected a block of type 'text', got {block_type!r}", at(path, "type"))
-    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), pick(obj, _TEXT_FIELDS)
+    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, _READ_FIELDS["text"])
 
 
 _USER_BLOCKS = ("text", "image", "document", "tool_result")
@@ -394,21 +413,22 @@ def _read_block(
     if block_type == "tool_use":
         call_id = req_str(req(obj, "id", path), at(path, "id"))
         name = req_str(req(obj, "name", path), at(path, "name"))
-        arguments = req_dict(req(obj, "input", path), at(path, "input"))
+        arguments = req_object(req(obj, "input", path), at(path, "input"))
         names[call_id] = name
-        extras = pick(obj, _TOOL_USE_FIELDS)
+        extras = unread(obj, _READ_FIELDS["tool_use"])
         return ToolUseBlock(call_id, name, arguments, metadata={_FMT: extras} if extras else None), {}
+    extras = unread(obj, _READ_FIELDS[block_type])
     if block_type == "thinking":
         thinking = req_str(req(obj, "thinking", path), at(path, "thinking"))
         signature = req_str(req(obj, "signature", path), at(path, "signature"))
-        return ThinkingBlock(thinking, {_FMT: {"signature": signature}}), {}
+        return ThinkingBlock(thinking, {_FMT: {"signature": signature, **extras}}), {}
     data = req_str(req(obj, "data", path), at(path, "data"))
-    return ThinkingBlock("", {_FMT: {"type": "redacted_thinking", "data": data}}), {}
+    return ThinkingBlock("", {_FMT: {"type": "redacted_thinking", "data": data, **extras}}), {}
 
 
 def _read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[DataBlock, dict[str, Any]]:
     source_path = at(path, "source")
-    wire = req_dict(req(obj, "source", path), source_path)
+    wire = req_object(req(obj, "source", path), source_path)
     source_type = req_str(req(wire, "type", source_path), at(source_path, "type"))
     source: Source
     if source_type == "base64":
@@ -426,7 +446,7 @@ def _read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[Dat
             f"{at(source_path, 'type')}: a {block_type} with a {source_type!r} source cannot be represented; "
             "supported: base64, url" + (", text" if block_type == "document" else "")
         )
-    extras = pick(obj, _DOCUMENT_FIELDS if block_type == "document" else _IMAGE_FIELDS)
+    extras = unread(obj, _READ_FIELDS[block_type])
     name = None
     if block_type == "document":
         title = obj.get("title")
@@ -441,7 +461,7 @@ def _read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[Dat
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
     call_id = req_str(req(obj, "tool_use_id", path), at(path, "tool_use_id"))
     is_error = opt_bool(obj.get("is_error"), at(path, "is_error"))
-    fields = pick(obj, _TOOL_RESULT_FIELDS)
+    fields = unread(obj, _READ_FIELDS["tool_result"])
     if is_error is False:
         fields["is_error"] = False
     blocks: list[ContentBlock] = []
@@ -451,7 +471,7 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
         content_path = at(path, "content")
         for index, raw in enumerate(_content_list(obj, path)):
             block_path = item(content_path, index)
-            block_obj = req_dict(raw, block_path)
+            block_obj = req_object(raw, block_path)
             block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
             if block_type == "text":
                 block, extras = _read_text(block_obj, block_path)

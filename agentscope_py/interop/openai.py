@@ -36,7 +36,6 @@ from .._reader import (
     opt_list,
     opt_str,
     req,
-    req_dict,
     req_list,
     req_str,
 )
@@ -51,14 +50,19 @@ from ._carry import (
     content_form,
     data_url,
     media_type_of,
+    merged,
+    nulls,
     parse_arguments,
     pick,
     source_from_url,
     fetchable,
+    unread,
     url_or_data_url,
     write_content,
+    write_kept,
 )
-from ._common import ConversionNote, Converted, OnUnsupported, check_policy, nesting_guard, unsupported
+from ._common import ConversionNote, Converted, OnUnsupported, as_message_list, check_policy, nesting_guard
+from ._common import req_object, unsupported
 from ._conversation import ProblemKind, check_conversation
 from ._turns import Turn, split_turns
 
@@ -77,8 +81,6 @@ _READ_FIELDS = {
     "assistant": frozenset({"role", "content", "name", "tool_calls", *_ASSISTANT_FIELDS}),
     "tool": frozenset({"role", "content", "name", "tool_call_id"}),
 }
-# Part fields we have no place for; kept in the holder's metadata["openai"]["parts"].
-_PART_FIELDS = ("prompt_cache_breakpoint",)
 # Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
 # the null kept in metadata["openai"] so that writing gives it back.
 _NULLABLE = ("name", "tool_calls")
@@ -110,15 +112,20 @@ def to_openai(
     raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
     policy = check_policy(on_unsupported)
-    messages = list(messages)
+    messages = as_message_list(messages)
     writer = _Writer(policy)
     out: list[dict[str, Any]] = []
+    written: set[int] = set()
     for turn in split_turns(messages):
-        out.extend(writer.turn(turn))
+        written_turn = writer.turn(turn)
+        if written_turn:
+            written.add(turn.message_index)
+        out.extend(written_turn)
     if validate:
-        # What is written: a message the policy emptied is refused like any empty message.
-        # OpenAI takes a user message with empty content.
-        check_conversation(messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,))
+        # What is written: an assistant message the policy emptied is refused like any empty one,
+        # a message it left out altogether is absent.  OpenAI takes a user message with empty content.
+        omitted = set(range(len(messages))) - written
+        check_conversation(messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,), omitted=omitted)
     return Converted(out, writer.notes)
 
 
@@ -156,8 +163,8 @@ class _Writer:
                 self.replaced[turn.message_index, index] = None if part is None else part["text"]
             if part is not None:
                 parts.append(part)
-        if not (parts or calls) and self._emptied_beside_results(turn):
-            return []  # as the conversation is checked: the blocks dropped, the results remain
+        if not (parts or calls) and self._left_out(turn):
+            return []  # as the conversation is checked: the turn is absent
         if turn.kind == "system" and own.fields.get("role") == "developer":
             out["role"] = "developer"
         write_content(out, parts, own.form, optional=turn.kind == "assistant")
@@ -165,16 +172,18 @@ class _Writer:
             out["tool_calls"] = calls
         if turn.message.name is not None:
             out["name"] = turn.message.name
-        _write_kept(out, own.fields)
+        write_kept(out, own.fields, skip=("role",))  # a kept role is the developer's, written above
         return [out]
 
-    def _emptied_beside_results(self, turn: Turn) -> bool:
-        """Whether the policy dropped every block of ``turn``, a run of a message whose tool results
-        go out as tool messages of their own."""
+    def _left_out(self, turn: Turn) -> bool:
+        """Whether the policy dropped every block of ``turn``, and the turn is better not written at all:
+        a run of a message whose tool results go out as tool messages of their own, or a user turn (an
+        empty user message between a call and its results would part them).  An assistant message the
+        policy emptied is written, and refused by the check as the API would refuse it."""
         return (
             bool(turn.blocks)
             and all((turn.message_index, index) in self.replaced for index, _ in turn.blocks)
-            and any(isinstance(block, ToolResultBlock) for block in turn.message.content)
+            and (turn.kind != "assistant" or any(isinstance(block, ToolResultBlock) for block in turn.message.content))
         )
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
@@ -188,34 +197,16 @@ class _Writer:
                 parts.append(part)
         out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
         write_content(out, parts, own.form, optional=False)
-        _write_kept(out, own.fields)
+        write_kept(out, own.fields, skip=("role",))
         return out
-
-
-def _write_kept(out: dict[str, Any], fields: Mapping[str, Any]) -> None:
-    """Write the message fields kept verbatim (those we have no place for, and the optional ones
-    that came as ``null``), where the message as it is now has nothing of its own for them."""
-    for key, value in fields.items():
-        if key not in out and key != "role":  # a kept role is the developer's, written above
-            out[key] = value
-
-
-def _merged(part: dict[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:
-    # Extras may hold fields of a nested object (image_url.detail): merge those one level down.
-    for key, value in extras.items():
-        if isinstance(value, Mapping) and isinstance(part.get(key), dict):
-            part[key] = {**part[key], **value}
-        else:
-            part[key] = value
-    return part
 
 
 def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(block, TextBlock):
         return None
     if extras.pop("type", None) == "refusal":
-        return _merged({"type": "refusal", "refusal": block.text}, extras)
-    return _merged({"type": "text", "text": block.text}, extras)
+        return merged({"type": "refusal", "refusal": block.text}, extras)
+    return merged({"type": "text", "text": block.text}, extras)
 
 
 def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
@@ -245,12 +236,12 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
     if part_type == "image_url":
         if not fetchable(source):
             return None
-        return _merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
+        return merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
     if part_type == "input_audio":
         fmt = _AUDIO_FORMATS.get(source.media_type) if isinstance(source, Base64Source) else None
         if fmt is None or not isinstance(source, Base64Source):
             return None  # inline WAV or MP3 only
-        return _merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
+        return merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
     if part_type != "file":
         return None
     if isinstance(source, Base64Source):
@@ -263,17 +254,22 @@ def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dic
         return None  # OpenAI takes files inline or by id, never by URL
     if name is not None:
         file["filename"] = name
-    return _merged({"type": "file", "file": file}, extras)
+    return merged({"type": "file", "file": file}, extras)
 
 
 def _tool_call(block: ToolUseBlock) -> dict[str, Any]:
-    if Carried(block.metadata, _FMT).fields.get("type") == "custom":
-        return {"id": block.id or "", "type": "custom", "custom": {"name": block.name or "", "input": block.content or ""}}
-    return {
-        "id": block.id or "",
-        "type": "function",
-        "function": {"name": block.name or "", "arguments": arguments_text(block)},
-    }
+    fields = Carried(block.metadata, _FMT).fields
+    kind = "custom" if fields.pop("type", None) == "custom" else "function"
+    body = {"name": block.name or ""}
+    if kind == "custom":
+        body["input"] = block.content or ""
+    else:
+        body["arguments"] = arguments_text(block)
+    kept_body = fields.pop(kind, None)
+    if isinstance(kept_body, Mapping):  # the body's fields we have no place for
+        body.update((key, value) for key, value in kept_body.items() if key not in body)
+    # The call's own fields (Gemini's extra_content, whose thought signature its server wants back).
+    return write_kept({"id": block.id or "", "type": kind, kind: body}, fields)
 
 
 # -- reading --------------------------------------------------------------------
@@ -283,7 +279,8 @@ _PartReader = Callable[[Mapping[str, Any], str], _Part]
 
 
 def from_openai(payload: object) -> list[Msg]:
-    """The messages of a Chat Completions ``messages`` list (parsed JSON, or the SDK's dicts).
+    """The messages of a Chat Completions ``messages`` list: parsed JSON, the SDK's dicts, or its
+    objects wherever an object is expected (a ``ChatCompletionMessage`` appended to the list).
 
     Consecutive ``tool`` messages become one :class:`ToolResultMessage`, each result
     named after the call it answers.  Message ids and timestamps are generated (the
@@ -302,7 +299,7 @@ def _read_messages(payload: object) -> list[Msg]:
     results: list[ToolResultBlock] = []
     for index, raw in enumerate(req_list(payload, "messages")):
         path = item("messages", index)
-        obj = req_dict(raw, path)
+        obj = req_object(raw, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
         if role == "tool":
             results.append(_read_tool_result(obj, path, names))
@@ -314,7 +311,7 @@ def _read_messages(payload: object) -> list[Msg]:
             out.append(_read_system(obj, path, role))
         elif role == "user":
             blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
-            metadata = _metadata({**_nulls(obj, _NULLABLE), **_unread(obj, "user")}, parts, form, blocks)
+            metadata = _metadata({**nulls(obj, _NULLABLE), **unread(obj, _READ_FIELDS["user"])}, parts, form, blocks)
             # _read_user_part only makes text and data blocks.
             out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
         elif role == "assistant":
@@ -335,11 +332,6 @@ def _read_messages(payload: object) -> list[Msg]:
 
 def _name(obj: Mapping[str, Any], path: str) -> str | None:
     return opt_str(obj.get("name"), at(path, "name"))
-
-
-def _nulls(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
-    """The fields among ``keys`` given as an explicit ``null``."""
-    return {key: None for key in keys if key in obj and obj[key] is None}
 
 
 def _metadata(
@@ -368,7 +360,7 @@ def _read_parts(
     elif type(value) is list:
         for index, raw in enumerate(value):
             part_path = item(content_path, index)
-            block, extras = read_part(req_dict(raw, part_path), part_path)
+            block, extras = read_part(req_object(raw, part_path), part_path)
             blocks.append(block)
             if extras:
                 parts[index] = extras
@@ -386,33 +378,37 @@ def _read_text_part(obj: Mapping[str, Any], path: str) -> _Part:
     part_type = _part_type(obj, path)
     if part_type != "text":
         raise DecodeError(f"expected a part of type 'text', got {part_type!r}", at(path, "type"))
-    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), pick(obj, _PART_FIELDS)
+    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, ("type", "text"))
 
 
 def _read_assistant_part(obj: Mapping[str, Any], path: str) -> _Part:
     if _part_type(obj, path) == "refusal":
         refusal = req_str(req(obj, "refusal", path), at(path, "refusal"))
-        return TextBlock(refusal), {"type": "refusal", **pick(obj, _PART_FIELDS)}
+        return TextBlock(refusal), {"type": "refusal", **unread(obj, ("type", "refusal"))}
     return _read_text_part(obj, path)
 
 
 def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
     part_type = _part_type(obj, path)
-    extras = pick(obj, _PART_FIELDS)
     if part_type == "text":
         return _read_text_part(obj, path)
+    # The fields we have no place for, the part's own and (one level down) its object's: image_url.detail.
+    extras = unread(obj, ("type", part_type))
     if part_type == "image_url":
         image_path = at(path, "image_url")
-        image = req_dict(req(obj, "image_url", path), image_path)
+        image = req_object(req(obj, "image_url", path), image_path)
         source = source_from_url(req_str(req(image, "url", image_path), at(image_path, "url")))
-        if "detail" in image:
-            extras["image_url"] = {"detail": opt_str(image["detail"], at(image_path, "detail"))}
+        opt_str(image.get("detail"), at(image_path, "detail"))
+        if kept := unread(image, ("url",)):
+            extras["image_url"] = kept
         name = None
     elif part_type == "input_audio":
         audio_path = at(path, "input_audio")
-        audio = req_dict(req(obj, "input_audio", path), audio_path)
+        audio = req_object(req(obj, "input_audio", path), audio_path)
         data = req_str(req(audio, "data", audio_path), at(audio_path, "data"))
         fmt = req_str(req(audio, "format", audio_path), at(audio_path, "format"))
+        if kept := unread(audio, ("data", "format")):
+            extras["input_audio"] = kept
         source, name = Base64Source(_AUDIO_TYPES.get(fmt, f"audio/{fmt}"), data), None
     elif part_type == "file":
         source, name = _read_file(obj, path, extras)
@@ -427,11 +423,11 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
 
 def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tuple[Source, str | None]:
     file_path = at(path, "file")
-    file = req_dict(req(obj, "file", path), file_path)
+    file = req_object(req(obj, "file", path), file_path)
     file_data = opt_str(file.get("file_data"), at(file_path, "file_data"))
     file_id = opt_str(file.get("file_id"), at(file_path, "file_id"))
     name = opt_str(file.get("filename"), at(file_path, "filename"))
-    kept = _nulls(file, ("file_data", "file_id", "filename"))
+    kept = {**nulls(file, ("file_data", "file_id", "filename")), **unread(file, ("file_data", "file_id", "filename"))}
     if file_data is not None and file_id is not None:
         kept["file_id"] = file_id
     if kept:
@@ -446,30 +442,25 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
     return Base64Source("", file_data), name
 
 
-def _unread(obj: Mapping[str, Any], role: str) -> dict[str, Any]:
-    """The fields of a ``role`` message that its reader does not read, to keep verbatim."""
-    return {key: value for key, value in obj.items() if key not in _READ_FIELDS[role]}
-
-
 def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
     fields = {"role": "developer"} if role == "developer" else {}
-    fields.update(_nulls(obj, _NULLABLE))
-    fields.update(_unread(obj, role))
+    fields.update(nulls(obj, _NULLABLE))
+    fields.update(unread(obj, _READ_FIELDS[role]))
     texts = [block for block in blocks if isinstance(block, TextBlock)]
     return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
 
 
 def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
     blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
-    fields = {**pick(obj, _ASSISTANT_FIELDS), **_nulls(obj, _NULLABLE), **_unread(obj, "assistant")}
+    fields = {**pick(obj, _ASSISTANT_FIELDS), **nulls(obj, _NULLABLE), **unread(obj, _READ_FIELDS["assistant"])}
     opt_str(fields.get("refusal"), at(path, "refusal"))
     opt_dict(fields.get("audio"), at(path, "audio"))
     opt_dict(fields.get("function_call"), at(path, "function_call"))
     opt_list(fields.get("annotations"), at(path, "annotations"))
     calls_path = at(path, "tool_calls")
     for index, raw in enumerate(opt_list(obj.get("tool_calls"), calls_path) or []):
-        call = _read_tool_call(req_dict(raw, item(calls_path, index)), item(calls_path, index))
+        call = _read_tool_call(req_object(raw, item(calls_path, index)), item(calls_path, index))
         names[call.id or ""] = call.name or ""
         blocks.append(call)
     return AssistantMessage(blocks, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
@@ -481,13 +472,18 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
     if call_type not in ("function", "custom"):
         raise DecodeError(f"unknown tool call type {call_type!r}; expected function or custom", at(path, "type"))
     body_path = at(path, call_type)
-    body = req_dict(req(obj, call_type, path), body_path)
+    body = req_object(req(obj, call_type, path), body_path)
     name = req_str(req(body, "name", body_path), at(body_path, "name"))
+    # The fields we have no place for, the call's (Gemini's extra_content) and its body's, travel in
+    # the block's metadata["openai"], the body's under its key.
+    kept = unread(obj, ("id", "type", call_type))
+    text_key = "input" if call_type == "custom" else "arguments"
+    if kept_body := unread(body, ("name", text_key)):
+        kept[call_type] = kept_body
+    text = req_str(req(body, text_key, body_path), at(body_path, text_key))
     if call_type == "custom":
-        text = req_str(req(body, "input", body_path), at(body_path, "input"))
-        return ToolUseBlock(call_id, name, {}, text, {_FMT: {"type": "custom"}})
-    arguments = req_str(req(body, "arguments", body_path), at(body_path, "arguments"))
-    return ToolUseBlock(call_id, name, parse_arguments(arguments), arguments)
+        return ToolUseBlock(call_id, name, {}, text, {_FMT: {"type": "custom", **kept}})
+    return ToolUseBlock(call_id, name, parse_arguments(text), text, {_FMT: kept} if kept else None)
 
 
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
@@ -495,5 +491,5 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
     # A tool message's name (some servers take one) has no place in our result, whose name is the call's.
     opt_str(obj.get("name"), at(path, "name"))
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
-    metadata = _metadata({**pick(obj, ("name",)), **_unread(obj, "tool")}, parts, form, blocks)
+    metadata = _metadata({**pick(obj, ("name",)), **unread(obj, _READ_FIELDS["tool"])}, parts, form, blocks)
     return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
