@@ -152,6 +152,24 @@ _V_OUTPUTS = st.one_of(
     _obj({"type": st.just("execution-denied")}, {"reason": _TEXT}),
 )
 _V_RESULT = _obj({"type": st.just("tool-result"), "toolCallId": _IDS, "toolName": _TEXT, "output": _V_OUTPUTS}, _PART_EXTRAS)
+# AI SDK 6's approvals: a request names a call of its message; an answer comes in a tool message.
+_V_APPROVAL_ANSWER = _obj(
+    {"type": st.just("tool-approval-response"), "approvalId": _IDS, "approved": st.booleans()},
+    {"reason": _TEXT, "providerExecuted": st.booleans()},
+)
+
+
+@st.composite
+def _v_assistant_parts(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """An assistant's parts, with approval requests for some of its calls, anywhere after them."""
+    parts = draw(st.lists(st.one_of(_V_TEXT, _V_FILE, _V_REASONING, _V_CALL), max_size=4))
+    for call in [part for part in parts if part["type"] == "tool-call"]:
+        if draw(st.booleans()):
+            approval_id = draw(st.just(call["toolCallId"]) | _IDS)
+            request = {"type": "tool-approval-request", "approvalId": approval_id, "toolCallId": call["toolCallId"]}
+            after = parts.index(call) + 1
+            parts.insert(draw(st.integers(after, len(parts))), request)
+    return parts
 _MESSAGE_EXTRAS = {
     "providerOptions": _PROVIDER_OPTIONS,
     "tags": st.lists(st.sampled_from(["USER_PROMPT", "SYSTEM"]), max_size=2),
@@ -183,7 +201,8 @@ def vercel_ai_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
         _vercel_message("system", _V_TEXT, True),
         _vercel_message("user", st.one_of(_V_TEXT, _V_IMAGE, _V_FILE), True),
         _vercel_message("assistant", st.one_of(_V_TEXT, _V_FILE, _V_REASONING, _V_CALL), True),
-        _vercel_message("tool", _V_RESULT, False),
+        _obj({"role": st.just("assistant"), "content": _v_assistant_parts()}, _MESSAGE_EXTRAS),
+        _vercel_message("tool", _V_RESULT | _V_APPROVAL_ANSWER, False),
         _CODEBUFF_TOOL,
     )
     return st.lists(messages, max_size=4)

@@ -24,6 +24,7 @@ from agentscope_py import (
     ThinkingBlock,
     ToolResultBlock,
     ToolResultMessage,
+    ToolCallState,
     ToolResultState,
     ToolUseBlock,
     UnsupportedContentError,
@@ -102,7 +103,14 @@ _DATA = st.builds(
 # declare comes back declared (test_a_file_part_names_the_likely_media_type).
 _DECLARED_DATA = _DATA.filter(lambda block: not isinstance(block.source, URLSource) or block.source.mime_type is not None)
 _B64_DATA = st.builds(DataBlock, st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav"]), st.just("AAAA")))
-_CALLS = st.builds(ToolUseBlock, _TEXT, _TEXT, st.dictionaries(_TEXT, st.integers() | _TEXT, max_size=2))
+# A call waiting for approval (ASKING) goes with an approval request and comes back asking.
+_CALLS = st.builds(
+    ToolUseBlock,
+    _TEXT,
+    _TEXT,
+    st.dictionaries(_TEXT, st.integers() | _TEXT, max_size=2),
+    state=st.sampled_from([ToolCallState.PENDING, ToolCallState.ASKING]),
+)
 _RESULTS = st.one_of(
     st.builds(ToolResultBlock, _TEXT, _TEXT, _TEXTS, state=st.sampled_from([ToolResultState.SUCCESS, ToolResultState.ERROR])),
     st.builds(ToolResultBlock, _TEXT, _TEXT, st.lists(_TEXTS | _B64_DATA, max_size=3).filter(lambda b: len(b) != 1), state=st.just(ToolResultState.SUCCESS)),
@@ -376,3 +384,56 @@ def test_a_file_url_items_media_type_is_kept() -> None:
     assert isinstance(result, ToolResultBlock)
     (document,) = result.output
     assert isinstance(document, DataBlock) and document.source == URLSource("https://x/r.pdf", "application/pdf")
+
+
+# -- AI SDK 6's tool approvals --------------------------------------------------------------
+
+
+def test_an_approval_request_makes_its_call_asking_and_both_parts_go_back_as_they_came() -> None:
+    history: list[dict[str, Any]] = [
+        {"role": "assistant", "content": [
+            {"type": "tool-call", "toolCallId": "c1", "toolName": "rm", "input": {"path": "a.txt"}},
+            {"type": "tool-approval-request", "approvalId": "ap-1", "toolCallId": "c1"},
+            {"type": "tool-call", "toolCallId": "c2", "toolName": "ls", "input": {}},
+        ]},
+        {"role": "tool", "content": [
+            {"type": "tool-approval-response", "approvalId": "ap-1", "approved": False, "reason": "keep it"},
+            {"type": "tool-result", "toolCallId": "c2", "toolName": "ls", "output": {"type": "text", "value": "a.txt"}},
+        ]},
+    ]
+    assistant, tool = from_vercel_ai(history)
+    asked, listed = assistant.content
+    assert isinstance(asked, ToolUseBlock) and asked.state is ToolCallState.ASKING
+    assert isinstance(listed, ToolUseBlock) and listed.state is ToolCallState.PENDING
+    assert [type(block) for block in tool.content] == [ToolResultBlock]  # the answer is no block: carried
+    assert to_vercel_ai([assistant, tool]) == history
+    # Answered in Python, the call goes on as allowed; its request stays, for the answer to refer to.
+    allowed = assistant.with_content([asked.with_state(ToolCallState.ALLOWED), listed])
+    assert to_vercel_ai([allowed])[0]["content"][1] == {"type": "tool-approval-request", "approvalId": "ap-1", "toolCallId": "c1"}
+
+
+def test_a_call_made_asking_in_python_asks_with_its_own_id_and_reads_back_equal() -> None:
+    asking = AssistantMessage(ToolUseBlock("c9", "rm", {"path": "b"}, state=ToolCallState.ASKING), id="m", timestamp=None)
+    [written] = to_vercel_ai([asking])
+    assert written["content"][1] == {"type": "tool-approval-request", "approvalId": "c9", "toolCallId": "c9"}
+    [back] = from_vercel_ai([written])
+    assert back.content == asking.content and back.metadata == {}
+
+
+@pytest.mark.parametrize(
+    ("part", "path", "message"),
+    [
+        ({"type": "tool-approval-request", "approvalId": "a", "toolCallId": "zz"}, ".toolCallId", "no tool-call 'zz' in this message"),
+        ({"type": "tool-approval-request", "toolCallId": "c1"}, "", "missing required key 'approvalId'"),
+        ({"type": "tool-approval-response", "approvalId": "a", "approved": True}, ".type", "expected one of text, image, file, reasoning, tool-call, tool-result, tool-approval-request"),
+    ],
+)
+def test_a_malformed_approval_part_names_its_path(part: dict[str, Any], path: str, message: str) -> None:
+    call = {"type": "tool-call", "toolCallId": "c1", "toolName": "rm", "input": {}}
+    with pytest.raises(DecodeError, match=message) as info:
+        from_vercel_ai([{"role": "assistant", "content": [call, part]}])
+    assert info.value.path == f"messages[0].content[1]{path}"
+    with pytest.raises(DecodeError, match="approved: expected a boolean") as info:
+        from_vercel_ai([{"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "a", "approved": "yes"}]}])
+    with pytest.raises(DecodeError, match="unknown part type 'tool-approval-request'; expected one of text, image, file$"):
+        from_vercel_ai([{"role": "user", "content": [{"type": "tool-approval-request", "approvalId": "a", "toolCallId": "c1"}]}])

@@ -2,7 +2,8 @@
 
 ``system`` / ``user`` / ``assistant`` / ``tool`` messages whose content is a
 string or a list of parts: text, image, file, reasoning, tool-call and
-tool-result (with ``text``/``json``/``error-*``/``content`` outputs).  Codebuff
+tool-result (with ``text``/``json``/``error-*``/``content`` outputs), and AI SDK
+6's tool approvals (``_vercel_approvals``).  Codebuff
 writes a tool message as ``{"role": "tool", "toolCallId", "toolName",
 "content": [json | media outputs]}``; both shapes are read and written back as
 they came.  Tool results inside an AgentScope assistant message go out as the
@@ -73,6 +74,7 @@ from ._frameworks import (
     source_from_string,
     written_epoch,
 )
+from ._vercel_approvals import APPROVALS, ApprovalParts, read_approvals
 from ._vercel_results import (
     ERROR_STATES,
     RAN_BY_PROVIDER,
@@ -136,9 +138,13 @@ def _read_message(value: object, path: str) -> Msg[Any]:
             blocks, form = [TextBlock(content)], "string"
         else:
             readers = _READERS_BY_ROLE[role]
-            blocks, parts, part_of, _ = read_parts(
-                _FMT, role, content, content_path, readers, _renderer(role), keep_unknown=False
+            blocks, parts, part_of, whole = read_parts(
+                _FMT, role, content, content_path, readers, _renderer(role), keep_unknown=True
             )
+            if whole:  # AI SDK 6's approval parts: no blocks, carried (anything else is refused)
+                approvals = read_approvals(role, blocks, whole, content_path, list(readers))
+                if approvals:
+                    bookkeeping[APPROVALS] = approvals
             form = "list"
         if form != _USUAL_FORM[role]:
             bookkeeping[_FORM] = form
@@ -346,7 +352,7 @@ def _write_fields(
         sent_at = written_epoch(message.timestamp, extras.get(_SENT_AT), message_index)
         if sent_at is not None:
             out[_SENT_AT] = sent_at
-    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, _FORM, _LAYOUT)}
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, _FORM, _LAYOUT, APPROVALS)}
     return overlay(out, fields, ours=(_SENT_AT,))
 
 
@@ -358,12 +364,16 @@ def _write_content(
     if form == "string" and len(texts) == len(run) and (role is MsgRole.SYSTEM or len(texts) == 1):
         return "\n".join(texts)
     parts: list[dict[str, Any]] = []
+    approvals = ApprovalParts(extras.get(APPROVALS))
     for block_index, block in run:
+        approvals.place(parts)
         part = _write_part(
             conversion, message_index, block_index, block, part_extras(extras, len(parts), block), _ROLE_NAMES[role]
         )
         if part is not None:
             parts.append(part)
+            approvals.after(parts, block)
+    approvals.finish(parts)
     return parts
 
 
@@ -452,12 +462,15 @@ def _write_results(
         assert isinstance(block, ToolResultBlock)
         if block.state not in ERROR_STATES:
             return write_codebuff_result(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
-    parts = []
+    parts: list[dict[str, Any]] = []
+    approvals = ApprovalParts(extras.get(APPROVALS))  # the user's answers, beside the results
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
+        approvals.place(parts)
         # A result read in Codebuff's shape carries its output list as "content": a part has none.
         fields = {key: value for key, value in carried(block.metadata, _FMT).items() if key != "content"}
         parts.append(write_result_part(conversion, message_index, block_index, block, fields))
+    approvals.finish(parts)
     return {"content": parts}
 
 

@@ -1,0 +1,107 @@
+"""AI SDK 6's tool approval parts: ``tool-approval-request`` and ``tool-approval-response``.
+
+A tool that needs approval is called as any other; the assistant message adds a
+``tool-approval-request`` part naming the call, and the user's answer comes back
+as a ``tool-approval-response`` part in a tool message.  Neither is a block of
+ours: a request makes its call ``ToolCallState.ASKING`` (what AgentScope calls a
+call waiting for the user), and both parts are carried whole, by position, so
+that they are written back as they came.  A call made ``ASKING`` in Python gets a
+request of its own when written, with the call's id as the approval's.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Mapping
+from typing import Any
+
+from .._blocks import ContentBlock, ToolUseBlock
+from .._enums import MsgRole, ToolCallState
+from .._frozen import thawed
+from .._reader import at, item, req, req_bool, req_str
+from ..errors import DecodeError
+
+__all__ = ["APPROVALS", "ApprovalParts", "read_approvals"]
+
+#: Bookkeeping entry of a message's carried fields: the approval parts, whole, by content index.
+APPROVALS = "approvals"
+_REQUEST, _RESPONSE = "tool-approval-request", "tool-approval-response"
+_PART_OF_ROLE = {MsgRole.ASSISTANT: _REQUEST, MsgRole.TOOL: _RESPONSE}
+
+
+def read_approvals(
+    role: MsgRole, blocks: list[ContentBlock], whole: Mapping[str, Any], path: str, known: list[str]
+) -> dict[str, Any]:
+    """Check the parts ``read_parts`` found no block for (``whole``, by content index), which must be
+    the approval parts of ``role``; mark the calls the requests name ``ASKING`` (in ``blocks``);
+    return the parts to carry.  ``known``: the part types ``role`` reads into blocks, for the error."""
+    wanted = _PART_OF_ROLE.get(role)
+    positions = sorted(int(key) for key in whole)
+    # The content index of each block: the parts kept whole are no blocks.
+    block_positions = [i for i in range(len(blocks) + len(positions)) if str(i) not in whole]
+    as_written = True  # every request is one writing its call would add: then none is carried
+    calls_by_id: dict[str | None, list[int]] = {}
+    for i, block in enumerate(blocks):
+        if isinstance(block, ToolUseBlock):
+            calls_by_id.setdefault(block.id, []).append(i)
+    for position in positions:
+        part = whole[str(position)]
+        part_path = item(path, position)
+        if part["type"] != wanted:
+            expected = ", ".join([*known, *([wanted] if wanted else [])])
+            raise DecodeError(f"unknown part type {part['type']!r}; expected one of {expected}", at(part_path, "type"))
+        req_str(req(part, "approvalId", part_path), at(part_path, "approvalId"))
+        if role is MsgRole.TOOL:
+            req_bool(req(part, "approved", part_path), at(part_path, "approved"))
+            continue
+        call_id = req_str(req(part, "toolCallId", part_path), at(part_path, "toolCallId"))
+        calls = calls_by_id.get(call_id)
+        if not calls:
+            raise DecodeError(f"no tool-call {call_id!r} in this message to ask approval for", at(part_path, "toolCallId"))
+        # The call it follows most closely (ids may repeat), else the first.
+        before = bisect_left(calls, position, key=block_positions.__getitem__)
+        index = calls[before - 1] if before else calls[0]
+        call = blocks[index]
+        assert isinstance(call, ToolUseBlock)
+        blocks[index] = call.with_state(ToolCallState.ASKING)
+        as_written = as_written and part == _default_request(call_id) and position == block_positions[index] + 1
+    return {} if role is MsgRole.ASSISTANT and as_written else dict(whole)
+
+
+class ApprovalParts:
+    """Writes the approval parts of one message's parts list, as its parts are written: the carried
+    ones back at their places, and a request after each ``ASKING`` call no carried one names.
+    Placed as the list grows, so that the positions of other carried fields still count them."""
+
+    def __init__(self, carried_parts: object) -> None:
+        self._pending = (
+            {int(key): value for key, value in carried_parts.items() if key.isdigit()}
+            if isinstance(carried_parts, Mapping)
+            else {}
+        )
+        self._asked = {part.get("toolCallId") for part in self._pending.values() if part.get("type") == _REQUEST}
+
+    def place(self, parts: list[dict[str, Any]]) -> None:
+        """Add the carried parts whose place is the end of ``parts``."""
+        while len(parts) in self._pending:
+            parts.append(thawed(self._pending.pop(len(parts))))
+
+    def after(self, parts: list[dict[str, Any]], block: ContentBlock) -> None:
+        """Add the request ``block`` needs, just written to ``parts``, if it is a call that waits for one
+        (and went as a call: not as the text a policy made of it outside an assistant message)."""
+        if (
+            isinstance(block, ToolUseBlock)
+            and block.state is ToolCallState.ASKING
+            and block.id not in self._asked
+            and parts[-1].get("type") == "tool-call"
+        ):
+            parts.append(_default_request(block.id or ""))
+
+    def finish(self, parts: list[dict[str, Any]]) -> None:
+        """Add the carried parts left (their places lie past the end), in order."""
+        self.place(parts)
+        parts.extend(thawed(self._pending.pop(index)) for index in sorted(self._pending))
+
+
+def _default_request(call_id: str) -> dict[str, Any]:
+    return {"type": _REQUEST, "approvalId": call_id, "toolCallId": call_id}
