@@ -14,8 +14,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._checks import check_mapping
-from ._frozen import EMPTY, FrozenDict
+from ._checks import NestedTooDeeply, check_mapping
+from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict
 
 __all__ = ["parse_tool_arguments"]
 
@@ -90,4 +90,7 @@ def parse_tool_arguments(raw: str) -> tuple[Mapping[str, Any], str | None]:
         return EMPTY, "nested too deeply to parse"
     if not isinstance(value, dict):
         return EMPTY, f"a JSON {type(value).__name__}, not an object"
-    return check_mapping(value, "tool call arguments"), None
+    try:
+        return check_mapping(value, "tool call arguments"), None
+    except NestedTooDeeply:  # parsed, but too deep to store: as unusable as too deep to parse
+        return EMPTY, f"nested too deeply to store (deeper than {MAX_STORED_DEPTH} levels)"

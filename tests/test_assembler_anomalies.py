@@ -31,6 +31,7 @@ from agentscope_py import (
     ThinkingBlockStartEvent,
     ToolCallDeltaEvent,
     ToolCallEndEvent,
+    ToolCallStartEvent,
     ToolResultBlock,
     ToolResultEndEvent,
     ToolResultState,
@@ -434,3 +435,13 @@ def test_usages_that_sum_past_a_java_int_are_an_anomaly_not_a_crash() -> None:
     assert "its usage cannot be added" in result.anomalies[0].message
     with pytest.raises(StreamError, match="its usage cannot be added to the reply's .*the event is skipped"):
         assemble(events, strict=True)
+
+
+def test_arguments_too_deep_to_store_are_kept_as_text_with_an_anomaly() -> None:
+    arguments = '{"a":' * 450 + "1" + "}" * 450
+    call = [ToolCallStartEvent("M", "c", "f"), ToolCallDeltaEvent("M", "c", "f", arguments), ToolCallEndEvent("M", "c", "f")]
+    result = assemble([START, ModelCallStartEvent("M"), *call, ModelCallEndEvent("M"), END])
+    [block] = result[0].content
+    assert isinstance(block, ToolUseBlock) and block.content == arguments and block.input == {}
+    assert [a.kind for a in result.anomalies] == [AnomalyKind.INVALID_TOOL_ARGUMENTS]
+    assert "nested too deeply to store" in result.anomalies[-1].message

@@ -52,6 +52,8 @@ def test_objects_read_exactly_whatever_the_backend(backend: str, raw: str, expec
         ("[1, 2]", "a JSON list, not an object"),
         ('"text"', "a JSON str, not an object"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply to parse"),
+        # Parsed, but deeper than a block stores: as unusable, not an error (the assembler raised it).
+        ('{"a":' * 450 + "1" + "}" * 450, "nested too deeply to store (deeper than 400 levels)"),
         # Not JSON, though Python's json reads them; a message holding nan or inf cannot be written.
         ('{"x": NaN}', "not valid JSON (NaN is not JSON)"),
         ('{"x": [-Infinity]}', "not valid JSON (-Infinity is not JSON)"),

@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from .._blocks import ContentBlock, DataBlock, ToolUseBlock
-from .._checks import NestedTooDeeply
 from .._frozen import EMPTY, thawed
 from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
@@ -215,12 +214,8 @@ def write_content(
 
 
 def arguments_object(raw: str) -> Mapping[str, Any] | None:
-    """The JSON object in ``raw``, or ``None`` when ``raw`` is not one, or one nested too deeply to
-    store: then it is as unreadable as text nested too deeply to parse (deeper is never better)."""
-    try:
-        value, problem = parse_tool_arguments(raw)
-    except NestedTooDeeply:
-        return None
+    """The JSON object in ``raw``, or ``None`` when ``raw`` is not one (or one too deep to store)."""
+    value, problem = parse_tool_arguments(raw)
     return None if problem else value
 
 
