@@ -303,7 +303,7 @@ def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
 
 
 def test_messages_must_be_messages_with_a_role() -> None:
-    with pytest.raises(ValueError, match=r"messages\[0\]"):
+    with pytest.raises(TypeError, match=r"messages\[0\] must be a Msg, got TextBlock"):
         to_agentflow([TextBlock("x")])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="has no role"):
         to_agentflow([Msg("x", role=None)])

@@ -28,6 +28,7 @@ from agentscope_py import (
     AssistantMessage,
     ConversationError,
     DecodeError,
+    ArgumentValueError,
     Msg,
     MsgRole,
     TextBlock,
@@ -277,4 +278,9 @@ def test_a_single_message_where_a_list_is_expected_says_to_wrap_it(function: Cal
         function(UserMessage("x"))
     with pytest.raises(ArgumentTypeError, match="list of messages, got None"):
         function(None)
+    # Each item is checked alike by all of them: a wrong type is a TypeError, a missing role a ValueError.
+    with pytest.raises(ArgumentTypeError, match=r"messages\[1\] must be a Msg, got \{'role': 'user'\} \(dict\)"):
+        function([UserMessage("x"), {"role": "user"}])
+    with pytest.raises(ArgumentValueError, match=r"messages\[0\] has no role"):
+        function([Msg("x", role=None)])
     function([UserMessage("x")])  # the list is what it takes

@@ -94,8 +94,8 @@ class ConvertedDict(dict[str, Any]):
 
 
 def as_message_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
-    """The caller's messages as a list: every converter and conversation check takes its argument
-    through here (the messages themselves are checked where they are read)."""
+    """The caller's messages as a list, each checked to be a message with a role: every converter
+    and conversation check takes its argument through here."""
     if isinstance(messages, Msg):
         # A message is no list of messages, though it may look like one (iterating it would fail).
         raise ArgumentTypeError(
@@ -103,7 +103,15 @@ def as_message_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
         )
     if not isinstance(messages, Iterable):
         raise ArgumentTypeError(f"expected a list of messages, got {describe(messages)}")
-    return list(messages)
+    out = list(messages)
+    for index, message in enumerate(out):
+        if not isinstance(message, Msg):
+            raise ArgumentTypeError(f"messages[{index}] must be a Msg, got {describe(message)}")
+        if message.role is None:
+            raise ArgumentValueError(
+                f"messages[{index}] has no role; give it one (UserMessage, AssistantMessage, …) to convert it"
+            )
+    return out
 
 
 def sdk_json(value: object) -> object:

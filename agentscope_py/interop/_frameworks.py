@@ -41,7 +41,6 @@ from ._carried_fields import carry_in_block, diff, overlay
 from ._common import (
     ConversionNote,
     OnUnsupported,
-    as_message_list,
     check_policy,
     nesting_guard,
     storing,
@@ -58,7 +57,6 @@ __all__ = [
     "make_message",
     "likely_media_type",
     "media_type_of",
-    "messages_list",
     "millis_from_timestamp",
     "name_results",
     "own_run",
@@ -410,19 +408,6 @@ class Conversion:
             block_index=block_index,
             block=block,
         )
-
-
-def messages_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
-    """The caller's messages, checked to be messages with a role."""
-    out = as_message_list(messages)
-    for index, message in enumerate(out):
-        if not isinstance(message, Msg):
-            raise ArgumentValueError(f"messages[{index}] must be a Msg, got {type(message).__name__}")
-        if message.role is None:
-            raise ArgumentValueError(
-                f"messages[{index}] has no role; give it one (UserMessage, AssistantMessage, …) to convert it"
-            )
-    return out
 
 
 def payload_list(payload: object) -> list[Any]:

@@ -20,7 +20,6 @@ import attrs
 from .._blocks import ContentBlock, ToolResultBlock
 from .._enums import MsgRole
 from .._messages import Msg
-from ..errors import ArgumentTypeError, ArgumentValueError
 
 __all__ = ["Turn", "TurnKind", "split_turns"]
 
@@ -61,16 +60,8 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
     """Cut ``messages`` into turns, in order."""
     turns: list[Turn] = []
     for message_index, message in enumerate(messages):
-        if not isinstance(message, Msg):
-            raise ArgumentTypeError(
-                f"messages[{message_index}] must be a Msg, got {type(message).__name__}"
-            )
         role = message.role
-        if role is None:
-            raise ArgumentValueError(
-                f"messages[{message_index}] has no role; give it one (UserMessage, AssistantMessage, …) "
-                "so it can be converted"
-            )
+        assert role is not None, "checked by as_message_list"
         own_kind = _KIND_OF_ROLE[role]
         run: list[tuple[int, ContentBlock]] = []
         run_kind = own_kind

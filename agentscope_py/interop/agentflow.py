@@ -52,14 +52,13 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._common import Converted, OnUnsupported, read_usage
+from ._common import Converted, OnUnsupported, as_message_list, read_usage
 from ._frameworks import (
     Conversion,
     PartReader,
     json_text,
     make_message,
     media_type_of,
-    messages_list,
     name_results,
     read_all,
     read_epoch,
@@ -275,7 +274,7 @@ def to_agentflow(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     """
     conversion = Conversion(_TARGET, on_unsupported)
     out = [
-        _write_message(conversion, index, message) for index, message in enumerate(messages_list(messages))
+        _write_message(conversion, index, message) for index, message in enumerate(as_message_list(messages))
     ]
     return Converted(out, conversion.notes)
 

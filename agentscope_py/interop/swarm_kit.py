@@ -28,7 +28,7 @@ from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
-from ._common import Converted, OnUnsupported, nesting_guard, storing
+from ._common import Converted, OnUnsupported, as_message_list, nesting_guard, storing
 from ._carry import arguments_text, parse_arguments, tool_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
@@ -36,7 +36,6 @@ from ._frameworks import (
     Run,
     check_block_for_role,
     make_message,
-    messages_list,
     name_results,
     own_run,
     payload_list,
@@ -192,7 +191,7 @@ def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     """
     conversion = Conversion(_TARGET, on_unsupported)
     out: list[dict[str, Any]] = []
-    for message_index, message in enumerate(messages_list(messages)):
+    for message_index, message in enumerate(as_message_list(messages)):
         extras = carried(message.metadata, _FMT)
         runs = result_runs(message)
         own_index = own_run(message, runs)

@@ -52,7 +52,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._common import Converted, OnUnsupported, read_usage
+from ._common import Converted, OnUnsupported, as_message_list, read_usage
 from ._carry import data_url, fetchable, parse_arguments, tool_arguments
 from ._frameworks import (
     MEDIA_BLOCKS,
@@ -63,7 +63,6 @@ from ._frameworks import (
     likely_media_type,
     make_message,
     media_type_of,
-    messages_list,
     own_run,
     read_all,
     read_epoch,
@@ -278,7 +277,7 @@ def to_vercel_ai(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     """
     conversion = Conversion(TARGET, on_unsupported)
     out: list[dict[str, Any]] = []
-    for index, message in enumerate(messages_list(messages)):
+    for index, message in enumerate(as_message_list(messages)):
         out.extend(_write_message(conversion, index, message))
     return Converted(out, conversion.notes)
 
