@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -209,7 +211,7 @@ class _Writer:
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
             parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
-        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id or ""}
+        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": _tool_id(result.id)}
         write_kept(out, own.fields)
         if result.state in _ERROR_STATES:
             out["is_error"] = True
@@ -221,8 +223,22 @@ def _tool_use(block: ToolUseBlock) -> dict[str, Any] | None:
     arguments = tool_arguments(block)
     if arguments is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
-    out = {"type": "tool_use", "id": block.id or "", "name": block.name or "", "input": arguments}
+    out = {"type": "tool_use", "id": _tool_id(block.id), "name": block.name or "", "input": arguments}
     return write_kept(out, Carried(block.metadata, _FMT).fields)
+
+
+def _tool_id(call_id: str | None) -> str:
+    """``call_id`` as the API takes it (letters, digits, ``_`` and ``-``): another provider's id such
+    as Kimi's ``functions.read:0`` gets its other characters made ``_`` and a digest of the original,
+    so that no two ids become one and a call and its result still match."""
+    if not call_id or _TOOL_ID.fullmatch(call_id):
+        return call_id or ""
+    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{_NOT_IN_TOOL_ID.sub('_', call_id)}_{digest}"
+
+
+_TOOL_ID = re.compile(r"[A-Za-z0-9_-]+")
+_NOT_IN_TOOL_ID = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
