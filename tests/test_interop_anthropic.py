@@ -218,14 +218,27 @@ def test_media_in_an_assistant_turn_follows_the_policy() -> None:
     assert from_anthropic(as_text)[1].get_text_content() == "here\n[data: https://e.com/cat.png]"
 
 
-def test_a_late_system_message_follows_the_policy() -> None:
-    messages = [SystemMessage("be terse"), UserMessage("hi"), AssistantMessage("hello"), SystemMessage("now be verbose")]
-    with pytest.raises(UnsupportedContentError, match=r"messages\[3\]\.content\[0\]"):
-        to_anthropic(messages)
-    out = to_anthropic(messages, on_unsupported="text")
-    assert out["system"] == "be terse"
-    assert out["messages"][-1] == {"role": "user", "content": "now be verbose"}
-    assert "system instructions only before the first turn" in out.notes[0].target
+def test_a_late_system_message_is_a_system_message_at_its_place() -> None:
+    # The API takes system messages in `messages` (the SDK's MessageParam has SystemMessageParam): they
+    # apply from there on.  Leading ones still go to `system`.
+    messages = [SystemMessage("be terse"), UserMessage("hi"), AssistantMessage("hello"), SystemMessage("now be verbose"), UserMessage("why?")]
+    out = to_anthropic(messages)
+    assert out == {
+        "system": "be terse",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "hello"},
+            {"role": "system", "content": "now be verbose"},
+            {"role": "user", "content": "why?"},
+        ],
+    }
+    assert out.notes == ()
+    validate(TypeAdapter(list[MessageParam]), out["messages"])
+    back = from_anthropic(out)
+    assert [type(m) for m in back] == [SystemMessage, UserMessage, AssistantMessage, SystemMessage, UserMessage]
+    assert back[3].get_text_content() == "now be verbose" and to_anthropic(back) == out
+    blocks = {"messages": [{"role": "user", "content": "hi"}, {"role": "system", "content": [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}]}]}
+    assert to_anthropic(from_anthropic(blocks), validate=False) == blocks
 
 
 # -- rule 3: tool results into the next user turn, same-role turns merged ------------------------
@@ -269,7 +282,8 @@ BAD: list[tuple[Any, str]] = [
     ({"messages": {}}, "messages"),
     ({"messages": [], "system": 3}, "system"),
     ({"messages": [], "system": [{"type": "image"}]}, "system[0].type"),
-    ({"messages": [{"role": "system", "content": "x"}]}, "messages[0].role"),
+    ({"messages": [{"role": "developer", "content": "x"}]}, "messages[0].role"),
+    ({"messages": [{"role": "system", "content": [{"type": "image"}]}]}, "messages[0].content[0].type"),
     ({"messages": [{"role": "user"}]}, "messages[0]"),
     ({"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "base64"}}]}]}, "messages[0].content[0].source"),
     ({"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": "{}"}]}]}, "messages[0].content[0].input"),
@@ -400,12 +414,13 @@ def test_a_message_the_policy_emptied_within_a_turn_of_others_is_absent() -> Non
         {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": {}}]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": "ok"}]},
     ]}
-    late_system = [UserMessage("hi"), call, SystemMessage("be terse"), result]
-    assert to_anthropic(late_system, on_unsupported="drop") == written
     audio = [UserMessage("hi"), call, UserMessage(AudioBlock(URLSource("https://example.com/a.wav"))), result]
     assert to_anthropic(audio, on_unsupported="drop") == written
     blank_late_system = [UserMessage("hi"), call, SystemMessage(" "), result]
     assert to_anthropic(blank_late_system) == written
+    # A system message parts a call from its result, as any message would: refused, not moved.
+    with pytest.raises(ConversationError, match="has no result right after it"):
+        to_anthropic([UserMessage("hi"), call, SystemMessage("be terse"), result])
     # A turn of nothing else is written empty, and refused.
     with pytest.raises(ConversationError) as caught:
         to_anthropic([UserMessage("hi"), call, result, AssistantMessage("ok"), audio[2]], on_unsupported="drop")

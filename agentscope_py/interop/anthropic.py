@@ -74,7 +74,6 @@ from ._turns import Turn, split_turns
 __all__ = ["from_anthropic", "to_anthropic"]
 
 _TARGET = "Anthropic Messages"
-_LATE_SYSTEM = "Anthropic Messages (system instructions only before the first turn)"
 _FMT = "anthropic"
 # The fields of each block that its reader reads.  Any other (cache_control, citations, an image's
 # transformations, a field added after us) is kept verbatim, in the block's metadata["anthropic"] or
@@ -101,12 +100,11 @@ def to_anthropic(
 ) -> ConvertedDict:
     """``{"system": ..., "messages": [...]}`` for ``messages``.
 
-    Leading system messages become ``system``; tool results become ``tool_result``
-    blocks of the next user turn; consecutive turns of one role are merged, as the
-    API requires.  A block Anthropic cannot hold (audio, video, a HintBlock, a
-    ThinkingBlock without a signature, an image or document in an assistant turn,
-    a system message after the first turn)
-    raises :class:`UnsupportedContentError` unless ``on_unsupported`` says
+    Leading system messages become ``system``, later ones system messages at their
+    place; tool results become ``tool_result`` blocks of the next user turn;
+    consecutive turns of one role are merged, as the API requires.  A block
+    Anthropic cannot hold (audio, video, a HintBlock, a ThinkingBlock without a
+    signature, an image or document in an assistant turn) raises :class:`UnsupportedContentError` unless ``on_unsupported`` says
     ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.  With
     ``validate`` a conversation the API would reject with a 400 raises
     :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
@@ -125,14 +123,14 @@ def to_anthropic(
         if turn.kind == "system" and not groups:
             system.append(turn)
             continue
-        role = "assistant" if turn.kind == "assistant" else "user"
+        role: str = "user" if turn.kind == "tool" else turn.kind  # a system message after the first turn is one
         if groups and groups[-1][0] == role:
             groups[-1][1].append(turn)
         else:
             groups.append((role, [turn]))
     out: dict[str, Any] = {}
     if system:
-        writer.content(out, system, system=True)
+        writer.content(out, system)
         out["system"] = out.pop("content")
     out["messages"] = []
     empty: list[ConversationProblem] = []
@@ -140,7 +138,7 @@ def to_anthropic(
         message: dict[str, Any] = {"role": role}
         writer.content(message, group)
         out["messages"].append(message)
-        if not message["content"]:  # a turn of messages the policy emptied (a dropped late system message, say)
+        if not message["content"]:  # a turn of messages the policy emptied
             kind = ProblemKind.EMPTY_USER_MESSAGE if role == "user" else ProblemKind.EMPTY_ASSISTANT_MESSAGE
             empty.append(ConversationProblem(kind, group[0].message_index))
     if validate:
@@ -162,18 +160,16 @@ class _Writer:
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
 
-    def content(self, out: dict[str, Any], turns: list[Turn], *, system: bool = False) -> None:
+    def content(self, out: dict[str, Any], turns: list[Turn]) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``."""
         parts: list[dict[str, Any]] = []
         for turn in turns:
             own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
-            late_system = turn.kind == "system" and not system
             for index, block in turn.blocks:
                 if isinstance(block, TextBlock) and not block.text.strip():
                     continue  # blank text says nothing, and the API refuses it ("must contain non-whitespace text")
-                part = None if late_system else self._part(turn, index, block, own)
-                target = _LATE_SYSTEM if late_system else _TARGET
-                written = self._or_fallback(part, turn, index, block, target)
+                part = self._part(turn, index, block, own)
+                written = self._or_fallback(part, turn, index, block)
                 if part is None:
                     self.replaced[turn.message_index, index] = written[0]["text"] if written else None
                 if written:
@@ -184,14 +180,12 @@ class _Writer:
         form = Carried(only.message.metadata, _FMT).form if whole and only is not None else None
         write_content(out, parts, form, optional=False)
 
-    def _or_fallback(
-        self, part: dict[str, Any] | None, turn: Turn, index: int, block: ContentBlock, target: str = _TARGET
-    ) -> list[dict[str, Any]]:
+    def _or_fallback(self, part: dict[str, Any] | None, turn: Turn, index: int, block: ContentBlock) -> list[dict[str, Any]]:
         """``[part]``, or what the policy makes of a block the target cannot hold."""
         if part is not None:
             return [part]
         text = unsupported(
-            self.policy, self.notes, target=target, message_index=turn.message_index, block_index=index, block=block
+            self.policy, self.notes, target=_TARGET, message_index=turn.message_index, block_index=index, block=block
         )
         return [] if text is None else [{"type": "text", "text": text}]
 
@@ -323,15 +317,18 @@ def _read_request(payload: object) -> list[Msg]:
     request = req_object(payload, "")
     out: list[Msg] = []
     if "system" in request:
-        out.append(_read_system(request["system"]))
+        out.append(_read_system(request, "", "system"))
     names: dict[str, str] = {}
     for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
         path = item("messages", index)
         obj = req_object(raw, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
-        if role not in ("user", "assistant"):
-            raise DecodeError(f"unknown role {role!r}; expected user or assistant", at(path, "role"))
-        out.extend(_read_turn(obj, path, role, names))
+        if role == "system":  # instructions from this point of the conversation on
+            out.append(_read_system(obj, path, "content"))
+        elif role in ("user", "assistant"):
+            out.extend(_read_turn(obj, path, role, names))
+        else:
+            raise DecodeError(f"unknown role {role!r}; expected user, assistant or system", at(path, "role"))
     return out
 
 
@@ -351,12 +348,14 @@ def _metadata(
     return {_FMT: own} if own else {}
 
 
-def _read_system(value: object) -> SystemMessage:
+def _read_system(obj: Mapping[str, Any], path: str, key: str) -> SystemMessage:
+    """The system instructions ``obj[key]``: the request's ``system``, or a system message's content."""
+    value = obj[key]
     blocks: list[TextBlock] = []
     parts: dict[int, dict[str, Any]] = {}
-    for index, raw in enumerate(_content_list({"system": value}, "", "system")):
-        path = item("system", index)
-        block, extras = _read_text(req_object(raw, path), path)
+    for index, raw in enumerate(_content_list(obj, path, key)):
+        block_path = item(at(path, key), index)
+        block, extras = _read_text(req_object(raw, block_path), block_path)
         blocks.append(block)
         if extras:
             parts[index] = extras
