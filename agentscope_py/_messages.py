@@ -105,7 +105,11 @@ class Msg(JsonSerializable, Generic[_B]):
         )
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Msg):
+        # Across classes only within the family whose fields are Msg's: a subclass adding fields
+        # compares as attrs has it compare, with its own class only.
+        if type(other) is not type(self) and (
+            not isinstance(other, Msg) or other.__attrs_attrs__ is not self.__attrs_attrs__
+        ):
             return NotImplemented
         return (
             self.id == other.id

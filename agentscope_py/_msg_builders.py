@@ -184,11 +184,16 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
 
     def results(self, *blocks: ToolResultBlock | Iterable[ToolResultBlock]) -> Self:
         """Replace the results with ``blocks``."""
-        content = normalize_content(blocks, "ToolResultMessage results")
-        for index, block in enumerate(content):
+        given: list[object] = []  # one by one or as an iterable, as content(...) takes them
+        items: tuple[object, ...] = blocks  # checked as given: a str is no result either
+        for item in items:
+            given.extend(item) if isinstance(item, Iterable) and not isinstance(item, str) else given.append(item)
+        results: list[ContentBlock] = []
+        for index, block in enumerate(given):
             if not isinstance(block, ToolResultBlock):
                 raise ArgumentTypeError(
                     f"results() takes ToolResultBlocks, got {describe(block)} at [{index}]; content(...) takes any block"
                 )
-        self._content = list(content)
+            results.append(block)
+        self._content = results
         return self

@@ -99,10 +99,27 @@ def encode_events(
     generator); if no event has it, everything is sent again, at its end (a
     :class:`ResumableEventStream` drops the events it has already seen).
     ``retry`` (milliseconds) is sent first to set the client's reconnection delay.
+    The arguments are checked when it is called; the events are encoded as they come.
     """
-    if retry is not None:
-        yield _retry_field(retry) + "\n\n"  # a message without data: clients take the field, dispatch nothing
-    for event in _after(events, last_event_id) if last_event_id else events:
+    first = [_retry_field(retry) + "\n\n"] if retry is not None else []  # no data: clients take the field only
+    last_event_id = check_optional_str(last_event_id, "encode_events last_event_id")
+    _check_events(events)
+    return _encoded(first, _after(events, last_event_id) if last_event_id else events)
+
+
+def _check_events(events: object) -> None:
+    if isinstance(events, AgentEvent):
+        raise ArgumentTypeError(
+            f"encode_events takes an iterable of events, got one {type(events).__name__}; "
+            "give it to encode_event, or a list of it"
+        )
+    if not isinstance(events, Iterable):
+        raise ArgumentTypeError(f"encode_events takes an iterable of events, got {describe(events)}")
+
+
+def _encoded(first: list[str], events: Iterable[AgentEvent]) -> Iterator[str]:
+    yield from first
+    for event in events:
         yield encode_event(event)
 
 

@@ -4,6 +4,7 @@ strict mode raises StreamError naming the event."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from dataclasses import dataclass
 
 import pytest
@@ -287,6 +288,12 @@ def test_a_replayed_malformed_event_is_reported_once(batched: bool) -> None:
     assert [anomaly.kind for anomaly in assembler.anomalies] == [AnomalyKind.MALFORMED_EVENT] * 2
     [message] = assembler.feed(AgentEndEvent("R"))
     assert message.content == (TextBlock("a"), TextBlock("x"))
+    # With no reply open, both problems are reported: the replyId, and that it belongs nowhere.
+    stray = MessageAssembler()
+    stray.feed(events[3])
+    assert [anomaly.kind for anomaly in stray.anomalies] == [AnomalyKind.MALFORMED_EVENT, AnomalyKind.OUTSIDE_REPLY]
+    with pytest.raises(StreamError, match="replyId must be a string"):
+        MessageAssembler(strict=True).feed(events[3])
     # Strict mode skips such an event, so a replay of it is refused again, not dropped as seen.
     strict = MessageAssembler(strict=True)
     for _ in range(2):
@@ -391,15 +398,16 @@ def test_the_latest_open_reply_of_a_source_is_found_among_many() -> None:
 
 def test_anomalies_are_a_snapshot_the_same_until_there_is_another() -> None:
     assembler = MessageAssembler()
-    assert assembler.anomalies == () and not assembler.anomalies
+    assert not assembler.anomalies and len(assembler.anomalies) == 0
     assembler.feed(TextBlockEndEvent("M", "text"))
     first = assembler.anomalies
     assert assembler.anomalies is first and len(first) == 2  # OUTSIDE_REPLY, END_WITHOUT_START
     assembler.feed(TextBlockEndEvent("M", "other"))
-    later = assembler.anomalies
+    later: Any = assembler.anomalies  # Any: the checks below are of its run-time behaviour
     # The earlier snapshot is unchanged by later anomalies; each reads as the tuple of its anomalies.
     assert len(first) == 2 and list(first) == list(later[:2]) and later[:2] == first and first == later[:2]
-    assert later == tuple(later) and later != list(later) and later != first and first != "ab"
+    assert later == tuple(later) and later != list(later) and later != first and later != ("a", "b", "c")
+    assert not isinstance(later, tuple)  # a read-only Sequence: tuple(...) makes one
     assert later[-1] is later[2] and later[-3] is later[0] and later[::-1] == tuple(reversed(later))
     assert hash(first) == hash(tuple(first)) and repr(first) == repr(tuple(first))
     for outside in (2, -3):

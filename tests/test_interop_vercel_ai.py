@@ -437,3 +437,15 @@ def test_a_malformed_approval_part_names_its_path(part: dict[str, Any], path: st
         from_vercel_ai([{"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "a", "approved": "yes"}]}])
     with pytest.raises(DecodeError, match="unknown part type 'tool-approval-request'; expected one of text, image, file$"):
         from_vercel_ai([{"role": "user", "content": [{"type": "tool-approval-request", "approvalId": "a", "toolCallId": "c1"}]}])
+
+
+@pytest.mark.parametrize(
+    "carried",
+    ["junk", None, [1], {"0": "junk"}, {"0": None}, {"0": {"type": "tool-approval-response", "approvalId": "a", "approved": True}}],
+)
+def test_approvals_metadata_that_is_not_what_was_read_is_passed_over(carried: object) -> None:
+    # Carried bookkeeping edited into something else reads as absent, as every carried field does.
+    call = ToolUseBlock("c1", "f", {})
+    message = AssistantMessage(call, metadata={"vercel_ai": {"approvals": carried}})
+    [written] = to_vercel_ai([message])
+    assert written["content"] == [{"type": "tool-call", "toolCallId": "c1", "toolName": "f", "input": {}}]

@@ -176,6 +176,16 @@ def test_a_plain_msg_equals_its_role_class_with_the_same_fields() -> None:
     same: dict[str, Any] = {"id": built.id, "timestamp": built.timestamp}
     assert Msg(CALL_1, role=None, **same) != Msg(CALL_1, role=MsgRole.TOOL, **same)
     assert built != built.to_dict() and built.__eq__("text") is NotImplemented
+    # A subclass adding fields compares with its own class only, as attrs makes it (else equality
+    # would not be transitive: two such messages differing only in the new field would equal one base).
+
+    @attrs.frozen(init=False)
+    class Tagged(AssistantMessage):
+        tag: str = ""
+
+    tagged = Tagged(CALL_1, **fields)
+    object.__setattr__(tagged, "tag", "x")
+    assert tagged != built and built != tagged and tagged == tagged
 
 
 def test_replace_makes_a_checked_copy_of_the_same_class() -> None:

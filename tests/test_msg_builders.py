@@ -229,8 +229,12 @@ def test_tool_result_builder_results_replaces() -> None:
     assert builder.results(replaced[:1]).build().content == (replaced[0],)
     assert builder.results().build().content == ()
     # Results only, as result() takes (mypy refuses both); content(...) takes any block.
-    for not_results in [(TextBlock("x"),), ("text",), ([replaced[0], TextBlock("x")],)]:
-        with pytest.raises(ArgumentTypeError, match=r"results\(\) takes ToolResultBlocks, got TextBlock.* content\(\.\.\.\) takes any block"):
+    for not_results, got in [
+        ((TextBlock("x"),), r"TextBlock\(text='x'\) \(TextBlock\) at \[0\]"),
+        (("text",), r"'text' \(str\) at \[0\]"),  # as given, not the TextBlock content(...) would make of it
+        (([replaced[0], TextBlock("x")],), r"TextBlock\(text='x'\) \(TextBlock\) at \[1\]"),
+    ]:
+        with pytest.raises(ArgumentTypeError, match=rf"results\(\) takes ToolResultBlocks, got {got}; content\(\.\.\.\) takes any block"):
             builder.results(*not_results)  # type: ignore[arg-type]
     assert builder.build().content == ()  # a refused call changed nothing
 

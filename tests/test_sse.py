@@ -234,6 +234,14 @@ def test_the_encoders_and_parsers_check_their_arguments() -> None:
         parse_events(5)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="limits must be a DecodeLimits"):
         parse_events("", limits={"max_depth": 200})  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="encode_events takes an iterable of events, got 5 \\(int\\)"):
+        encode_events(5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="got one AgentEndEvent; give it to encode_event"):
+        encode_events(AgentEndEvent("r"))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="retry must be an int"):
+        encode_events([], retry="1")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="encode_events last_event_id must be a str or None, got 7"):
+        encode_events([], last_event_id=7)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="SSEParser last_event_id must be a str"):
         SSEParser(None)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="SSEParser max_message_size must be an int"):

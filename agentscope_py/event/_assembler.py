@@ -407,11 +407,14 @@ class MessageAssembler(ReplyRouter):
             return []  # application events: not part of any message
         reply_id = event.value.get("replyId")
         malformed = reply_id is not None and not isinstance(reply_id, str)
+        problem = f"{describe_event(event)}: replyId must be a string"
+        if malformed and self._agent_replies.get(event.source) is None and self._latest_bare_reply(event.source) is None:
+            self._report(AnomalyKind.MALFORMED_EVENT, problem, event)  # and OUTSIDE_REPLY below: both are true
         reply = self._route_by_source(event) if malformed or reply_id is None else self._route(event, reply_id)
         if reply is None:  # also a replay: its problem was reported when it first came
             return []
         if malformed:  # the block is applied all the same, to the source's reply
-            self._refuse(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: replyId must be a string", event, reply)
+            self._refuse(AnomalyKind.MALFORMED_EVENT, problem, event, reply)
         try:
             block = ContentBlock.from_dict(thawed(event.value.get("block")))
         except DecodeError as error:

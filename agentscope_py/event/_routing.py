@@ -11,6 +11,7 @@ outside any ``AgentStartEvent`` is a reply of its own, ended by its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .._checks import describe
@@ -61,9 +62,9 @@ class ReplyRouter:
         return self._strict
 
     @property
-    def anomalies(self) -> AnomalySnapshot:
+    def anomalies(self) -> Sequence[StreamAnomaly]:
         """What this assembler noticed so far, oldest first: a read-only sequence that later
-        anomalies do not change (equal to the tuple of them)."""
+        anomalies do not change, equal to the tuple of them (``tuple(...)`` makes one)."""
         if len(self._anomalies_seen) != len(self._anomalies):  # the same object until there is another
             self._anomalies_seen = AnomalySnapshot(self._anomalies)
         return self._anomalies_seen

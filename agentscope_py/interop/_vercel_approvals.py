@@ -73,13 +73,19 @@ class ApprovalParts:
     ones back at their places, and a request after each ``ASKING`` call no carried one names.
     Placed as the list grows, so that the positions of other carried fields still count them."""
 
-    def __init__(self, carried_parts: object) -> None:
+    def __init__(self, carried_parts: object, role: MsgRole) -> None:
+        # Only the parts this message's role holds, as read: anything else in the metadata is not ours.
+        wanted = _PART_OF_ROLE.get(role)
         self._pending = (
-            {int(key): value for key, value in carried_parts.items() if key.isdigit()}
+            {
+                int(key): value
+                for key, value in carried_parts.items()
+                if isinstance(key, str) and key.isdigit() and isinstance(value, Mapping) and value.get("type") == wanted
+            }
             if isinstance(carried_parts, Mapping)
             else {}
         )
-        self._asked = {part.get("toolCallId") for part in self._pending.values() if part.get("type") == _REQUEST}
+        self._asked = {part.get("toolCallId") for part in self._pending.values()}
 
     def place(self, parts: list[dict[str, Any]]) -> None:
         """Add the carried parts whose place is the end of ``parts``."""
