@@ -104,8 +104,9 @@ def to_anthropic(
     place; tool results become ``tool_result`` blocks of the next user turn;
     consecutive turns of one role are merged, as the API requires.  A block
     Anthropic cannot hold (audio, video, a HintBlock, a ThinkingBlock without a
-    signature, an image or document in an assistant turn) raises :class:`UnsupportedContentError` unless ``on_unsupported`` says
-    ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.  With
+    signature, an image or document in an assistant turn) raises
+    :class:`UnsupportedContentError` unless ``on_unsupported`` says ``"drop"`` or
+    ``"text"``; the result's ``notes`` list each such block.  With
     ``validate`` a conversation the API would reject with a 400 raises
     :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
