@@ -76,11 +76,13 @@ def _tool_use_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 
 def _tool_result_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return check_mapping(value, "ToolResultBlock.metadata")
+    # Java copies it with Map.copyOf, which refuses a null value: an entry set to None is left
+    # out, as a message's is, so that Java can read what is written.
+    return check_mapping(value, "ToolResultBlock.metadata", drop_none=True)
 
 
 # A frozen mapping passes these unchanged, so the decoder may skip them (see _fields).
-mark_type_checks(_thinking_metadata, _tool_use_input, _tool_use_metadata, _tool_result_metadata)
+mark_type_checks(_thinking_metadata, _tool_use_input, _tool_use_metadata)
 
 
 @attrs.frozen(field_transformer=checked_fields)

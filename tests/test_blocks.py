@@ -358,6 +358,16 @@ def test_is_suspended_needs_exactly_true(metadata: dict[str, Any], suspended: bo
     assert ToolResultBlock.METADATA_SUSPENDED == "agentscope_suspended"
 
 
+def test_a_tool_results_metadata_leaves_out_null_values_as_java_cannot_hold_them() -> None:
+    # Java copies it with Map.copyOf, which throws on a null value: a result written with one could
+    # not be read there.  Nested nulls are kept (Java keeps them), as in a message's metadata.
+    made = ToolResultBlock("c", "n", metadata={"trace": None, "kept": {"inner": None}})
+    assert made.metadata == {"kept": {"inner": None}}
+    read = ContentBlock.from_json('{"type":"tool_result","id":"c","name":"n","metadata":{"trace":null,"kept":{"inner":null}}}')
+    assert read == made and "trace" not in read.to_json()
+    assert attrs.evolve(made, metadata={"x": None}).metadata == {}
+
+
 def test_tool_result_with_state_and_with_id_and_name_keep_the_rest() -> None:
     original = ToolResultBlock.suspended(ToolUseBlock("call_1", "deploy"))
     done = original.with_state(ToolResultState.SUCCESS)
