@@ -21,6 +21,7 @@ from agentscope_py import (
     Base64Source,
     ChatUsage,
     DataBlock,
+    AgentEventType,
     DecodeError,
     GenerateReason,
     ImageBlock,
@@ -256,6 +257,13 @@ def test_legacy_type_names_decode_and_are_written_as_today(alias: str, cls: type
     assert type(decoded) is cls
     assert decoded.to_dict()["type"] == cls.type.value
     assert cls.from_dict({"type": alias}) == cls.from_dict({"type": cls.type.value})
+
+
+def test_an_unknown_type_lists_the_types_to_write_not_the_legacy_ones() -> None:
+    with pytest.raises(DecodeError) as caught:
+        AgentEvent.from_dict({"type": "NOPE"})
+    known = str(caught.value).split("(known: ", 1)[1].split(")", 1)[0].split(", ")
+    assert known == sorted(member.value for member in AgentEventType)  # the 31, read and written
 
 
 def test_java_reading_rules() -> None:

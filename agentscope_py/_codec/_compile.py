@@ -97,7 +97,8 @@ def _union_decoder(union: WireUnion) -> Decoder:
 
 
 def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
-    known = ", ".join(sorted(union.members))
+    # The tags members are written with: legacy aliases, read too, are not what to write.
+    known = ", ".join(sorted(name for name, member in union.members.items() if CLASSES[member].tag in (name, None)))
     if type(tag) is not str:
         # A number as written (by its size when too long to print); anything else by its JSON kind: an
         # array quoted would read differently built in Python ((), []) than parsed, and may be long.
