@@ -292,11 +292,21 @@ def _anthropic_request(draw: st.DrawFn, surrogates: bool) -> dict[str, Any]:
         {"role": "user", "content": draw(user)} if index % 2 == 0 else {"role": "assistant", "content": draw(assistant)}
         for index in range(turns)
     ]
+    if turns and draw(st.booleans()):  # a system message after the first turn: instructions from there on
+        content = draw(_words(surrogates) | st.lists(_anthropic_text(surrogates), min_size=1, max_size=2))
+        if _says_something(content):  # a blank one is left out: the API refuses blank text
+            request["messages"].insert(draw(st.integers(1, turns)), {"role": "system", "content": content})
     return request
 
 
+def _says_something(content: str | list[dict[str, Any]]) -> bool:
+    texts = [content] if isinstance(content, str) else [block["text"] for block in content]
+    return all(text.strip() for text in texts)
+
+
 def anthropic_payloads(*, surrogates: bool = True) -> st.SearchStrategy[dict[str, Any]]:
-    """``{"system"?: ..., "messages": [...]}`` with alternating user and assistant turns."""
+    """``{"system"?: ..., "messages": [...]}`` with alternating user and assistant turns, and maybe a
+    system message between them."""
     return _anthropic_request(surrogates)
 
 

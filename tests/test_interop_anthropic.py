@@ -57,11 +57,12 @@ def conforms(request: dict[str, Any]) -> None:
     """``system`` and every message validate against the SDK's param types."""
     if "system" in request:
         validate(SYSTEM, request["system"])
-    for message in request["messages"]:
-        assert message["role"] in ("user", "assistant")
+    for index, message in enumerate(request["messages"]):
+        # A system message only after the first turn: leading instructions go to `system`.
+        assert message["role"] in ("user", "assistant") or (message["role"] == "system" and index > 0)
         validate(MESSAGE, message)
-    roles = [message["role"] for message in request["messages"]]
-    assert all(a != b for a, b in pairwise(roles)), "turns must alternate"
+    roles = [message["role"] for message in request["messages"] if message["role"] != "system"]
+    assert all(a != b for a, b in pairwise(roles)), "user and assistant turns must alternate"
 
 
 # -- worked examples ------------------------------------------------------------------
@@ -239,6 +240,12 @@ def test_a_late_system_message_is_a_system_message_at_its_place() -> None:
     assert back[3].get_text_content() == "now be verbose" and to_anthropic(back) == out
     blocks = {"messages": [{"role": "user", "content": "hi"}, {"role": "system", "content": [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}]}]}
     assert to_anthropic(from_anthropic(blocks), validate=False) == blocks
+    two = {"messages": [{"role": "user", "content": "hi"}, {"role": "system", "content": "a"}, {"role": "system", "content": "b"}]}
+    assert to_anthropic(from_anthropic(two), validate=False) == two  # not merged: each applies from its place
+    # First in `messages`, a system message is the conversation's instructions: written as `system`.
+    assert to_anthropic(from_anthropic({"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}]})) == {
+        "system": "s", "messages": [{"role": "user", "content": "hi"}]
+    }
 
 
 # -- rule 3: tool results into the next user turn, same-role turns merged ------------------------

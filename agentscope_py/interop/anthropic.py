@@ -125,7 +125,7 @@ def to_anthropic(
             system.append(turn)
             continue
         role: str = "user" if turn.kind == "tool" else turn.kind  # a system message after the first turn is one
-        if groups and groups[-1][0] == role:
+        if groups and groups[-1][0] == role and role != "system":  # system messages stay as they were given
             groups[-1][1].append(turn)
         else:
             groups.append((role, [turn]))
