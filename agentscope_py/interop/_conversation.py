@@ -342,7 +342,8 @@ def check_conversation(
     written, places = _as_written(messages, replaced, omitted)
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
     fatal = [_placed(p, places) for p in validate_conversation(written) if p.kind not in harmless]
-    fatal += [p for p in found if p not in fatal]
+    seen = set(fatal)
+    fatal += [p for p in found if p not in seen]
     fatal.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))
     if fatal:
         listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
