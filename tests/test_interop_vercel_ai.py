@@ -31,7 +31,7 @@ from agentscope_py import (
     URLSource,
     UserMessage,
 )
-from agentscope_py.interop import from_vercel_ai, to_vercel_ai
+from agentscope_py.interop import from_vercel_ai, to_anthropic, to_openai, to_vercel_ai, validate_conversation
 
 SEEDS = seed("vercel_ai_seed.json")
 
@@ -410,6 +410,10 @@ def test_an_approval_request_makes_its_call_asking_and_both_parts_go_back_as_the
     # Answered in Python, the call goes on as allowed; its request stays, for the answer to refer to.
     allowed = assistant.with_content([asked.with_state(ToolCallState.ALLOWED), listed])
     assert to_vercel_ai([allowed])[0]["content"][1] == {"type": "tool-approval-request", "approvalId": "ap-1", "toolCallId": "c1"}
+    # A request goes with its call: take the call out, and what is written still reads.
+    [without] = to_vercel_ai([assistant.with_content([listed])])
+    assert [part["type"] for part in without["content"]] == ["tool-call"]
+    assert from_vercel_ai([without])[0].content == (listed,)
 
 
 def test_a_call_made_asking_in_python_asks_with_its_own_id_and_reads_back_equal() -> None:
@@ -449,3 +453,22 @@ def test_approvals_metadata_that_is_not_what_was_read_is_passed_over(carried: ob
     message = AssistantMessage(call, metadata={"vercel_ai": {"approvals": carried}})
     [written] = to_vercel_ai([message])
     assert written["content"] == [{"type": "tool-call", "toolCallId": "c1", "toolName": "f", "input": {}}]
+
+
+def test_an_approval_answer_alone_in_its_tool_message_parts_nothing() -> None:
+    # AI SDK 6 sends the user's answer in a tool message of its own, between the call and its result.
+    # Read, that message holds no block: it is no turn, so the call and its result still meet.
+    history: list[dict[str, Any]] = [
+        {"role": "user", "content": "delete a.txt"},
+        {"role": "assistant", "content": [
+            {"type": "tool-call", "toolCallId": "c1", "toolName": "rm", "input": {}},
+            {"type": "tool-approval-request", "approvalId": "ap", "toolCallId": "c1"},
+        ]},
+        {"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "ap", "approved": True}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "rm", "output": {"type": "text", "value": "ok"}}]},
+    ]
+    messages = from_vercel_ai(history)
+    assert validate_conversation(messages) == []
+    assert [m["role"] for m in to_openai(messages)] == ["user", "assistant", "tool"]
+    assert [m["role"] for m in to_anthropic(messages)["messages"]] == ["user", "assistant", "user"]
+    assert to_vercel_ai(messages) == history

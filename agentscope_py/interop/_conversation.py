@@ -134,7 +134,10 @@ _EMPTY = {
 
 
 def _emptiness(message: Msg) -> tuple[ProblemKind, RepairAction] | None:
-    """The problem of a message (not a system one) with nothing in it but (possibly) blank text."""
+    """The problem of a message (not a system one) with nothing in it but (possibly) blank text.
+    A TOOL message with no blocks at all is none: it is no turn (see ``split_turns``)."""
+    if message.role is MsgRole.TOOL and not message.content:
+        return None
     empty = _EMPTY.get(message.role) if message.role is not None else None
     if empty is not None and all(isinstance(block, TextBlock) and not block.text.strip() for block in message.content):
         return empty

@@ -72,7 +72,9 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
                 run = []
             run_kind = kind
             run.append((index, block))
-        if run or not message.content:
-            # An empty message still is a turn: it converts to an empty message, not to nothing.
+        if run or (not message.content and role is not MsgRole.TOOL):
+            # An empty message still is a turn: it converts to an empty message, not to nothing.  An
+            # empty TOOL message answers nothing and says nothing: no turn (the AI SDK writes one for
+            # an approval answer alone, between a call and its result).
             turns.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
     return turns

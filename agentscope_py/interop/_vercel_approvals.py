@@ -12,7 +12,7 @@ request of its own when written, with the call's id as the approval's.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._blocks import ContentBlock, ToolUseBlock
@@ -73,14 +73,20 @@ class ApprovalParts:
     ones back at their places, and a request after each ``ASKING`` call no carried one names.
     Placed as the list grows, so that the positions of other carried fields still count them."""
 
-    def __init__(self, carried_parts: object, role: MsgRole) -> None:
+    def __init__(self, carried_parts: object, role: MsgRole, blocks: Iterable[ContentBlock]) -> None:
         # Only the parts this message's role holds, as read: anything else in the metadata is not ours.
+        # A request goes only with its call: one whose call was taken out would name no call.
         wanted = _PART_OF_ROLE.get(role)
+        calls = {block.id for block in blocks if isinstance(block, ToolUseBlock)}
         self._pending = (
             {
                 int(key): value
                 for key, value in carried_parts.items()
-                if isinstance(key, str) and key.isdigit() and isinstance(value, Mapping) and value.get("type") == wanted
+                if isinstance(key, str)
+                and key.isdigit()
+                and isinstance(value, Mapping)
+                and value.get("type") == wanted
+                and (wanted != _REQUEST or value.get("toolCallId") in calls)
             }
             if isinstance(carried_parts, Mapping)
             else {}

@@ -363,7 +363,7 @@ def _write_content(
     if form == "string" and len(texts) == len(run) and (role is MsgRole.SYSTEM or len(texts) == 1):
         return "\n".join(texts)
     parts: list[dict[str, Any]] = []
-    approvals = ApprovalParts(extras.get(APPROVALS), role)
+    approvals = ApprovalParts(extras.get(APPROVALS), role, [block for _, block in run])
     for block_index, block in run:
         approvals.place(parts)
         part = _write_part(
@@ -462,7 +462,7 @@ def _write_results(
         if block.state not in ERROR_STATES:
             return write_codebuff_result(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
     parts: list[dict[str, Any]] = []
-    approvals = ApprovalParts(extras.get(APPROVALS), MsgRole.TOOL)  # the user's answers, beside the results
+    approvals = ApprovalParts(extras.get(APPROVALS), MsgRole.TOOL, ())  # the user's answers, beside the results
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
         approvals.place(parts)
