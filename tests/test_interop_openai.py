@@ -473,6 +473,11 @@ def test_sdk_objects_read_as_the_json_they_hold() -> None:
         {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}, "extra_content": {"k": 1}})
     (message,) = from_openai([{"role": "assistant", "tool_calls": [call]}])
     assert message.content == (ToolUseBlock("c1", "f", {}, "{}", {"openai": {"extra_content": {"k": 1}}}),)
+    # parse()'s message repeats its content under "parsed", which no request may hold: not carried.
+    from openai.types.chat import ParsedChatCompletionMessage
+
+    parsed = ParsedChatCompletionMessage[Any].model_validate({"role": "assistant", "content": '{"a":1}', "parsed": {"a": 1}})
+    assert to_openai(from_openai([{"role": "user", "content": "q"}, parsed]))[1] == {"role": "assistant", "content": '{"a":1}'}
 
 
 def test_an_object_that_is_no_sdk_model_is_still_refused_by_path() -> None:

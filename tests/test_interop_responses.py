@@ -37,6 +37,7 @@ from agentscope_py import (
     UnsupportedContentError,
     UserMessage,
 )
+from agentscope_py.interop.anthropic import _READ_FIELDS as anthropic_reads
 from agentscope_py.interop import (
     from_anthropic,
     from_anthropic_response,
@@ -291,6 +292,10 @@ def test_an_anthropic_answer_reads_as_its_turn_with_usage_and_reason() -> None:
 def test_the_anthropic_sdk_object_reads_as_the_json_it_came_from() -> None:
     from_sdk = from_anthropic_response(Message.model_validate(ANSWER))
     assert comparable([from_sdk]) == comparable([from_anthropic_response(ANSWER)])
+    # Its plain model_dump() writes null for every field left unset (caller, citations …): read as
+    # unset, so that the next request does not send them.
+    dumped = from_anthropic_response(Message.model_validate(ANSWER).model_dump())
+    assert to_anthropic([UserMessage("q"), dumped], validate=False) == to_anthropic([UserMessage("q"), from_sdk], validate=False)
 
 
 @pytest.mark.parametrize(
@@ -345,7 +350,13 @@ def test_an_anthropic_answer_with_a_block_we_cannot_hold_is_refused_by_name() ->
 @given(anthropic_responses())
 def test_any_anthropic_answer_reads_as_the_request_reader_reads_its_turn(answer: dict[str, Any]) -> None:
     message = from_anthropic_response(answer)
-    (as_request,) = from_anthropic({"messages": [{"role": "assistant", "content": answer["content"]}]})
+    # An answer's null block field is one left unset (the SDK's model_dump() writes them all), but for
+    # those the reader reads.
+    content = [
+        {key: value for key, value in block.items() if value is not None or key in anthropic_reads.get(block["type"], ())}
+        for block in answer["content"]
+    ]
+    (as_request,) = from_anthropic({"messages": [{"role": "assistant", "content": content}]})
     assert to_anthropic([message], validate=False) == to_anthropic([as_request], validate=False)
     kept = dict(message.metadata["anthropic"])
     assert kept.pop("response") == {key: value for key, value in answer.items() if key not in ("role", "content")}

@@ -132,6 +132,12 @@ def from_anthropic_response(message: object) -> AssistantMessage:
         role = req_str(req(answer, "role", ""), "role")
         if role != "assistant":
             raise DecodeError(f"expected the role 'assistant', got {role!r}", "role")
+        content = as_plain(answer.get("content"))  # a tuple or another mapping too, as a document built in Python
+        if type(content) is list:
+            # A model_dump() of the SDK's answer writes null for every field left unset (caller,
+            # citations …): those the reader keeps as they came are read as unset, so that the next
+            # request does not send them back.
+            answer = {**answer, "content": [_set_fields(block) for block in content]}
         (read,) = anthropic._read_turn(answer, "", "assistant", {})
         assert isinstance(read, AssistantMessage)  # an assistant turn is one message
         reason = opt_str(answer.get("stop_reason"), "stop_reason")
@@ -139,6 +145,15 @@ def from_anthropic_response(message: object) -> AssistantMessage:
         usage = None if usage_obj is None else _anthropic_usage(usage_obj)
         kept = {key: value for key, value in answer.items() if key not in ("role", "content")}
         return _answer(read, anthropic._FMT, kept, usage, _ANTHROPIC_REASONS.get(reason or ""))
+
+
+def _set_fields(block: object) -> object:
+    block = as_plain(block)
+    if type(block) is not dict:
+        return block  # refused by the reader, by its path
+    kind = block.get("type")
+    read = anthropic._READ_FIELDS.get(kind, ()) if type(kind) is str else ()
+    return {key: value for key, value in block.items() if value is not None or key in read}
 
 
 def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:

@@ -78,7 +78,9 @@ _READ_FIELDS = {
     "system": frozenset({"role", "content", "name"}),
     "developer": frozenset({"role", "content", "name"}),
     "user": frozenset({"role", "content", "name"}),
-    "assistant": frozenset({"role", "content", "name", "tool_calls", *_ASSISTANT_FIELDS}),
+    # "parsed": the SDK's parse() repeats the content there (a ParsedChatCompletionMessage appended to
+    # the list); no request has it, and the API refuses what it does not know.
+    "assistant": frozenset({"role", "content", "name", "tool_calls", "parsed", *_ASSISTANT_FIELDS}),
     "tool": frozenset({"role", "content", "name", "tool_call_id"}),
 }
 # Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
