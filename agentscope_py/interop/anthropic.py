@@ -113,7 +113,7 @@ def to_anthropic(
     policy = check_policy(on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(policy)
+    writer = _Writer(policy, _tool_ids(messages))
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
@@ -155,8 +155,9 @@ def _says_nothing(turn: Turn) -> bool:
 
 
 class _Writer:
-    def __init__(self, policy: OnUnsupported) -> None:
+    def __init__(self, policy: OnUnsupported, tool_ids: Mapping[str, str]) -> None:
         self.policy = policy
+        self.tool_ids = tool_ids  # the ids the API refuses, and what to write for them
         self.notes: list[ConversionNote] = []
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
@@ -194,7 +195,7 @@ class _Writer:
         if isinstance(block, ToolResultBlock) and turn.kind == "tool":
             return self._tool_result(turn, index, block)
         if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
-            return _tool_use(block)
+            return _tool_use(block, self.tool_ids)
         if isinstance(block, ThinkingBlock) and turn.kind == "assistant":
             return _thinking(block)
         if isinstance(block, (DataBlock, ImageBlock)) and turn.kind != "user":
@@ -206,7 +207,7 @@ class _Writer:
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
             parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
-        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": _tool_id(result.id)}
+        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_ids.get(result.id or "", result.id or "")}
         write_kept(out, own.fields)
         if result.state in _ERROR_STATES:
             out["is_error"] = True
@@ -214,22 +215,38 @@ class _Writer:
         return out
 
 
-def _tool_use(block: ToolUseBlock) -> dict[str, Any] | None:
+def _tool_use(block: ToolUseBlock, tool_ids: Mapping[str, str]) -> dict[str, Any] | None:
     arguments = tool_arguments(block)
     if arguments is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
-    out = {"type": "tool_use", "id": _tool_id(block.id), "name": block.name or "", "input": arguments}
+    out = {"type": "tool_use", "id": tool_ids.get(block.id or "", block.id or ""), "name": block.name or "", "input": arguments}
     return write_kept(out, Carried(block.metadata, _FMT).fields)
 
 
-def _tool_id(call_id: str | None) -> str:
-    """``call_id`` as the API takes it (letters, digits, ``_`` and ``-``): another provider's id such
-    as Kimi's ``functions.read:0`` gets its other characters made ``_`` and a digest of the original,
-    so that no two ids become one and a call and its result still match."""
-    if not call_id or _TOOL_ID.fullmatch(call_id):
-        return call_id or ""
-    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{_NOT_IN_TOOL_ID.sub('_', call_id)}_{digest}"
+def _tool_ids(messages: Sequence[Msg]) -> dict[str, str]:
+    """The id to write for each tool id the API refuses (it takes letters, digits, ``_`` and ``-``):
+    another provider's id such as Kimi's ``functions.read:0`` gets its other characters made ``_``
+    and a digest of the original, the same in a call and its result.  No two ids become one: a
+    rewritten id that another id already is gets a longer digest, then a number."""
+    given = {
+        block.id
+        for message in messages
+        for block in message.content
+        if isinstance(block, (ToolUseBlock, ToolResultBlock)) and block.id
+    }
+    taken = {call_id for call_id in given if _TOOL_ID.fullmatch(call_id)}
+    rewritten: dict[str, str] = {}
+    for call_id in sorted(given - taken):  # sorted: the same payload whatever the order of the set
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
+        base = _NOT_IN_TOOL_ID.sub("_", call_id)
+        candidates = (f"{base}_{digest[:size]}" for size in (8, 16, 64))
+        written = next((c for c in candidates if c not in taken), None)
+        number = 2
+        while written is None or written in taken:
+            written, number = f"{base}_{digest}_{number}", number + 1
+        taken.add(written)
+        rewritten[call_id] = written
+    return rewritten
 
 
 _TOOL_ID = re.compile(r"[A-Za-z0-9_-]+")
