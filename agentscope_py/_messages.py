@@ -389,15 +389,11 @@ _set_usage = Msg.__dict__["usage"].__set__
 
 
 def _check_block_class(cls: object, method: str) -> None:
-    try:
-        if cls in _BLOCK_CLASSES:  # the lookups run often, with few distinct classes: answered once each
-            return
-    except TypeError:  # unhashable: no class, refused below
-        pass
+    if isinstance(cls, type) and cls in _BLOCK_CLASSES:  # the common case, at the cost of a set lookup
+        return
     if not _is_block_class(cls):
         got = f"the class {cls.__name__}, which is no block" if isinstance(cls, type) else describe(cls)
         raise ArgumentTypeError(f"{method} needs a block class such as TextBlock (or a union or tuple of them), got {got}")
-    _BLOCK_CLASSES.add(cls)
 
 
 def _is_block_class(cls: object) -> bool:
@@ -410,7 +406,19 @@ def _is_block_class(cls: object) -> bool:
 
 
 _UNIONS = (Union, types.UnionType)  # Union[A, B] and A | B
-_BLOCK_CLASSES: set[object] = set()  # what _is_block_class accepted
+
+
+def _with_subclasses(cls: type) -> set[type]:
+    found = {cls}
+    subclasses: list[type] = cls.__subclasses__()
+    for subclass in subclasses:
+        found |= _with_subclasses(subclass)
+    return found
+
+
+# The package's own block classes, all defined by now: a fixed set, so that it cannot grow with
+# what callers pass (a class made at run time, a new tuple each call).
+_BLOCK_CLASSES = frozenset(_with_subclasses(ContentBlock))
 
 
 def _with_reason(

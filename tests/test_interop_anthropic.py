@@ -291,6 +291,7 @@ BAD: list[tuple[Any, str]] = [
     ({"messages": [], "system": [{"type": "image"}]}, "system[0].type"),
     ({"messages": [{"role": "developer", "content": "x"}]}, "messages[0].role"),
     ({"messages": [{"role": "system", "content": [{"type": "image"}]}]}, "messages[0].content[0].type"),
+    ({"messages": [{"role": "user", "content": "x"}, {"role": "system"}]}, "messages[1]"),
     ({"messages": [{"role": "user"}]}, "messages[0]"),
     ({"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "base64"}}]}]}, "messages[0].content[0].source"),
     ({"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": "{}"}]}]}, "messages[0].content[0].input"),

@@ -326,6 +326,8 @@ def test_anthropic_stop_reasons(stop_reason: str | None, reason: GenerateReason 
         ({"role": "user", "content": []}, "role"),
         ({"role": "assistant"}, ""),
         ({"role": "assistant", "content": [{"type": "text"}]}, "content[0]"),
+        ({"role": "assistant", "content": [{"type": None, "text": "x"}]}, "content[0].type"),  # null, not missing
+        ({"role": "assistant", "content": [{"type": "text", "text": None}]}, "content[0].text"),
         ({"role": "assistant", "content": [], "stop_reason": 7}, "stop_reason"),
         ({"role": "assistant", "content": [], "usage": {"output_tokens": 1}}, "usage"),
         ({"role": "assistant", "content": [], "usage": {"input_tokens": 1, "output_tokens": None}}, "usage.output_tokens"),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import gc
 import datetime
 import enum
 import pickle
 import re
+import weakref
 from typing import Any
 
 import attrs
@@ -277,6 +279,20 @@ def test_the_block_lookups_need_a_block_class(method: str, message: Msg[Any]) ->
         lookup(blocks)
     # mypy takes a class only (type[T]); a union works at run time.
     assert TURN.get_content_blocks(UserBlock) == TURN.get_content_blocks(TextBlock)  # type: ignore[arg-type]
+
+    class BadHash:
+        def __hash__(self) -> int:
+            raise ValueError("no hash")
+
+    with pytest.raises(ArgumentTypeError, match=needs):  # whatever it is, what it is not is said
+        lookup(BadHash())
+    # A block class made at run time is a block class too, and nothing keeps it alive afterwards.
+    made = type("MadeNow", (TextBlock,), {"__slots__": ()})
+    assert lookup(made) in ([], None, False)
+    remembered = weakref.ref(made)
+    del made
+    gc.collect()
+    assert remembered() is None
 
 
 def test_get_first_content_block() -> None:

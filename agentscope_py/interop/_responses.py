@@ -153,7 +153,7 @@ def _set_fields(block: object) -> object:
         return block  # refused by the reader, by its path
     kind = block.get("type")
     read = anthropic._READ_FIELDS.get(kind, ()) if type(kind) is str else ()
-    return {key: value for key, value in block.items() if value is not None or key in read}
+    return {key: value for key, value in block.items() if value is not None or key in read or key == "type"}
 
 
 def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:

@@ -368,7 +368,7 @@ def _metadata(
 
 def _read_system(obj: Mapping[str, Any], path: str, key: str) -> SystemMessage:
     """The system instructions ``obj[key]``: the request's ``system``, or a system message's content."""
-    value = obj[key]
+    value = req(obj, key, path)
     blocks: list[TextBlock] = []
     parts: dict[int, dict[str, Any]] = {}
     for index, raw in enumerate(_content_list(obj, path, key)):
