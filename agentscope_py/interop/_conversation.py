@@ -18,7 +18,7 @@ from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg, ToolResultMessage
 from ..errors import ConversationError
-from ._common import as_message_list
+from ._common import as_message_list, says_nothing
 from ._turns import split_turns
 
 __all__ = [
@@ -139,7 +139,7 @@ def _emptiness(message: Msg) -> tuple[ProblemKind, RepairAction] | None:
     if message.role is MsgRole.TOOL and not message.content:
         return None
     empty = _EMPTY.get(message.role) if message.role is not None else None
-    if empty is not None and all(isinstance(block, TextBlock) and not block.text.strip() for block in message.content):
+    if empty is not None and says_nothing(message.content):
         return empty
     return None
 
@@ -342,9 +342,12 @@ def check_conversation(
     messages (those the writer wrote nothing for: a turn the policy emptied counts as absent, not as
     an empty turn parting a call from its results); ``tolerated`` problems ``target`` takes, and
     ``found`` are problems the writer saw in what it wrote (an empty turn it did write)."""
-    written, places = _as_written(messages, replaced, omitted)
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
-    fatal = [_placed(p, places) for p in validate_conversation(written) if p.kind not in harmless]
+    if replaced or omitted:
+        written, places = _as_written(messages, replaced, omitted)
+        fatal = [_placed(p, places) for p in validate_conversation(written) if p.kind not in harmless]
+    else:  # written as given (the common case): the problems are where they were found
+        fatal = [p for p in validate_conversation(messages) if p.kind not in harmless]
     seen = set(fatal)
     fatal += [p for p in found if p not in seen]
     fatal.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._blocks import TextBlock
 from .._checks import describe
 from .._enums import GenerateReason
 from .._messages import AssistantMessage
@@ -36,7 +35,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import anthropic, openai
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard, read_usage, req_object
+from ._common import nesting_guard, read_usage, req_object, says_nothing
 
 __all__ = ["from_anthropic_response", "from_openai_response"]
 
@@ -84,7 +83,7 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
             raise DecodeError(f"expected the role 'assistant', got {role!r}", at(message_path, "role"))
         message = openai._read_assistant(message_obj, message_path, {})
         refusal = message_obj.get("refusal")
-        if isinstance(refusal, str) and refusal and _says_nothing(message):
+        if isinstance(refusal, str) and refusal and says_nothing(message.content):
             # The model refused, and that is what it said: the message says it too (it stays in
             # metadata["openai"]["refusal"]), so it is not an empty turn that repair would drop.
             # Blank content counts as none: some servers send "" beside the refusal.
@@ -95,11 +94,6 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         kept = {key: value for key, value in answer.items() if key != "choices"}
         kept["choice"] = {key: value for key, value in picked.items() if key != "message"}
         return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
-
-
-def _says_nothing(message: AssistantMessage) -> bool:
-    """No content but blank text, and no tool call."""
-    return all(isinstance(block, TextBlock) and not block.text.strip() for block in message.content)
 
 
 def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:

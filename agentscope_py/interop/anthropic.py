@@ -66,6 +66,7 @@ from ._common import (
     check_policy,
     nesting_guard,
     req_object,
+    says_nothing,
     unsupported,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
@@ -118,7 +119,7 @@ def to_anthropic(
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
     for turn in turns:
-        if turn.kind == "system" and groups and _says_nothing(turn):
+        if turn.kind == "system" and groups and says_nothing(block for _, block in turn.blocks):
             skipped.add(turn.message_index)
             continue  # a late system message without instructions: no empty user turn to make of it
         if turn.kind == "system" and not groups:
@@ -148,10 +149,6 @@ def to_anthropic(
         emptied = {index for index, _ in writer.replaced} - writer.wrote
         check_conversation(messages, _TARGET, writer.replaced, found=empty, omitted=emptied | skipped)
     return ConvertedDict(out, writer.notes)
-
-
-def _says_nothing(turn: Turn) -> bool:
-    return all(isinstance(block, TextBlock) and not block.text.strip() for _, block in turn.blocks)
 
 
 class _Writer:
