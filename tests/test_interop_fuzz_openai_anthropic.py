@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from anthropic.types import MessageParam
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import TypeAdapter
@@ -52,6 +52,7 @@ from agentscope_py.interop import (
     to_vercel_ai,
     validate_conversation,
 )
+from agentscope_py.interop._carry import _BOOKKEEPING as _CARRY_BOOKKEEPING
 
 Reader = Callable[[Any], list[Msg]]
 Writer = Callable[..., Any]
@@ -105,6 +106,33 @@ def test_a_payload_built_in_python_reads_as_its_json_would(
 @given(data=st.data())
 def test_mutated_valid_payloads(read: Reader, write: Writer, payloads: st.SearchStrategy[Any], data: st.DataObject) -> None:
     read_or_refuse(read, write, data.draw(mutated(payloads)))
+
+
+@pytest.mark.parametrize(("read", "write", "payloads"), FORMATS, ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_a_field_named_like_a_bookkeeping_entry_travels_as_any_other(
+    read: Reader, write: Writer, payloads: st.SearchStrategy[Any], data: st.DataObject
+) -> None:
+    # metadata["openai"] keeps bookkeeping ("parts", "response" …) beside the format's own fields: a
+    # field of the same name, on a message, a part or a call, must come back, not be taken for it.
+    # (Anthropic's messages have no fields of their own to carry: only its blocks are tried.)
+    payload = data.draw(payloads)
+    kinds = ("type", "role") if read is from_openai else ("type",)
+    objects = [value for value in _objects(payload) if any(kind in value for kind in kinds)]
+    assume(objects)
+    target = data.draw(st.sampled_from(objects))
+    target[data.draw(st.sampled_from(sorted(_CARRY_BOOKKEEPING)))] = data.draw(json_values(max_leaves=4))
+    assert write(read(payload), validate=False) == payload
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """The objects in lists inside ``value``: messages, parts, blocks and tool calls."""
+    found = []
+    for inner in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        if isinstance(value, list) and isinstance(inner, dict):
+            found.append(inner)
+        found += _objects(inner)
+    return found
 
 
 @given(json_values())

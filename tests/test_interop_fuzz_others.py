@@ -49,6 +49,7 @@ from agentscope_py.interop import (
     to_swarm_kit,
     to_vercel_ai,
 )
+from agentscope_py.interop._carried_fields import BOOKKEEPING
 
 Reader = Callable[[object], list[Msg[Any]]]
 Writer = Callable[..., Converted]
@@ -117,6 +118,26 @@ def test_mutated_payloads_read_back_exactly_or_raise_decode_error(fmt: str, data
     path = data.draw(st.sampled_from(_paths(payload)))
     mutated = _mutated(payload, path, data.draw(_REPLACEMENTS), data.draw(st.booleans()))
     _check(read, write, mutated)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@given(data=st.data())
+def test_a_field_named_like_a_bookkeeping_entry_travels_as_any_other(fmt: str, data: st.DataObject) -> None:
+    # The carried dicts keep their bookkeeping beside the format's own fields: a field of the same
+    # name, on a message, a part or anything nested, must come back, not be taken for it.
+    read, write, payloads = FORMATS[fmt]
+    payload = data.draw(payloads.filter(bool))
+    objects = [path for path in _paths(payload) if isinstance(_at(payload, path), dict)]
+    path = data.draw(st.sampled_from(objects))
+    name = data.draw(st.sampled_from(sorted(BOOKKEEPING)))
+    changed = _mutated(payload, (*path, name), data.draw(_REPLACEMENTS), False)
+    _check(read, write, changed)
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
 
 
 def _outcome(read: Reader, write: Writer, payload: Any) -> Any:

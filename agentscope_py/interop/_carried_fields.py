@@ -24,12 +24,19 @@ import attrs
 
 from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from .._frozen import thawed
-from ._carry import fingerprint
+from ._carry import ESCAPED, escaped, fingerprint, unescaped
 
 __all__ = [
     "ABSENT",
+    "APPROVALS",
+    "ARGUMENTS_AS_TEXT",
+    "BLOCKS",
+    "BOOKKEEPING",
+    "CONTENT_FORM",
+    "LAYOUT",
     "PARTS",
     "PART_OF",
+    "RAN_BY_PROVIDER",
     "carried",
     "carry_in_block",
     "diff",
@@ -45,6 +52,25 @@ ABSENT = "absent"
 PARTS = "parts"
 #: Beside :data:`PARTS`: ``{"<index>": "<fingerprint>"}``, the block each was read into.
 PART_OF = "part_of"
+#: AgentFlow, a message's carried dict: whole blocks we have no block for, by content index.
+BLOCKS = "blocks"
+#: Vercel AI, a message's carried dict: AI SDK 6's approval parts, whole, by content index.
+APPROVALS = "approvals"
+#: Vercel AI, a message's carried dict: ``"string"`` or ``"list"``, when ``content`` was not written
+#: in the role's usual form.
+CONTENT_FORM = "content_form"
+#: Vercel AI, a message's carried dict: ``"codebuff"`` for a tool message in Codebuff's shape.
+LAYOUT = "layout"
+#: Vercel AI, a result's carried dict: it was read from an assistant message, so the provider ran it
+#: and it goes back there; never written.
+RAN_BY_PROVIDER = "ran_by_provider"
+#: agent-swarm-kit, a call's carried dict: its arguments came as JSON text, and are written so.
+ARGUMENTS_AS_TEXT = "arguments_as_text"
+#: Every bookkeeping entry's name.  A format's own field so named is carried under ``ESCAPED``
+#: (at any level of a carried dict), so that the two never meet.
+BOOKKEEPING = frozenset(
+    {ABSENT, PARTS, PART_OF, BLOCKS, APPROVALS, CONTENT_FORM, LAYOUT, RAN_BY_PROVIDER, ARGUMENTS_AS_TEXT, ESCAPED}
+)
 
 _MISSING: Any = object()
 _Block = TypeVar("_Block", bound=ContentBlock)
@@ -67,6 +93,7 @@ def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, 
                 extras[key] = nested
         elif have is _MISSING or not _same(have, value):
             extras[key] = value
+    extras = escaped(extras, BOOKKEEPING)
     absent = [key for key in rendered if key not in original]
     if absent:
         extras[ABSENT] = absent
@@ -81,8 +108,9 @@ def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[
     ``None``, the key is still dropped when the original did not have it.
     """
     keep = frozenset(ours)
-    for key, value in extras.items():
-        if key == ABSENT or (key in keep and (key in rendered or value is not None)):
+    # Bookkeeping other than ABSENT is the caller's to leave out: a part reader's hints are laid so.
+    for key, value in unescaped(extras, (ABSENT, ESCAPED)).items():
+        if key in keep and (key in rendered or value is not None):
             continue
         have = rendered.get(key)
         if isinstance(have, dict) and isinstance(value, Mapping):

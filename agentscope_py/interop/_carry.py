@@ -14,7 +14,9 @@ Bookkeeping entries sit beside them:
 * ``"content_form"``: how a ``content`` field was written when that is not the
   form we would choose (a list holding one plain text part, an explicit ``null``);
 * ``"response"``: the fields of a provider's answer the message was read from
-  (``_responses``), which describe the call and are never written into a turn.
+  (``_responses``), which describe the call and are never written into a turn;
+* ``"escaped"``: the format's own fields named like one of these entries, which
+  would otherwise be taken for it (see :func:`escaped`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import urllib.parse
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from .._blocks import ContentBlock, DataBlock, ToolUseBlock
@@ -31,6 +33,7 @@ from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
 
 __all__ = [
+    "ESCAPED",
     "RESPONSE_KEY",
     "Carried",
     "ContentForm",
@@ -39,6 +42,7 @@ __all__ = [
     "carried",
     "content_form",
     "data_url",
+    "escaped",
     "fetchable",
     "fingerprint",
     "is_plain_text",
@@ -49,6 +53,7 @@ __all__ = [
     "pick",
     "raw_arguments",
     "source_from_url",
+    "unescaped",
     "unread",
     "url_or_data_url",
     "write_content",
@@ -58,7 +63,30 @@ __all__ = [
 ContentForm = Literal["absent", "null", "string", "list"]
 _FORMS = ("absent", "null", "string", "list")
 RESPONSE_KEY = "response"
-_BOOKKEEPING = ("parts", "part_of", "content_form", RESPONSE_KEY)
+#: The bookkeeping entry holding the format's fields whose names other bookkeeping entries use.
+ESCAPED = "escaped"
+_BOOKKEEPING = frozenset({"parts", "part_of", "content_form", RESPONSE_KEY, ESCAPED})
+
+
+def escaped(fields: Mapping[str, Any], bookkeeping: Collection[str]) -> dict[str, Any]:
+    """``fields`` as a carried dict holds them beside its ``bookkeeping`` entries (``ESCAPED`` among
+    them): a field named like an entry goes under ``ESCAPED``, so that neither is taken for the other."""
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key in bookkeeping:
+            out.setdefault(ESCAPED, {})[key] = value
+        else:
+            out[key] = value
+    return out
+
+
+def unescaped(own: Mapping[str, Any], bookkeeping: Collection[str]) -> dict[str, Any]:
+    """The format's fields in the carried dict ``own``, stored by :func:`escaped`."""
+    fields = {key: value for key, value in own.items() if key not in bookkeeping}
+    inner = own.get(ESCAPED)
+    if isinstance(inner, Mapping):
+        fields.update(inner)
+    return fields
 
 
 def pick(obj: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
@@ -114,7 +142,7 @@ class Carried:
         part_of = own.get("part_of")
         form = own.get("content_form")
         # Thawed: they go into payloads, which are the caller's to change.
-        self.fields: dict[str, Any] = {k: thawed(v) for k, v in own.items() if k not in _BOOKKEEPING}
+        self.fields: dict[str, Any] = {k: thawed(v) for k, v in unescaped(own, _BOOKKEEPING).items()}
         self.form: ContentForm | None = form if form in _FORMS else None
         self._placed: dict[int, Mapping[str, Any]] = (
             _placed(parts, part_of if isinstance(part_of, Mapping) else {}, blocks)
@@ -166,7 +194,7 @@ def carried(
 ) -> dict[str, Any]:
     """The value to store under ``metadata[<format>]``; empty when there is nothing to carry.
     ``parts`` are keyed by their index in ``blocks``, the content they were read into."""
-    out = dict(fields)
+    out = escaped(fields, _BOOKKEEPING)
     if parts:
         out["parts"] = {str(index): dict(extras) for index, extras in parts.items()}
         out["part_of"] = {str(index): fingerprint(blocks[index]) for index in parts}

@@ -21,10 +21,8 @@ from .._frozen import thawed
 from .._reader import at, item, req, req_bool, req_str
 from ..errors import DecodeError
 
-__all__ = ["APPROVALS", "ApprovalParts", "read_approvals"]
+__all__ = ["ApprovalParts", "read_approvals"]
 
-#: Bookkeeping entry of a message's carried fields: the approval parts, whole, by content index.
-APPROVALS = "approvals"
 _REQUEST, _RESPONSE = "tool-approval-request", "tool-approval-response"
 _PART_OF_ROLE = {MsgRole.ASSISTANT: _REQUEST, MsgRole.TOOL: _RESPONSE}
 

@@ -25,12 +25,11 @@ from .._frozen import thawed
 from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
-from ._carried_fields import overlay
+from ._carried_fields import RAN_BY_PROVIDER, overlay
 from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
 
 __all__ = [
     "ERROR_STATES",
-    "RAN_BY_PROVIDER",
     "TARGET",
     "read_codebuff_result",
     "read_output",
@@ -40,9 +39,6 @@ __all__ = [
 ]
 
 TARGET = "the Vercel AI SDK"
-#: Bookkeeping in a result's carried fields: it was read from an assistant message, so the provider
-#: ran it and it goes back there; never written.
-RAN_BY_PROVIDER = "ran_by_provider"
 #: The states written as an error; they come back as ERROR.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 

@@ -44,6 +44,7 @@ from .._usage import ChatUsage
 from ..errors import DecodeError
 from ._carry import data_url, fetchable, source_from_url, tool_arguments
 from ._carried_fields import (
+    BLOCKS,
     PART_OF,
     PARTS,
     carried,
@@ -73,8 +74,6 @@ __all__ = ["from_agentflow", "to_agentflow"]
 
 _FMT = "agentflow"
 _TARGET = "AgentFlow"
-#: Bookkeeping entry of a message's carried dict: whole blocks we have no block for, by content index.
-_BLOCKS = "blocks"
 #: The key in AgentFlow's own ``metadata`` that holds the AgentScope fields AgentFlow has no place for.
 _OURS = "agentscope"
 
@@ -124,7 +123,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
     if parts:
         extras[PARTS], extras[PART_OF] = parts, part_of
     if whole:  # annotation and error blocks, or types newer than this converter
-        extras[_BLOCKS] = whole
+        extras[BLOCKS] = whole
     return plain.with_metadata(with_carried(plain.metadata, _FMT, extras))
 
 
@@ -281,7 +280,7 @@ def to_agentflow(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
 
 def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]) -> dict[str, Any]:
     extras = carried(message.metadata, _FMT)
-    whole = extras.get(_BLOCKS)
+    whole = extras.get(BLOCKS)
     pending = {int(k): v for k, v in whole.items() if k.isdigit()} if isinstance(whole, Mapping) else {}
     content: list[dict[str, Any]] = []
 
@@ -322,7 +321,7 @@ def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, An
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": usage.cached_tokens,
         }
-    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, _BLOCKS)}
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, BLOCKS)}
     return overlay(out, fields, ours=("message_id", "timestamp"))
 
 

@@ -446,14 +446,14 @@ def _read_block(
         arguments = req_object(req(obj, "input", path), at(path, "input"))
         names[call_id] = name
         extras = unread(obj, _READ_FIELDS["tool_use"])
-        return ToolUseBlock(call_id, name, arguments, metadata={_FMT: extras} if extras else None), {}
+        return ToolUseBlock(call_id, name, arguments, metadata={_FMT: carried(extras)} if extras else None), {}
     extras = unread(obj, _READ_FIELDS[block_type])
     if block_type == "thinking":
         thinking = req_str(req(obj, "thinking", path), at(path, "thinking"))
         signature = req_str(req(obj, "signature", path), at(path, "signature"))
-        return ThinkingBlock(thinking, {_FMT: {"signature": signature, **extras}}), {}
+        return ThinkingBlock(thinking, {_FMT: carried({"signature": signature, **extras})}), {}
     data = req_str(req(obj, "data", path), at(path, "data"))
-    return ThinkingBlock("", {_FMT: {"type": "redacted_thinking", "data": data, **extras}}), {}
+    return ThinkingBlock("", {_FMT: carried({"type": "redacted_thinking", "data": data, **extras})}), {}
 
 
 def _read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[DataBlock, dict[str, Any]]:

@@ -484,8 +484,8 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
         kept[call_type] = kept_body
     text = req_str(req(body, text_key, body_path), at(body_path, text_key))
     if call_type == "custom":
-        return ToolUseBlock(call_id, name, {}, text, {_FMT: {"type": "custom", **kept}})
-    return ToolUseBlock(call_id, name, parse_arguments(text), text, {_FMT: kept} if kept else None)
+        return ToolUseBlock(call_id, name, {}, text, {_FMT: carried({"type": "custom", **kept})})
+    return ToolUseBlock(call_id, name, parse_arguments(text), text, {_FMT: carried(kept)} if kept else None)
 
 
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:

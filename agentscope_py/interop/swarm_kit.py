@@ -27,7 +27,7 @@ from .._messages import Msg
 from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from ._carried_fields import carried, carry_in_block, diff, overlay, with_carried
+from ._carried_fields import ARGUMENTS_AS_TEXT, carried, carry_in_block, diff, overlay, with_carried
 from ._common import Converted, OnUnsupported, as_message_list, nesting_guard, storing
 from ._carry import arguments_text, parse_arguments, tool_arguments
 from ._frameworks import (
@@ -60,8 +60,6 @@ _ROLES = {
     "flush": MsgRole.SYSTEM,
     "developer": MsgRole.SYSTEM,
 }
-#: In a call's carried fields: its arguments came as JSON text, and are written so.
-_ARGUMENTS_AS_TEXT = "arguments_as_text"
 _ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYSTEM: "system", MsgRole.TOOL: "tool"}
 
 
@@ -153,7 +151,7 @@ def _read_call(value: object, path: str) -> ToolUseBlock:
     hints: dict[str, Any] = {}
     if type(arguments) is str:  # raw JSON text, as a model streamed it: kept exactly, and written so
         block = ToolUseBlock(call_id, name, parse_arguments(arguments), arguments)
-        hints[_ARGUMENTS_AS_TEXT] = True
+        hints[ARGUMENTS_AS_TEXT] = True
     elif type(arguments) is dict:
         block = ToolUseBlock(call_id, name, arguments)
     else:
@@ -243,7 +241,7 @@ def _write_call(conversion: Conversion, message_index: int, block_index: int, bl
     says its arguments (swarm-kit hands ``arguments`` to the tool as its parameters object)."""
     fields = dict(carried(block.metadata, _FMT))
     arguments: Any
-    if fields.pop(_ARGUMENTS_AS_TEXT, False):
+    if fields.pop(ARGUMENTS_AS_TEXT, False):
         arguments = arguments_text(block)
     else:
         arguments = tool_arguments(block)

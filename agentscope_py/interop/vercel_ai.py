@@ -43,8 +43,12 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ._carried_fields import (
+    APPROVALS,
+    CONTENT_FORM,
+    LAYOUT,
     PART_OF,
     PARTS,
+    RAN_BY_PROVIDER,
     carried,
     carry_in_block,
     diff,
@@ -73,10 +77,9 @@ from ._frameworks import (
     source_from_string,
     written_epoch,
 )
-from ._vercel_approvals import APPROVALS, ApprovalParts, read_approvals
+from ._vercel_approvals import ApprovalParts, read_approvals
 from ._vercel_results import (
     ERROR_STATES,
-    RAN_BY_PROVIDER,
     TARGET,
     read_codebuff_result,
     read_output,
@@ -90,10 +93,6 @@ __all__ = ["from_vercel_ai", "to_vercel_ai"]
 _FMT = "vercel_ai"
 #: The key in a message's ``providerOptions`` that holds the AgentScope fields Vercel has no place for.
 _OURS = "agentscope"
-#: Bookkeeping: ``"string"`` or ``"list"``, when ``content`` was not written in the role's usual form.
-_FORM = "content_form"
-#: Bookkeeping: ``"codebuff"`` for a tool message in Codebuff's shape.
-_LAYOUT = "layout"
 _CODEBUFF = "codebuff"
 #: Epoch milliseconds at which Codebuff added the message to its history.
 _SENT_AT = "sentAt"
@@ -130,7 +129,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
         layout = {key: raw[key] for key in layout_keys if key in raw}
         block, extras = read_part(read_codebuff_result, render_codebuff_result, layout, path)
         blocks = [carry_in_block(block, _FMT, extras) or block]
-        bookkeeping[_LAYOUT] = _CODEBUFF
+        bookkeeping[LAYOUT] = _CODEBUFF
     else:
         layout_keys = ("content",)
         if isinstance(content, str) and role is not MsgRole.TOOL:
@@ -146,7 +145,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
                     bookkeeping[APPROVALS] = approvals
             form = "list"
         if form != _USUAL_FORM[role]:
-            bookkeeping[_FORM] = form
+            bookkeeping[CONTENT_FORM] = form
     options_path = at(path, "providerOptions")
     options = opt_dict(raw.get("providerOptions"), options_path) or {}
     name, metadata, usage = _read_ours(options.get(_OURS), at(options_path, _OURS))
@@ -351,14 +350,14 @@ def _write_fields(
         sent_at = written_epoch(message.timestamp, extras.get(_SENT_AT), message_index)
         if sent_at is not None:
             out[_SENT_AT] = sent_at
-    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, _FORM, _LAYOUT, APPROVALS)}
+    fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, CONTENT_FORM, LAYOUT, APPROVALS)}
     return overlay(out, fields, ours=(_SENT_AT,))
 
 
 def _write_content(
     conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any], role: MsgRole
 ) -> str | list[dict[str, Any]]:
-    form = extras.get(_FORM, _USUAL_FORM[role])
+    form = extras.get(CONTENT_FORM, _USUAL_FORM[role])
     texts = [block.text for _, block in run if isinstance(block, TextBlock)]
     if form == "string" and len(texts) == len(run) and (role is MsgRole.SYSTEM or len(texts) == 1):
         return "\n".join(texts)
@@ -456,7 +455,7 @@ def _write_results(
 ) -> dict[str, Any]:
     """The body of a tool message: Codebuff's shape when it came that way and can say what the result
     holds (it has no error), else tool-result parts."""
-    if extras.get(_LAYOUT) == _CODEBUFF and len(run) == 1:
+    if extras.get(LAYOUT) == _CODEBUFF and len(run) == 1:
         block_index, block = run[0]
         assert isinstance(block, ToolResultBlock)
         if block.state not in ERROR_STATES:
