@@ -186,7 +186,10 @@ _TOKENS = st.integers(min_value=0, max_value=(2**31 - 1) // 3)
 def openai_responses(draw: st.DrawFn, *, surrogates: bool = True) -> dict[str, Any]:
     """A ``ChatCompletion``: one to three choices of assistant messages, usage or none."""
     assistant = _openai_assistant(surrogates, nulls=True)
-    choices = [
+    answer_audio = st.fixed_dictionaries(
+        {"id": st.just("audio_1"), "data": st.just("UklGRg=="), "expires_at": _TOKENS, "transcript": _text(surrogates)}
+    )
+    choices: list[dict[str, Any]] = [
         {
             "index": index,
             "finish_reason": draw(st.sampled_from(["stop", "length", "tool_calls", "content_filter", "function_call"])),
@@ -195,6 +198,9 @@ def openai_responses(draw: st.DrawFn, *, surrogates: bool = True) -> dict[str, A
         }
         for index in range(draw(st.integers(min_value=1, max_value=3)))
     ]
+    for choice in choices:  # an audio answer has its data and transcript, which no request has
+        if choice["message"].get("audio") is not None and draw(st.booleans()):
+            choice["message"]["audio"] = draw(answer_audio)
     response: dict[str, Any] = {
         "id": "chatcmpl-" + draw(_IDS),
         "object": "chat.completion",

@@ -312,3 +312,12 @@ def test_a_single_message_where_a_list_is_expected_says_to_wrap_it(function: Cal
     with pytest.raises(ArgumentValueError, match=r"messages\[0\] has no role"):
         function([Msg("x", role=None)])
     function([UserMessage("x")])  # the list is what it takes
+
+
+@pytest.mark.parametrize("write", [to_openai, to_anthropic, to_agentflow, to_vercel_ai, to_swarm_kit])
+def test_a_policy_of_the_wrong_type_is_a_type_error_and_an_unknown_one_a_value_error(write: Writer) -> None:
+    for wrong in (5, None, ["drop"]):
+        with pytest.raises(ArgumentTypeError, match="on_unsupported must be one of"):
+            write([UserMessage("hi")], on_unsupported=wrong)
+    with pytest.raises(ArgumentValueError, match="got 'Drop'"):
+        write([UserMessage("hi")], on_unsupported="Drop")

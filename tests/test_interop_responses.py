@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import openai
 import pytest
 from anthropic.types import Message
 from hypothesis import given
@@ -28,6 +29,7 @@ from agentscope_py import (
     ArgumentTypeError,
     AssistantMessage,
     ChatUsage,
+    ConversationError,
     DecodeError,
     GenerateReason,
     Msg,
@@ -150,6 +152,67 @@ def test_an_answer_from_the_sdks_parse_goes_into_the_next_request_as_the_api_tak
     validate(TypeAdapter(ChatCompletionMessageParam), request[1])
 
 
+def test_a_tool_call_parsed_by_the_sdk_goes_back_without_its_parsed_arguments() -> None:
+    class GetWeather(BaseModel):
+        city: str
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "GetWeather", "arguments": '{"city":"Paris"}'}}
+    raw = ChatCompletion.model_validate({**COMPLETION, "choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "tool_calls": [call]}}]})
+    tool = openai.pydantic_function_tool(GetWeather)
+    parsed = parse_chat_completion(response_format=openai.omit, input_tools=[tool], chat_completion=raw)
+    (parsed_call,) = parsed.choices[0].message.tool_calls or []
+    assert parsed_call.function.parsed_arguments == GetWeather(city="Paris")
+    request = to_openai([UserMessage("q"), from_openai_response(parsed), ToolResultMessage.of("call_1", "GetWeather", "sunny")])
+    assert request[1] == {"role": "assistant", "tool_calls": [call]}
+
+
+AUDIO = {"id": "audio_1", "data": "UklGRg==", "expires_at": 1700000000, "transcript": "Hello there"}
+
+
+@pytest.mark.parametrize("content", [None, ""], ids=["null", "empty"])
+def test_an_audio_answer_says_its_transcript_and_goes_back_by_its_id(content: Any) -> None:
+    answer = {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": content, "audio": AUDIO}}]}
+    message = from_openai_response(answer)
+    assert message.get_text_content() == "Hello there"
+    assert message.metadata["openai"]["response"]["audio"] == AUDIO  # the data stays with the answer
+    conversation = [UserMessage("hi"), message, UserMessage("and then?")]
+    assert repair_conversation(conversation).changes == ()
+    request = to_openai(conversation)
+    assert request[1]["audio"] == {"id": "audio_1"}  # the request's Audio has only the id
+    validate(TypeAdapter(ChatCompletionMessageParam), request[1])
+    assert to_anthropic(conversation)["messages"][1] == {"role": "assistant", "content": "Hello there"}
+
+
+@pytest.mark.parametrize(
+    "said", [{"audio": {"id": "audio_1"}}, {"function_call": {"name": "f", "arguments": "{}"}}], ids=["audio", "function_call"]
+)
+def test_an_assistant_turn_holding_only_what_the_api_takes_for_content_is_sent(said: dict[str, Any]) -> None:
+    payload = [{"role": "user", "content": "hi"}, {"role": "assistant", **said}, {"role": "user", "content": "more"}]
+    assert to_openai(from_openai(payload)) == payload  # not refused as an empty assistant message
+    with pytest.raises(ConversationError):  # a null one holds nothing
+        to_openai(from_openai([payload[0], {"role": "assistant", **dict.fromkeys(said)}, payload[2]]))
+
+
+def test_sdk_objects_inside_a_completion_dict_read_as_their_json() -> None:
+    completion = ChatCompletion.model_validate(COMPLETION)
+    as_dict = {"choices": completion.choices, "usage": completion.usage}
+    assert comparable([from_openai_response(as_dict)]) == comparable([from_openai_response({
+        "choices": COMPLETION["choices"], "usage": COMPLETION["usage"]})])
+
+
+def test_an_anthropic_answer_dumped_with_nested_nulls_goes_back_without_them() -> None:
+    citation = {"type": "char_location", "cited_text": "Paris", "document_index": 0, "document_title": "Doc",
+                "start_char_index": 0, "end_char_index": 5}
+    answer = {**ANSWER, "content": [{"type": "text", "text": "Per the doc", "citations": [citation]}]}
+    sdk = Message.model_validate(answer)
+    from_sdk = from_anthropic_response(sdk)
+    dumped = from_anthropic_response(sdk.model_dump())  # file_id: None in the citation
+    request = to_anthropic([UserMessage("q"), dumped], validate=False)
+    assert request == to_anthropic([UserMessage("q"), from_sdk], validate=False)
+    assert "file_id" not in request["messages"][1]["content"][0]["citations"][0]
+
+
 def test_a_refusal_beside_tool_calls_leaves_the_calls_alone() -> None:
     completion = {"choices": [{"finish_reason": "tool_calls", "message": {
         "role": "assistant", "content": "", "refusal": "no",
@@ -179,7 +242,7 @@ def test_the_openai_sdk_object_reads_as_the_json_it_came_from() -> None:
     [
         ("stop", GenerateReason.MODEL_STOP),
         ("tool_calls", GenerateReason.TOOL_CALLS),
-        ("function_call", GenerateReason.TOOL_CALLS),
+        ("function_call", None),  # a legacy call is carried, not a ToolUseBlock to look for
         ("length", None),
         ("content_filter", None),
         (None, None),
@@ -191,6 +254,13 @@ def test_openai_finish_reasons(finish_reason: str | None, reason: GenerateReason
     assert message.metadata.get(_REASON) == (None if reason is None else reason.name)
     assert message.metadata["openai"]["response"]["choice"]["finish_reason"] == finish_reason
     assert message.usage is None  # no usage in the answer
+
+
+def test_a_responses_api_answer_is_refused_by_what_it_is() -> None:
+    answer = {"id": "resp_1", "object": "response", "output": [{"type": "message", "role": "assistant", "content": []}]}
+    with pytest.raises(DecodeError, match="Responses API answer") as caught:
+        from_openai_response(answer)
+    assert caught.value.path == "object"
 
 
 def test_the_choice_to_read_is_chosen_by_index() -> None:
@@ -251,17 +321,23 @@ def test_any_openai_completion_reads_as_the_request_reader_reads_its_message(
     choice = completion["choices"][index]
     message = from_openai_response(completion, choice=index)
     # An answer's null fields are fields it does not have; a refusal with no content (none, or blank
-    # text) and no call is also its text.
+    # text) and no call is also its text, and so is an audio answer's transcript; the request keeps
+    # the audio's id, the answer the rest.
     sent = {key: value for key, value in choice["message"].items() if value is not None}
+    audio = sent.get("audio")
+    if audio is not None:
+        sent["audio"] = {"id": audio["id"]}
     (as_request,) = from_openai([sent])
     says_nothing = all(isinstance(block, TextBlock) and not block.text.strip() for block in as_request.content)
-    if says_nothing and sent.get("refusal"):
-        as_request = as_request.with_content([sent["refusal"]])
+    said = [text for text in (sent.get("refusal"), (audio or {}).get("transcript")) if isinstance(text, str) and text.strip()]
+    if says_nothing and said:
+        as_request = as_request.with_content(said[:1])
     assert to_openai([message], validate=False) == to_openai([as_request], validate=False)
     kept = dict(message.metadata["openai"])
     assert kept.pop("response") == {
         **{key: value for key, value in completion.items() if key != "choices"},
         "choice": {key: value for key, value in choice.items() if key != "message"},
+        **({} if audio is None else {"audio": audio}),
     }
     assert kept == as_request.metadata.get("openai", {})
     usage = completion.get("usage")

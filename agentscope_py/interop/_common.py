@@ -133,7 +133,7 @@ def sdk_json(value: object) -> object:
     try:
         # No warnings: the SDK's parse() answers type "parsed" loosely, and warns when it is dumped.
         return dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-    except (TypeError, ValueError):  # no pydantic model after all: refused below as what it is
+    except (TypeError, ValueError, AttributeError):  # no pydantic model after all: refused below as what it is
         return value
 
 
@@ -143,6 +143,10 @@ def req_object(value: object, path: str) -> dict[str, Any]:
 
 
 def check_policy(on_unsupported: str) -> OnUnsupported:
+    if not isinstance(on_unsupported, str):
+        raise ArgumentTypeError(
+            f"on_unsupported must be one of {', '.join(map(repr, _POLICIES))}, got {describe(on_unsupported)}"
+        )
     if on_unsupported not in _POLICIES:
         raise ArgumentValueError(
             f"on_unsupported must be one of {', '.join(map(repr, _POLICIES))}, got {on_unsupported!r}"

@@ -133,6 +133,9 @@ _EMPTY = {
 }
 
 
+_EMPTY_KINDS = frozenset(kind for kind, _ in _EMPTY.values())
+
+
 def _emptiness(message: Msg) -> tuple[ProblemKind, RepairAction] | None:
     """The problem of a message (not a system one) with nothing in it but (possibly) blank text.
     A TOOL message with no blocks at all is none: it is no turn (see ``split_turns``)."""
@@ -336,18 +339,22 @@ def check_conversation(
     tolerated: Iterable[ProblemKind] = (),
     found: Iterable[ConversationProblem] = (),
     omitted: Collection[int] = (),
+    holding: Collection[int] = (),
 ) -> None:
     """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
     that is with the ``replaced`` blocks dropped or turned into text, and without the ``omitted``
     messages (those the writer wrote nothing for: a turn the policy emptied counts as absent, not as
     an empty turn parting a call from its results); ``tolerated`` problems ``target`` takes, and
-    ``found`` are problems the writer saw in what it wrote (an empty turn it did write)."""
+    ``found`` are problems the writer saw in what it wrote (an empty turn it did write); ``holding``
+    messages are not empty as written, though they hold no block (an OpenAI audio reference)."""
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
     if replaced or omitted:
         written, places = _as_written(messages, replaced, omitted)
         fatal = [_placed(p, places) for p in validate_conversation(written) if p.kind not in harmless]
     else:  # written as given (the common case): the problems are where they were found
         fatal = [p for p in validate_conversation(messages) if p.kind not in harmless]
+    if holding:
+        fatal = [p for p in fatal if p.message_index not in holding or p.kind not in _EMPTY_KINDS]
     seen = set(fatal)
     fatal += [p for p in found if p not in seen]
     fatal.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))

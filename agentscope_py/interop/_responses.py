@@ -35,14 +35,13 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import anthropic, openai
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard, read_usage, req_object, says_nothing
+from ._common import nesting_guard, read_usage, req_object, says_nothing, sdk_json
 
 __all__ = ["from_anthropic_response", "from_openai_response"]
 
 _OPENAI_REASONS = {
     "stop": GenerateReason.MODEL_STOP,
     "tool_calls": GenerateReason.TOOL_CALLS,
-    "function_call": GenerateReason.TOOL_CALLS,
 }
 _ANTHROPIC_REASONS = {
     "end_turn": GenerateReason.MODEL_STOP,
@@ -68,32 +67,53 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         raise ArgumentTypeError(f"choice must be the index of a choice (an int), got {describe(choice)}")
     with nesting_guard(""):
         answer = _plain(completion)
+        if "choices" not in answer and answer.get("object") == "response":
+            raise DecodeError(
+                "this is a Responses API answer (client.responses.create); from_openai_response reads "
+                "a Chat Completions answer (client.chat.completions.create)",
+                "object",
+            )
         choices = req_list(req(answer, "choices", ""), "choices")
         if not 0 <= choice < len(choices):
             raise DecodeError(f"there is no choice {choice}: the completion has {len(choices)}", "choices")
         path = item("choices", choice)
-        picked = req_dict(choices[choice], path)
+        picked = req_object(choices[choice], path)
         message_path = at(path, "message")
-        message_obj = req_dict(req(picked, "message", path), message_path)
+        message_obj = req_object(req(picked, "message", path), message_path)
         # A field an answer gives as null is one it does not have (the next request could not carry
         # some of those nulls, tool_calls' say); "parsed" is the content again, read by the SDK's parse().
         message_obj = {key: value for key, value in message_obj.items() if value is not None and key != "parsed"}
         role = req_str(req(message_obj, "role", message_path), at(message_path, "role"))
         if role != "assistant":
             raise DecodeError(f"expected the role 'assistant', got {role!r}", at(message_path, "role"))
+        audio = opt_dict(sdk_json(message_obj.get("audio")), at(message_path, "audio"))
+        if audio is not None:
+            # A request names an audio answer by its id alone; the data, transcript and expiry
+            # describe the answer, and stay with it (metadata["openai"]["response"]["audio"]).
+            message_obj["audio"] = {"id": req_str(req(audio, "id", at(message_path, "audio")), at(message_path, "audio.id"))}
         message = openai._read_assistant(message_obj, message_path, {})
-        refusal = message_obj.get("refusal")
-        if isinstance(refusal, str) and refusal and says_nothing(message.content):
-            # The model refused, and that is what it said: the message says it too (it stays in
-            # metadata["openai"]["refusal"]), so it is not an empty turn that repair would drop.
-            # Blank content counts as none: some servers send "" beside the refusal.
-            message = message.with_content([refusal])
+        said = _said_instead(message_obj.get("refusal"), audio)
+        if said is not None and says_nothing(message.content):
+            # What the model said without content (a refusal, an audio answer's transcript) is the
+            # message's text too, so it is not an empty turn that repair would drop.  Blank content
+            # counts as none: some servers send "" beside the refusal.
+            message = message.with_content([said])
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
-        usage_obj = opt_dict(answer.get("usage"), "usage")
+        usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
         usage = None if usage_obj is None else _openai_usage(usage_obj)
-        kept = {key: value for key, value in answer.items() if key != "choices"}
+        kept = {key: sdk_json(value) for key, value in answer.items() if key != "choices"}
         kept["choice"] = {key: value for key, value in picked.items() if key != "message"}
+        if audio is not None:
+            kept["audio"] = audio
         return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
+
+
+def _said_instead(refusal: object, audio: Mapping[str, Any] | None) -> str | None:
+    """What an answer with no content said: its refusal, else its audio's transcript."""
+    for text in (refusal, None if audio is None else audio.get("transcript")):
+        if isinstance(text, str) and text.strip():
+            return text
+    return None
 
 
 def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
@@ -147,7 +167,22 @@ def _set_fields(block: object) -> object:
         return block  # refused by the reader, by its path
     kind = block.get("type")
     read = anthropic._READ_FIELDS.get(kind, ()) if type(kind) is str else ()
-    return {key: value for key, value in block.items() if value is not None or key in read or key == "type"}
+    # The fields kept as they came lose their nulls all the way down (a citation's file_id, which
+    # the request's citation has no place for); the fields read are the reader's to judge.
+    return {
+        key: value if key in read or key == "type" else _without_nulls(value)
+        for key, value in block.items()
+        if value is not None or key in read or key == "type"
+    }
+
+
+def _without_nulls(value: object) -> object:
+    value = as_plain(value)
+    if type(value) is dict:
+        return {key: _without_nulls(inner) for key, inner in value.items() if inner is not None}
+    if type(value) is list:
+        return [_without_nulls(inner) for inner in value]
+    return value
 
 
 def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:

@@ -83,6 +83,9 @@ _READ_FIELDS = {
     "assistant": frozenset({"role", "content", "name", "tool_calls", "parsed", *_ASSISTANT_FIELDS}),
     "tool": frozenset({"role", "content", "name", "tool_call_id"}),
 }
+# Carried assistant fields that say something without content: the API takes an assistant message
+# with one of them and nothing else (an audio answer named by its id, a legacy function call).
+_SAYING_FIELDS = frozenset({"audio", "function_call"})
 # Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
 # the null kept in metadata["openai"] so that writing gives it back.
 _NULLABLE = ("name", "tool_calls")
@@ -118,16 +121,21 @@ def to_openai(
     writer = _Writer(policy)
     out: list[dict[str, Any]] = []
     written: set[int] = set()
+    holding: set[int] = set()
     for turn in split_turns(messages):
         written_turn = writer.turn(turn)
         if written_turn:
             written.add(turn.message_index)
+        if turn.kind == "assistant" and any(m.get(key) is not None for m in written_turn for key in _SAYING_FIELDS):
+            holding.add(turn.message_index)
         out.extend(written_turn)
     if validate:
         # What is written: an assistant message the policy emptied is refused like any empty one,
         # a message it left out altogether is absent.  OpenAI takes a user message with empty content.
         omitted = set(range(len(messages))) - written
-        check_conversation(messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,), omitted=omitted)
+        check_conversation(
+            messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,), omitted=omitted, holding=holding
+        )
     return Converted(out, writer.notes)
 
 
@@ -480,7 +488,8 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
     # the block's metadata["openai"], the body's under its key.
     kept = unread(obj, ("id", "type", call_type))
     text_key = "input" if call_type == "custom" else "arguments"
-    if kept_body := unread(body, ("name", text_key)):
+    # "parsed_arguments": the SDK's parse() repeats the arguments there; no request has it.
+    if kept_body := unread(body, ("name", text_key, "parsed_arguments")):
         kept[call_type] = kept_body
     text = req_str(req(body, text_key, body_path), at(body_path, text_key))
     if call_type == "custom":
