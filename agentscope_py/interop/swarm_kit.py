@@ -76,7 +76,9 @@ def from_swarm_kit(payload: object) -> list[Msg]:
     anything malformed (``messages[2].tool_calls[0].function.arguments``).
     """
     out: list[Msg[Any]] = []
-    previous_role = None
+    # The run of tool messages being read: the path of its first, its name and its results.  The TOOL
+    # message is made once the run ends: remade per result, a long run would cost quadratic time.
+    run: tuple[str, str | None, list[ContentBlock]] | None = None
     with nesting_guard():
         for index, value in enumerate(payload_list(payload)):
             path = item("messages", index)
@@ -85,17 +87,25 @@ def from_swarm_kit(payload: object) -> list[Msg]:
             role = _ROLES.get(role_name)
             if role is None:
                 raise DecodeError(f"unknown role {role_name!r}; expected one of {', '.join(_ROLES)}", at(path, "role"))
+            if run is not None and role_name != "tool":
+                out.append(_tool_message(*run))
+                run = None
             with storing(path):
-                if role is MsgRole.TOOL and previous_role == "tool":
-                    group = out[-1]
-                    out[-1] = group.with_content([*group.content, _read_result(raw, path, group.name)])
+                if role is MsgRole.TOOL and run is not None:
+                    run[2].append(_read_result(raw, path, run[1]))
                 elif role is MsgRole.TOOL:
                     name = _agent_name(raw, path)
-                    out.append(make_message(MsgRole.TOOL, [_read_result(raw, path, name)], name=name))
+                    run = (path, name, [_read_result(raw, path, name)])
                 else:
                     out.append(_read_message(raw, path, role))
-            previous_role = role_name
+        if run is not None:
+            out.append(_tool_message(*run))
     return name_results(out)
+
+
+def _tool_message(path: str, name: str | None, results: list[ContentBlock]) -> Msg[Any]:
+    with storing(path):
+        return make_message(MsgRole.TOOL, results, name=name)
 
 
 def _agent_name(raw: Mapping[str, Any], path: str) -> str | None:
