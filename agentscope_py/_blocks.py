@@ -13,7 +13,7 @@ from typing import Any, ClassVar, overload
 import attrs
 
 from ._builder import Builder, FieldSetter
-from ._checks import check_mapping, check_optional_str, check_str, describe, is_iterable_of_items
+from ._checks import check_mapping, check_optional_str, check_str, describe, is_iterable_of_items, unordered_hint
 from ._enums import ToolCallState, ToolResultState
 from ._fields import checked_fields, mark_type_checks
 from ._frozen import EMPTY
@@ -219,6 +219,7 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
         return blocks
     raise ArgumentTypeError(
         f"ToolResultBlock.output must be a content block or an iterable of them, got {describe(value)}"
+        + unordered_hint(value)
     )
 
 

@@ -161,5 +161,15 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
 
 
 def is_iterable_of_items(value: object) -> bool:
-    """True for the lists, tuples and other iterables a content argument may be given as."""
-    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))
+    """True for the lists, tuples and other iterables a content argument may be given as: not a
+    string, a mapping, or a set (whose order changes from run to run)."""
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping, set, frozenset))
+
+
+def unordered_hint(value: object) -> str:
+    """Why ``value``, refused by :func:`is_iterable_of_items`, is not items, when it is not plain."""
+    if isinstance(value, (set, frozenset)):
+        return "; a set has no order, and content does: give a list"
+    if isinstance(value, Mapping):
+        return "; a mapping is no block: ContentBlock.from_dict reads a block's JSON"
+    return ""

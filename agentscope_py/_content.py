@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._blocks import ContentBlock, TextBlock
-from ._checks import describe, is_iterable_of_items
+from ._checks import describe, is_iterable_of_items, unordered_hint
 from .errors import ArgumentTypeError
 
 __all__ = ["normalize_content"]
@@ -43,5 +43,5 @@ def normalize_content(items: tuple[Any, ...], arg: str) -> tuple[ContentBlock, .
 
 def _bad_item(item: object, arg: str, index: int) -> ArgumentTypeError:
     return ArgumentTypeError(
-        f"{arg}[{index}] must be a str or a content block instance, got {describe(item)}"
+        f"{arg}[{index}] must be a str or a content block instance, got {describe(item)}{unordered_hint(item)}"
     )

@@ -16,7 +16,7 @@ import attrs
 from typing_extensions import Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, check_enum, check_mapping, check_optional_str, describe
+from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, check_enum, check_mapping, check_optional_str, check_str, describe
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
@@ -508,7 +508,7 @@ class ToolResultMessage(_RolePinnedMsg[ContentBlock]):
     @classmethod
     def of(cls, tool_call_id: str | None, tool_name: str | None, result_text: str) -> ToolResultMessage:
         """A TOOL message holding one ``ToolResultBlock(tool_call_id, tool_name, [TextBlock(result_text)])``."""
-        return cls(ToolResultBlock(tool_call_id, tool_name, TextBlock(result_text)))
+        return cls(ToolResultBlock(tool_call_id, tool_name, TextBlock(check_str(result_text, "result_text"))))
 
     @classmethod
     def builder(cls) -> ToolResultMessageBuilder:  # type: ignore[override]

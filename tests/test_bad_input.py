@@ -33,6 +33,7 @@ from agentscope_py import (
     ThinkingBlock,
     ToolCallState,
     ToolResultBlock,
+    SystemMessage,
     ToolResultMessage,
     ToolUseBlock,
     UnsupportedContentError,
@@ -124,7 +125,15 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(_of(None)), ""),
     (
         "UserMessage content[1]", CONTENT_ITEM, "{'type': 'text'} (dict)",
-        lambda: UserMessage(["a", _of({"type": "text"})]), "",
+        lambda: UserMessage(["a", _of({"type": "text"})]), "; a mapping is no block: ContentBlock.from_dict reads a block's JSON",
+    ),
+    (  # a set's order changes from run to run, so would the message's
+        "SystemMessage content[0]", CONTENT_ITEM, "{'a'} (set)",
+        lambda: SystemMessage(_of({"a"})), "; a set has no order, and content does: give a list",
+    ),
+    (
+        "ToolResultBlock.output", OUTPUT, "frozenset({TextBlock(text='a')}) (frozenset)",
+        lambda: ToolResultBlock("c", "n", _of(frozenset({TextBlock("a")}))), "; a set has no order, and content does: give a list",
     ),
     (
         "ToolResultBlock.output[0]", "must be a content block", "3 (int)",
@@ -149,6 +158,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ("UserMessage.id", OPTIONAL_STR, "3 (int)", lambda: UserMessage.builder().id(_of(3)).build(), ""),
     ("UserMessage text_content", STR, "None (NoneType)", lambda: UserMessage.builder().text_content(_of(None)), ""),
     ("result_text", STR, "3 (int)", lambda: ToolResultMessage.builder().result("c", "n", _of(3)), ""),
+    ("result_text", STR, "42 (int)", lambda: ToolResultMessage.of("c", "n", _of(42)), ""),
     ("TextBlock.text", STR, "3 (int)", lambda: TextBlock.builder().text(_of(3)).build(), ""),
     ("ChatUsage.input_tokens", INT, "1.5 (float)", lambda: ChatUsage.builder().input_tokens(_of(1.5)).build(), ""),
     ("UserMessage content[0]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("x").with_content([_of(3)]), ""),
