@@ -23,13 +23,18 @@ class FrozenDict(dict[str, Any]):
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
-            "this mapping is read-only; build a new object with the changed mapping "
-            "(for example msg.with_metadata({**msg.metadata, 'key': value}))"
+            "this mapping is read-only, as messages and blocks never change; .copy() gives a plain dict "
+            "(plain all the way down) to change and build a new object with, such as "
+            "msg.with_metadata(changed) or attrs.evolve(block, input=changed)"
         )
 
     __setitem__ = __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
     __ior__ = _refuse
+
+    def copy(self) -> dict[str, Any]:
+        """A plain, mutable copy, nested values too: what to change and store again."""
+        return thawed(self)  # type: ignore[no-any-return]
 
     def __hash__(self) -> int:  # type: ignore[override]
         # Hashable when its values are, as a tuple is.
@@ -54,12 +59,17 @@ class FrozenList(list[Any]):
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
-            "this list is read-only; build a new object with the changed list "
-            "(for example msg.with_metadata({**msg.metadata, 'tags': [*msg.metadata['tags'], 'new']}))"
+            "this list is read-only, as messages and blocks never change; .copy() of it, or of the mapping "
+            "holding it, gives plain values to change and build a new object with, such as "
+            "msg.with_metadata(changed)"
         )
 
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def copy(self) -> list[Any]:
+        """A plain, mutable copy, nested values too: what to change and store again."""
+        return thawed(self)  # type: ignore[no-any-return]
 
     def __hash__(self) -> int:  # type: ignore[override]
         # Hashable when its items are, as a tuple is: a message holding a list can be a dict key.

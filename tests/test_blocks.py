@@ -203,6 +203,21 @@ def test_stored_mappings_are_read_only(
 
 
 @pytest.mark.parametrize(("_holder", "store"), MAPPING_HOLDERS, ids=[name for name, _ in MAPPING_HOLDERS])
+def test_a_copy_of_a_stored_value_is_plain_all_the_way_down_and_changes_alone(
+    _holder: str, store: Callable[[dict[str, Any]], Any]
+) -> None:
+    stored = store(_original())
+    copied = stored.copy()
+    listed = stored["items"].copy()
+    assert copied == _original() and listed == _original()["items"]
+    copied["k"] = 1
+    copied["nested"]["list"][1]["deep"].append("more")
+    listed.append("more")
+    assert type(copied) is dict and type(copied["nested"]["list"]) is list and type(listed) is list
+    assert stored == _original()
+
+
+@pytest.mark.parametrize(("_holder", "store"), MAPPING_HOLDERS, ids=[name for name, _ in MAPPING_HOLDERS])
 @pytest.mark.parametrize(("_kind", "mutate"), LIST_MUTATIONS, ids=[name for name, _ in LIST_MUTATIONS])
 def test_stored_lists_are_read_only(
     _holder: str, store: Callable[[dict[str, Any]], Any], _kind: str, mutate: Callable[[list[Any]], object]
@@ -267,7 +282,7 @@ def test_tuples_are_stored_as_the_json_arrays_they_are_written_as() -> None:
 
 
 def test_the_error_says_how_to_change_a_mapping() -> None:
-    with pytest.raises(TypeError, match=r"build a new object with the changed mapping"):
+    with pytest.raises(TypeError, match=r"\.copy\(\) gives a plain dict .* attrs\.evolve\(block, input=changed\)"):
         ToolUseBlock("c", "n", {"a": 1}).input["a"] = 2  # type: ignore[index]
 
 
