@@ -371,7 +371,10 @@ class Msg(JsonSerializable, Generic[_B]):
         return self.__replace__(content=content)
 
     def with_metadata(self, metadata: Mapping[str, Any] | None) -> Self:
-        """A copy, of the same class, with ``metadata`` replacing the old (``None`` empties it)."""
+        """A copy, of the same class, with ``metadata`` replacing the old (``None`` empties it).
+
+        The generate reason is metadata too (``METADATA_GENERATE_REASON``), so it goes with the rest,
+        as in Java: ``with_metadata({**msg.metadata, ...})`` keeps it."""
         return type(self)._from_fields(
             self.id, self.name, self.role, self.content, metadata, self.timestamp, self.usage
         )

@@ -180,12 +180,21 @@ UNSUPPORTED = [
     (UserMessage(TextBlock("x"), AudioBlock(URLSource("https://e.com/a.wav"))), 1, "an AudioBlock by URL"),
     (UserMessage(DataBlock(Base64Source("audio/wav", "UklG"))), 0, "a DataBlock of audio/wav"),
     (AssistantMessage(HintBlock("h", "be brief")), 0, "a HintBlock"),
-    (AssistantMessage(ThinkingBlock("no signature")), 0, "a ThinkingBlock"),
-    (AssistantMessage(TextBlock("x"), ToolUseBlock("c", "f", {}, "{not json")), 1, "a ToolUseBlock"),
+    (AssistantMessage(ThinkingBlock("no signature")), 0, "a ThinkingBlock without a signature"),
+    (
+        AssistantMessage(TextBlock("x"), ToolUseBlock("c", "f", {}, "{not json")), 1,
+        "a ToolUseBlock whose arguments are not a JSON object",
+    ),
     # The API takes images and documents from the user only.
-    (AssistantMessage(DataBlock(Base64Source("image/png", "AAAA"))), 0, "a DataBlock of image/png"),
-    (AssistantMessage(TextBlock("see"), ImageBlock(URLSource("https://e.com/cat.png"))), 1, "an ImageBlock by URL"),
-    (AssistantMessage(DataBlock(Base64Source("application/pdf", "JVBE"), name="r.pdf")), 0, "a DataBlock of application/pdf"),
+    (AssistantMessage(DataBlock(Base64Source("image/png", "AAAA"))), 0, "a DataBlock of image/png in an assistant message"),
+    (
+        AssistantMessage(TextBlock("see"), ImageBlock(URLSource("https://e.com/cat.png"))), 1,
+        "an ImageBlock by URL in an assistant message",
+    ),
+    (
+        AssistantMessage(DataBlock(Base64Source("application/pdf", "JVBE"), name="r.pdf")), 0,
+        "a DataBlock of application/pdf in an assistant message",
+    ),
     # and JPEG, PNG, GIF and WebP images only
     (UserMessage(DataBlock(Base64Source("image/tiff", "SUkq"))), 0, "a DataBlock of image/tiff"),
 ]

@@ -197,11 +197,25 @@ UNSUPPORTED = [
     (AssistantMessage(HintBlock("h", "be brief")), 0, "a HintBlock"),
     (UserMessage(TextBlock("x"), VideoBlock(URLSource("https://e.com/v.mp4"))), 1, "a VideoBlock by URL"),
     (UserMessage(DataBlock(URLSource("https://e.com/a.wav", "audio/wav"))), 0, "a DataBlock by URL (audio/wav)"),
-    (AssistantMessage(DataBlock(URLSource("https://e.com/cat.png"))), 0, "a DataBlock by URL"),
+    (AssistantMessage(DataBlock(URLSource("https://e.com/cat.png"))), 0, "a DataBlock by URL in an assistant message"),
     # input_audio takes WAV and MP3 only
     (UserMessage(DataBlock(Base64Source("audio/ogg", "T2dn"))), 0, "a DataBlock of audio/ogg"),
     (UserMessage(AudioBlock(Base64Source("audio/flac", "ZkxhQw=="))), 0, "an AudioBlock of audio/flac"),
 ]
+
+
+def test_a_block_inside_a_tool_result_is_named_by_its_place_in_the_output() -> None:
+    png = DataBlock(Base64Source("image/png", "iVBORw0KGgo"))
+    conversation = [
+        UserMessage("q"),
+        AssistantMessage(ToolUseBlock("c", "f", {})),
+        ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("a"), png], state=ToolResultState.SUCCESS)),
+    ]
+    with pytest.raises(UnsupportedContentError, match=r"a DataBlock of image/png in a tool result's output \(messages\[2\]\.content\[0\]\.output\[1\]\)"):
+        to_openai(conversation)
+    (note,) = to_openai(conversation, on_unsupported="drop").notes
+    assert (note.message_index, note.block_index, note.output_index) == (2, 0, 1)
+    assert str(note) == "messages[2].content[0].output[1]: data block dropped (OpenAI Chat Completions cannot hold it)"
 
 
 @pytest.mark.parametrize(("message", "block_index", "block_type"), UNSUPPORTED)

@@ -65,13 +65,18 @@ class ConversionNote:
     block_type: str
     action: Literal["dropped", "as_text"]
     target: str
+    #: The block's index in the output of the tool result at ``block_index``, when it stood there.
+    output_index: int | None = None
 
     def __str__(self) -> str:
         done = "dropped" if self.action == "dropped" else "sent as text"
-        return (
-            f"messages[{self.message_index}].content[{self.block_index}]: {self.block_type} block "
-            f"{done} ({self.target} cannot hold it)"
-        )
+        where = _location(self.message_index, self.block_index, self.output_index)
+        return f"{where}: {self.block_type} block {done} ({self.target} cannot hold it)"
+
+
+def _location(message_index: int, block_index: int, output_index: int | None) -> str:
+    inner = "" if output_index is None else f".output[{output_index}]"
+    return f"messages[{message_index}].content[{block_index}]{inner}"
 
 
 class Converted(list[Any]):
@@ -162,19 +167,25 @@ def unsupported(
     message_index: int,
     block_index: int,
     block: ContentBlock,
+    output_index: int | None = None,
+    why: str = "",
 ) -> str | None:
-    """Apply ``policy`` to a block ``target`` cannot hold.
+    """Apply ``policy`` to a block ``target`` cannot hold: the one at ``block_index``, or inside
+    the tool result there, at ``output_index`` of its output.  ``why`` says what makes it unfit
+    where it is (" in an assistant message"), when the target holds such blocks elsewhere.
 
     Returns the text to send in its place (policy ``"text"``), ``None`` to drop it
     (``"drop"``), or raises (``"raise"``).  Either way the choice is recorded in ``notes``.
     """
     if policy == "raise":
+        if output_index is not None and not why:
+            why = " in a tool result's output"
         raise UnsupportedContentError(
-            f"{target} cannot hold {_described(block)} (messages[{message_index}]"
-            f".content[{block_index}]); pass on_unsupported='drop' or 'text' to convert anyway"
+            f"{target} cannot hold {_described(block)}{why} ({_location(message_index, block_index, output_index)}); "
+            "pass on_unsupported='drop' or 'text' to convert anyway"
         )
     action: Literal["dropped", "as_text"] = "as_text" if policy == "text" else "dropped"
-    notes.append(ConversionNote(message_index, block_index, block.type, action, target))
+    notes.append(ConversionNote(message_index, block_index, block.type, action, target, output_index))
     return block_as_text(block) if policy == "text" else None
 
 

@@ -179,12 +179,21 @@ class _Writer:
         form = Carried(only.message.metadata, _FMT).form if whole and only is not None else None
         write_content(out, parts, form, optional=False)
 
-    def _or_fallback(self, part: dict[str, Any] | None, turn: Turn, index: int, block: ContentBlock) -> list[dict[str, Any]]:
+    def _or_fallback(
+        self, part: dict[str, Any] | None, turn: Turn, index: int, block: ContentBlock, output_index: int | None = None
+    ) -> list[dict[str, Any]]:
         """``[part]``, or what the policy makes of a block the target cannot hold."""
         if part is not None:
             return [part]
         text = unsupported(
-            self.policy, self.notes, target=_TARGET, message_index=turn.message_index, block_index=index, block=block
+            self.policy,
+            self.notes,
+            target=_TARGET,
+            message_index=turn.message_index,
+            block_index=index,
+            block=block,
+            output_index=output_index,
+            why="" if output_index is not None else _unfit(turn.kind, block),
         )
         return [] if text is None else [{"type": "text", "text": text}]
 
@@ -203,13 +212,24 @@ class _Writer:
         own = Carried(result.metadata, _FMT, result.output)
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
-            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block))
+            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block, inner_index))
         out: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_ids.get(result.id or "", result.id or "")}
         write_kept(out, own.fields)
         if result.state in _ERROR_STATES:
             out["is_error"] = True
         write_content(out, parts, own.form, optional=True)
         return out
+
+
+def _unfit(kind: str, block: ContentBlock) -> str:
+    """What makes ``block``, which the API holds elsewhere or otherwise, unfit for a ``kind`` turn."""
+    if isinstance(block, ThinkingBlock) and kind == "assistant":
+        return " without a signature"  # the API takes back only the thinking it signed
+    if isinstance(block, ToolUseBlock) and kind == "assistant":
+        return " whose arguments are not a JSON object"
+    if isinstance(block, (ThinkingBlock, ToolUseBlock)) or (isinstance(block, (DataBlock, ImageBlock)) and kind != "user"):
+        return f" in {'an' if kind == 'assistant' else 'a'} {kind} message"
+    return ""
 
 
 def _tool_use(block: ToolUseBlock, tool_ids: Mapping[str, str]) -> dict[str, Any] | None:

@@ -145,9 +145,20 @@ class _Writer:
         self.notes: list[ConversionNote] = []
         self.replaced: dict[tuple[int, int], str | None] = {}
 
-    def _fallback(self, turn: Turn, index: int, block: ContentBlock) -> dict[str, Any] | None:
+    def _fallback(
+        self, turn: Turn, index: int, block: ContentBlock, output_index: int | None = None
+    ) -> dict[str, Any] | None:
+        # Media the API takes from the user only: say where it stood, or "cannot hold a PNG" misleads.
+        media = isinstance(block, _USER_MEDIA) and output_index is None and turn.kind != "user"
         text = unsupported(
-            self.policy, self.notes, target=_TARGET, message_index=turn.message_index, block_index=index, block=block
+            self.policy,
+            self.notes,
+            target=_TARGET,
+            message_index=turn.message_index,
+            block_index=index,
+            block=block,
+            output_index=output_index,
+            why=f" in {'an' if turn.kind == 'assistant' else 'a'} {turn.kind} message" if media else "",
         )
         return None if text is None else {"type": "text", "text": text}
 
@@ -202,7 +213,7 @@ class _Writer:
         for inner_index, block in enumerate(result.output):
             part = _text_part(block, own.part(inner_index))
             if part is None:
-                part = self._fallback(turn, index, block)
+                part = self._fallback(turn, index, block, inner_index)
             if part is not None:
                 parts.append(part)
         out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
@@ -217,6 +228,9 @@ def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | 
     if extras.pop("type", None) == "refusal":
         return merged({"type": "refusal", "refusal": block.text}, extras)
     return merged({"type": "text", "text": block.text}, extras)
+
+
+_USER_MEDIA = (DataBlock, ImageBlock, AudioBlock)
 
 
 def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
