@@ -9,7 +9,7 @@ import pytest
 from framework_payloads import agentflow_payloads, comparable, seed
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import chat_usages, json_text, message_metadata, msg_ids, msg_timestamps
+from strategies import chat_usages, json_text, json_values, message_metadata, msg_ids, msg_timestamps
 
 from agentscope_py import (
     AssistantMessage,
@@ -110,10 +110,16 @@ _RESULTS = st.builds(
 )
 _THINKING = st.builds(ThinkingBlock, _TEXT)
 _ANY = st.one_of(_TEXTS, _DATA, _CALLS, _RESULTS, _THINKING)
+# A message's own metadata["agentscope"], where AgentFlow's holds the name: among them the ones the
+# name cannot simply join (no mapping, empty, a name or "metadata" of their own).
+_OWN_AGENTSCOPE = st.one_of(
+    json_values(max_leaves=4).filter(lambda value: value is not None),
+    st.fixed_dictionaries({}, optional={"name": _TEXT | st.none(), "metadata": json_values(max_leaves=2), "trace": st.integers()}),
+)
 _FIELDS = {
     "id": st.none() | msg_ids(),
     "name": st.none() | _TEXT,
-    "metadata": message_metadata(),
+    "metadata": message_metadata() | st.builds(lambda metadata, own: {**metadata, "agentscope": own}, message_metadata(), _OWN_AGENTSCOPE),
     "timestamp": st.none() | msg_timestamps(),
 }
 _MESSAGES = st.one_of(
@@ -292,6 +298,7 @@ def test_a_nested_block_a_result_cannot_hold_is_refused_too() -> None:
         ([{"role": "tool", "content": [{"type": "tool_result", "call_id": "c", "output": 1, "is_error": "no"}]}], "messages[0].content[0].is_error"),
         ([{"role": "user", "content": [], "timestamp": "yesterday"}], "messages[0].timestamp"),
         ([{"role": "user", "content": [], "timestamp": 1e300}], "messages[0].timestamp"),
+        ([{"role": "user", "content": [], "timestamp": "9999-12-31T23:59:59-23:00"}], "messages[0].timestamp"),
         ([{"role": "user", "content": [], "message_id": [1]}], "messages[0].message_id"),
         ([{"role": "assistant", "content": [], "usages": {"prompt_tokens": "3"}}], "messages[0].usages.prompt_tokens"),
     ],
@@ -355,3 +362,119 @@ def test_a_result_that_became_an_error_says_so_where_the_payload_left_is_error_o
     assert to_agentflow(failed)[0]["content"] == [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": True}]
     (again,) = from_agentflow(to_agentflow(failed))[0].content
     assert isinstance(again, ToolResultBlock) and again.state is ToolResultState.ERROR
+
+
+# -- AgentFlow's own dumps, defaults and older builds ------------------------------------------
+
+_LOCATORS = ("url", "file_id", "data_base64")
+
+
+def _dumped_ref(kind: str, locator: str, value: str) -> st.SearchStrategy[dict[str, Any]]:
+    """A ``MediaRef`` as AgentFlow's models dump it: the other locators as explicit nulls or left out,
+    and a "url" kind, its default, also left out."""
+    optional: dict[str, st.SearchStrategy[Any]] = {key: st.none() for key in _LOCATORS if key != locator}
+    optional |= {"mime_type": st.none() | st.sampled_from(["image/png", "application/pdf"]), "filename": st.none() | st.just("a.bin"), "sha256": st.none()}
+    required: dict[str, st.SearchStrategy[Any]] = {locator: st.just(value)}
+    if kind == "url":
+        optional["kind"] = st.just(kind)
+    else:
+        required["kind"] = st.just(kind)
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+_DUMPED_REFS = st.one_of(
+    _dumped_ref("url", "url", "https://e.com/a.png"),
+    _dumped_ref("url", "url", "data:image/png;base64,iVBORw0KGgo="),
+    _dumped_ref("file_id", "file_id", "file-1"),
+    _dumped_ref("data", "data_base64", "AAAA"),
+)
+_DUMPED_BLOCKS = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("data"), "mime_type": st.just("application/octet-stream"), "data_base64": st.just("QUJD")},
+        optional={"media": st.none() | _DUMPED_REFS},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("data"), "mime_type": st.just("application/octet-stream"), "media": _DUMPED_REFS},
+        optional={"data_base64": st.none()},
+    ),
+    st.fixed_dictionaries({"type": st.just("image"), "media": _DUMPED_REFS}, optional={"alt_text": st.none(), "bbox": st.none()}),
+    st.fixed_dictionaries({"type": st.just("audio"), "media": _DUMPED_REFS}, optional={"transcript": st.none(), "channels": st.none()}),
+    st.fixed_dictionaries({"type": st.just("video"), "media": _DUMPED_REFS}, optional={"thumbnail": st.none() | _DUMPED_REFS}),
+    st.fixed_dictionaries({"type": st.just("document"), "media": _DUMPED_REFS}, optional={"text": st.none(), "pages": st.none(), "excerpt": st.none()}),
+)
+
+
+@given(st.lists(_DUMPED_BLOCKS, max_size=3))
+def test_media_blocks_as_agentflows_models_dump_them_come_back_exactly(blocks: list[dict[str, Any]]) -> None:
+    payload = [{"role": "user", "content": blocks}]
+    assert to_agentflow(from_agentflow(payload)) == payload
+
+
+@pytest.mark.parametrize("media", [None, {"kind": "url", "url": "https://e.com/raw.bin"}])
+def test_a_data_block_keeps_its_inline_data_beside_a_media_field(media: Any) -> None:
+    # DataBlock(mime_type, data_base64=None, media=None): model_dump() writes "media": null beside the data.
+    payload = [{"role": "user", "content": [{"type": "data", "mime_type": "application/octet-stream", "data_base64": "AAAA", "media": media}]}]
+    (message,) = from_agentflow(payload)
+    (block,) = message.content
+    assert isinstance(block, DataBlock) and block.source == Base64Source("application/octet-stream", "AAAA")
+    assert to_agentflow([message]) == payload
+
+
+def test_a_media_ref_without_a_kind_is_a_url_and_goes_back_without_one() -> None:
+    # MediaRef.kind defaults to "url" in AgentFlow's Python and TypeScript models.
+    payload = [
+        {"role": "user", "content": [
+            {"type": "image", "media": {"url": "https://e.com/a.png", "mime_type": "image/png"}},
+            {"type": "data", "mime_type": "application/pdf", "media": {"url": "https://e.com/b.pdf"}},
+        ]},
+    ]
+    (message,) = from_agentflow(payload)
+    assert [block.source for block in message.content if isinstance(block, DataBlock)] == [
+        URLSource("https://e.com/a.png", "image/png"),
+        URLSource("https://e.com/b.pdf"),
+    ]
+    assert to_agentflow([message]) == payload
+
+
+def test_the_name_joins_the_messages_own_agentscope_metadata() -> None:
+    reply = AssistantMessage("x", name="bot", metadata={"agentscope": {"trace": 1}}, id="r", timestamp=None)
+    sent = to_agentflow([reply])
+    assert sent[0]["metadata"] == {"agentscope": {"trace": 1, "name": "bot"}}
+    assert from_agentflow(sent) == [reply]
+
+
+@pytest.mark.parametrize(
+    ("name", "own", "written"),
+    [
+        (None, {"name": "zzz"}, {"metadata": {"name": "zzz"}}),  # not to be read as the name
+        ("bot", {"name": "zzz"}, {"name": "bot", "metadata": {"name": "zzz"}}),
+        ("bot", {}, {"name": "bot", "metadata": {}}),
+        ("bot", "plain text", {"name": "bot", "metadata": "plain text"}),
+        (None, "plain text", "plain text"),
+    ],
+)
+def test_own_agentscope_metadata_the_name_cannot_join_goes_beside_it(name: str | None, own: Any, written: Any) -> None:
+    message = AssistantMessage("x", name=name, metadata={"agentscope": own}, id="r", timestamp=None)
+    sent = to_agentflow([message])
+    assert sent[0]["metadata"] == {"agentscope": written}
+    assert from_agentflow(sent) == [message]
+
+
+def test_only_the_name_is_taken_out_of_agentflows_agentscope_metadata() -> None:
+    payload = [{"role": "assistant", "content": [], "metadata": {"agentscope": {"name": "bot", "trace": 1}}}]
+    (message,) = from_agentflow(payload)
+    assert message.name == "bot" and message.metadata["agentscope"] == {"trace": 1}
+    assert to_agentflow([message]) == payload
+
+
+def test_an_iso_timestamp_of_older_agentflow_builds_is_read_and_goes_back_as_it_came() -> None:
+    # Message.timestamp was a pydantic datetime there, dumped as ISO-8601 text.
+    payload = [{"role": "user", "content": [], "timestamp": "2024-06-10T09:30:00.250000"}]
+    (message,) = from_agentflow(payload)
+    assert message.timestamp == "2024-06-10 09:30:00.250"  # local time, as the text is
+    assert to_agentflow([message]) == payload
+    (utc,) = from_agentflow([{"role": "user", "content": [], "timestamp": "2024-06-10T09:30:00.250+00:00"}])
+    (epoch,) = from_agentflow([{"role": "user", "content": [], "timestamp": 1718011800250}])
+    assert utc.timestamp == epoch.timestamp
+    later = UserMessage([], metadata=message.metadata, timestamp="2024-06-10 09:30:01.000")
+    assert isinstance(to_agentflow([later])[0]["timestamp"], int)  # edited: epoch milliseconds

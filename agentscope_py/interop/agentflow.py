@@ -42,7 +42,14 @@ from .._reader import (
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
-from ._carry import data_url, fetchable, source_from_url, tool_arguments
+from ._agentflow_fields import (
+    MISSING,
+    OURS,
+    read_ours,
+    read_timestamp,
+    written_ours,
+    written_timestamp,
+)
 from ._carried_fields import (
     BLOCKS,
     PART_OF,
@@ -53,6 +60,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
+from ._carry import data_url, fetchable, source_from_url, tool_arguments
 from ._common import Converted, OnUnsupported, as_message_list, read_usage
 from ._frameworks import (
     Conversion,
@@ -62,20 +70,16 @@ from ._frameworks import (
     media_type_of,
     name_results,
     read_all,
-    read_epoch,
     read_part,
     read_parts,
     read_role,
     same_blocks,
-    written_epoch,
 )
 
 __all__ = ["from_agentflow", "to_agentflow"]
 
 _FMT = "agentflow"
 _TARGET = "AgentFlow"
-#: The key in AgentFlow's own ``metadata`` that holds the AgentScope fields AgentFlow has no place for.
-_OURS = "agentscope"
 
 _ROLES = {"user": MsgRole.USER, "assistant": MsgRole.ASSISTANT, "system": MsgRole.SYSTEM, "tool": MsgRole.TOOL}
 _ROLE_NAMES = {role: name for name, role in _ROLES.items()}
@@ -106,16 +110,17 @@ def _read_message(value: object, path: str) -> Msg[Any]:
     if isinstance(message_id, int) and not isinstance(message_id, bool):
         message_id = str(message_id)  # AgentFlow's Python side allows ints; the int itself is carried
     their_metadata = opt_dict(raw.get("metadata"), at(path, "metadata")) or {}
-    ours = their_metadata.get(_OURS)
-    name = ours.get("name") if isinstance(ours, dict) else None
-    name = name if isinstance(name, str) else None
+    name, own = read_ours(their_metadata.get(OURS, MISSING))
+    metadata = {k: v for k, v in their_metadata.items() if k not in (_FMT, OURS)}
+    if own is not MISSING:
+        metadata[OURS] = own
     plain = make_message(
         role,
         blocks,
         id=opt_str(message_id, at(path, "message_id")),
         name=name,
-        metadata={k: v for k, v in their_metadata.items() if k != _FMT and not (k == _OURS and name is not None)},
-        timestamp=read_epoch(raw, "timestamp", path),
+        metadata=metadata,
+        timestamp=read_timestamp(raw, path),
         usage=_read_usage(raw.get("usages"), at(path, "usages")),
     )
     fields = {k: v for k, v in raw.items() if k != "content"}
@@ -136,28 +141,30 @@ def _read_text(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str,
     return TextBlock(req_str(req(part, "text", path), at(path, "text"))), {}
 
 
-def _read_media_ref(value: object, path: str) -> tuple[Source, str | None]:
+def _read_media_ref(value: object, path: str) -> tuple[Source, str | None, str]:
+    """The source, file name and kind of a ``MediaRef``."""
     ref = req_dict(value, path)
-    kind = req_str(req(ref, "kind", path), at(path, "kind"))
+    # AgentFlow's models (Python and TypeScript) default the kind to "url" (a missing one is written
+    # back missing: the diff notes it absent).
+    kind = req_str(ref["kind"], at(path, "kind")) if "kind" in ref else "url"
     mime_type = opt_str(ref.get("mime_type"), at(path, "mime_type"))
     filename = opt_str(ref.get("filename"), at(path, "filename"))
     if kind == "url":
         url = req_str(req(ref, "url", path), at(path, "url"))
         source = source_from_url(url)
         if isinstance(source, Base64Source):  # a data: URL, which AgentFlow allows here
-            return Base64Source(source.media_type or mime_type or "", source.data), filename
-        return URLSource(url, mime_type), filename
+            return Base64Source(source.media_type or mime_type or "", source.data), filename, kind
+        return URLSource(url, mime_type), filename, kind
     if kind == "file_id":  # a provider's file id travels as the URL; the kind is carried
-        return URLSource(req_str(req(ref, "file_id", path), at(path, "file_id")), mime_type), filename
+        return URLSource(req_str(req(ref, "file_id", path), at(path, "file_id")), mime_type), filename, kind
     if kind == "data":
         data = req_str(req(ref, "data_base64", path), at(path, "data_base64"))
-        return Base64Source(mime_type or "", data), filename
+        return Base64Source(mime_type or "", data), filename, kind
     raise DecodeError(f"unknown media kind {kind!r}; expected url, file_id or data", at(path, "kind"))
 
 
 def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    source, filename = _read_media_ref(req(part, "media", path), at(path, "media"))
-    kind = part["media"]["kind"]
+    source, filename, kind = _read_media_ref(req(part, "media", path), at(path, "media"))
     # The kinds that cannot be told from the source: a file id, inline data as a data: URL, and a URL
     # without a scheme (which, not remembered, would read as a file id from another format).
     remembered = kind == "file_id" or (kind == "url" and not (isinstance(source, URLSource) and fetchable(source)))
@@ -171,9 +178,10 @@ def _read_data(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str,
         return DataBlock(Base64Source(mime_type, data)), {"type": "data"}
     if part.get("media") is None:
         raise DecodeError("a data block needs data_base64 or media", path)
-    block, _ = _read_media(part, path)
-    # The "media" hint tells this layout from the inline one when the media is inline data too.
-    return block, {"media": {"kind": part["media"]["kind"]}, "type": "data"}
+    source, filename, kind = _read_media_ref(part["media"], at(path, "media"))
+    # A null data_base64 (dropped again where the payload had none) tells this layout from the inline
+    # one, whose carried fields may hold a media ref too (AgentFlow dumps "media": null there).
+    return DataBlock(source, name=filename), {"data_base64": None, "media": {"kind": kind}, "type": "data"}
 
 
 def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -302,13 +310,14 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
 def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, Any]) -> dict[str, Any]:
     """Every message field but ``content``."""
     assert message.role is not None
-    metadata = {k: v for k, v in message.metadata.items() if k != _FMT}
-    if message.name is not None:
-        metadata[_OURS] = {"name": message.name}
+    metadata = {k: v for k, v in message.metadata.items() if k not in (_FMT, OURS)}
+    ours = written_ours(message.name, message.metadata.get(OURS, MISSING))
+    if ours is not MISSING:
+        metadata[OURS] = ours
     out: dict[str, Any] = {
         "message_id": _written_id(message.id, extras.get("message_id")),
         "role": _ROLE_NAMES[message.role],
-        "timestamp": written_epoch(message.timestamp, extras.get("timestamp"), message_index),
+        "timestamp": written_timestamp(message.timestamp, extras.get("timestamp"), message_index),
         "metadata": thawed(metadata),
     }
     if message.usage is not None:
@@ -372,7 +381,7 @@ def _write_media(
 ) -> dict[str, Any]:
     media_type = media_type_of(source)
     name = block.name if isinstance(block, DataBlock) else None
-    if extras.get("type") == "data" and isinstance(source, Base64Source) and "media" not in extras:
+    if extras.get("type") == "data" and isinstance(source, Base64Source) and "data_base64" not in extras:
         return overlay({"type": "data", "mime_type": source.media_type, "data_base64": source.data}, extras)
     media_extras = extras.get("media")
     kind = media_extras.get("kind") if isinstance(media_extras, Mapping) else None
