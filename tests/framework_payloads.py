@@ -144,6 +144,12 @@ _V6_ITEMS = st.one_of(
     _obj({"type": st.just("image-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}),
     _obj({"type": st.just("file-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT}),
     _obj({"type": st.sampled_from(["image-url", "file-url"]), "url": st.just("https://example.com/a.png")}),
+    # files the provider holds, and a provider's own items: no block of ours, carried whole
+    _obj(
+        {"type": st.sampled_from(["file-id", "image-file-id"]), "fileId": st.just("file-abc") | st.just({"openai": "file-1"})},
+        _PART_EXTRAS,
+    ),
+    _obj({"type": st.just("custom")}, _PART_EXTRAS),
 )
 _V_OUTPUTS = st.one_of(
     _obj({"type": st.sampled_from(["text", "error-text"]), "value": _TEXT}),

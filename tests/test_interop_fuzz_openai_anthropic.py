@@ -321,3 +321,10 @@ def test_a_policy_of_the_wrong_type_is_a_type_error_and_an_unknown_one_a_value_e
             write([UserMessage("hi")], on_unsupported=wrong)
     with pytest.raises(ArgumentValueError, match="got 'Drop'"):
         write([UserMessage("hi")], on_unsupported="Drop")
+
+
+@pytest.mark.parametrize(("write", "fmt"), [(to_openai, "openai"), (to_anthropic, "anthropic")])
+def test_carried_part_positions_that_are_no_plain_number_are_ignored(write: Writer, fmt: str) -> None:
+    # "²" is a digit to str.isdigit, but no int: a position under such a key is not one we wrote.
+    message = UserMessage("a", metadata={fmt: {"parts": {"²": {"x": 1}}, "part_of": {"²": "0"}}})
+    assert "x" not in str(write([message]))

@@ -27,6 +27,7 @@ from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
     AssistantMessage,
+    HintBlock,
     DecodeError,
     Msg,
     MsgRole,
@@ -36,6 +37,7 @@ from agentscope_py import (
     ToolResultState,
     ToolUseBlock,
     UnsupportedContentError,
+    UserMessage,
 )
 from agentscope_py.interop import (
     Converted,
@@ -318,3 +320,25 @@ def test_every_format_sends_the_same_arguments(call: ToolUseBlock, arguments: di
         "swarm_kit": to_swarm_kit(conversation)[0]["tool_calls"][0]["function"]["arguments"],
     }
     assert sent == dict.fromkeys(sent, arguments)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_block_refused_inside_a_tool_result_is_named_by_its_place_in_the_output(fmt: str) -> None:
+    _, write, _ = FORMATS[fmt]
+    conversation = [
+        UserMessage("q"),
+        AssistantMessage(ToolUseBlock("c", "f", {})),
+        ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("a"), HintBlock("h", "x")], state=ToolResultState.SUCCESS)),
+    ]
+    with pytest.raises(UnsupportedContentError, match=r"in a tool result's output \(messages\[2\]\.content\[0\]\.output\[1\]\)"):
+        write(conversation)
+    (note,) = write(conversation, on_unsupported="drop").notes
+    assert (note.message_index, note.block_index, note.output_index) == (2, 0, 1)
+
+
+@pytest.mark.parametrize(("fmt", "entry"), [("agentflow", "blocks"), ("vercel_ai", "approvals")])
+def test_carried_positions_that_are_no_plain_number_are_ignored(fmt: str, entry: str) -> None:
+    # "²" is a digit to str.isdigit, but no int: a position under such a key is not one we wrote.
+    _, write, _ = FORMATS[fmt]
+    message = AssistantMessage("a", metadata={fmt: {entry: {"²": {"type": "annotation"}}}})
+    assert write([UserMessage("q"), message], on_unsupported="drop")[1]["content"] in ("a", [{"type": "text", "text": "a"}])

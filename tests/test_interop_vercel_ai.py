@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import attrs
 import pytest
 from framework_payloads import comparable, seed, vercel_ai_payloads
 from hypothesis import given
@@ -31,7 +32,14 @@ from agentscope_py import (
     URLSource,
     UserMessage,
 )
-from agentscope_py.interop import from_vercel_ai, to_anthropic, to_openai, to_vercel_ai, validate_conversation
+from agentscope_py.interop import (
+    from_anthropic,
+    from_vercel_ai,
+    to_anthropic,
+    to_openai,
+    to_vercel_ai,
+    validate_conversation,
+)
 
 SEEDS = seed("vercel_ai_seed.json")
 
@@ -102,7 +110,10 @@ _DATA = st.builds(
 # An assistant's media is a file part, which must name its media type: one the block does not
 # declare comes back declared (test_a_file_part_names_the_likely_media_type).
 _DECLARED_DATA = _DATA.filter(lambda block: not isinstance(block.source, URLSource) or block.source.mime_type is not None)
-_B64_DATA = st.builds(DataBlock, st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav"]), st.just("AAAA")))
+# Named, a result's medium goes as AI SDK 6's file-data item, which holds the name.
+_B64_DATA = st.builds(
+    DataBlock, st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav"]), st.just("AAAA")), name=st.none() | _TEXT
+)
 # A call waiting for approval (ASKING) goes with an approval request and comes back asking.
 _CALLS = st.builds(
     ToolUseBlock,
@@ -253,6 +264,9 @@ def test_thinking_outside_an_assistant_message_is_unsupported() -> None:
         ([{"role": "tool", "content": "done"}], "messages[0].content"),
         ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "content", "value": [{"type": "media", "data": "x"}]}}]}], "messages[0].content[0].output.value[0]"),
         ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "blob"}}]}], "messages[0].content[0].output.type"),
+        ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "content", "value": [{"type": "file-id"}]}}]}], "messages[0].content[0].output.value[0]"),
+        ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "content", "value": [{"type": "file-id", "fileId": 7}]}}]}], "messages[0].content[0].output.value[0].fileId"),
+        ([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": "content", "value": [{"type": "image-file-id", "fileId": {"openai": None}}]}}]}], "messages[0].content[0].output.value[0].fileId.openai"),
         ([{"role": "tool", "toolCallId": "c", "toolName": "f", "content": [{"type": "json"}]}], "messages[0].content[0]"),
         ([{"role": "user", "content": "x", "sentAt": "now"}], "messages[0].sentAt"),
         ([{"role": "user", "content": "x", "providerOptions": {"agentscope": {"usage": {"input_tokens": 1.5}}}}], "messages[0].providerOptions.agentscope.usage.input_tokens"),
@@ -344,6 +358,7 @@ def test_an_ai_sdk_6_provider_result_stays_in_its_assistant_message() -> None:
     ],
 )
 def test_an_error_result_is_written_as_an_error_whatever_its_output(output: list[ContentBlock], value: str | None) -> None:
+    # Only a text says error: it comes back an error holding that one text (docs: Round trips).
     message = [ToolResultMessage(ToolResultBlock("c1", "f", output, state=ToolResultState.ERROR))]
     if value is None:
         with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock of image/png"):
@@ -355,6 +370,7 @@ def test_an_error_result_is_written_as_an_error_whatever_its_output(output: list
     assert written["type"] == "error-text" and (value is None or written["value"] == value)
     (result,) = from_vercel_ai(sent)[0].content
     assert isinstance(result, ToolResultBlock) and result.state is ToolResultState.ERROR
+    assert result.output == (TextBlock(written["value"]),)
 
 
 def test_a_denial_read_from_ai_sdk_6_stays_one_when_its_reason_changes() -> None:
@@ -445,7 +461,15 @@ def test_a_malformed_approval_part_names_its_path(part: dict[str, Any], path: st
 
 @pytest.mark.parametrize(
     "carried",
-    ["junk", None, [1], {"0": "junk"}, {"0": None}, {"0": {"type": "tool-approval-response", "approvalId": "a", "approved": True}}],
+    [
+        "junk",
+        None,
+        [1],
+        {"0": "junk"},
+        {"0": None},
+        {"0": {"type": "tool-approval-response", "approvalId": "a", "approved": True}},
+        {"²": {"type": "tool-approval-request", "approvalId": "a", "toolCallId": "c1"}},  # a digit, but no number
+    ],
 )
 def test_approvals_metadata_that_is_not_what_was_read_is_passed_over(carried: object) -> None:
     # Carried bookkeeping edited into something else reads as absent, as every carried field does.
@@ -472,3 +496,162 @@ def test_an_approval_answer_alone_in_its_tool_message_parts_nothing() -> None:
     assert [m["role"] for m in to_openai(messages)] == ["user", "assistant", "tool"]
     assert [m["role"] for m in to_anthropic(messages)["messages"]] == ["user", "assistant", "user"]
     assert to_vercel_ai(messages) == history
+
+
+# -- AI SDK 6's output items we have no block for ------------------------------------------------
+
+# content-part.ts of ai@6: a file the provider holds, by one id or one per provider, and a provider's own item.
+_FILE_ID = {"type": "file-id", "fileId": "file-abc"}
+_IMAGE_FILE_ID = {"type": "image-file-id", "fileId": {"openai": "file-1", "anthropic": "file_2"}}
+_CUSTOM = {"type": "custom", "providerOptions": {"anthropic": {"type": "search_result", "source": "s"}}}
+
+
+def _tool_result(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {
+        "type": "content", "value": items}}]}]
+
+
+def test_file_id_and_custom_items_are_carried_and_go_back_where_they_were() -> None:
+    payload = _tool_result([
+        {"type": "text", "text": "two charts"},
+        _FILE_ID,
+        {"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": "image/png", "providerOptions": {"openai": {"detail": "low"}}},
+        _IMAGE_FILE_ID,
+        _CUSTOM,
+    ])
+    original = copy.deepcopy(payload)
+    (message,) = from_vercel_ai(payload)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock)
+    # No block stands for them: the blocks are what the other items hold.
+    assert [type(block) for block in result.output] == [TextBlock, DataBlock]
+    assert to_vercel_ai([message]) == original
+    # The output edited, they still stand at their places, as they came.
+    edited = message.with_content([attrs.evolve(result, output=[TextBlock("charts"), result.output[1]])])
+    assert to_vercel_ai([edited])[0]["content"][0]["output"]["value"] == [
+        {"type": "text", "text": "charts"},
+        _FILE_ID,
+        {"type": "media", "data": "iVBORw0KGgo=", "mediaType": "image/png"},
+        _IMAGE_FILE_ID,
+        _CUSTOM,
+    ]
+    # Alone, beside one text, they keep the output a content list (a text output holds none).
+    alone = _tool_result([{"type": "text", "text": "see file"}, _FILE_ID])
+    assert to_vercel_ai(from_vercel_ai(alone)) == alone
+    only = _tool_result([_CUSTOM])
+    assert to_vercel_ai(from_vercel_ai(only)) == only
+
+
+def test_file_id_items_in_a_codebuff_list_go_back_where_they_were() -> None:
+    payload = [{"role": "tool", "toolCallId": "c", "toolName": "f", "content": [_FILE_ID, {"type": "json", "value": {"ok": True}}]}]
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
+_ITEMS = st.lists(
+    st.sampled_from([
+        _FILE_ID,
+        _IMAGE_FILE_ID,
+        _CUSTOM,
+        {"type": "custom"},
+        {"type": "text", "text": "t"},
+        {"type": "media", "data": "AAAA", "mediaType": "audio/wav"},
+        {"type": "file-url", "url": "https://e.com/r.pdf"},
+    ]),
+    max_size=5,
+)
+
+
+@given(_ITEMS)
+def test_outputs_holding_items_we_have_no_block_for_come_back_exactly(items: list[dict[str, Any]]) -> None:
+    payload = _tool_result(items)
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
+    codebuff = [{"role": "tool", "toolCallId": "c", "toolName": "f", "content": items}]
+    assert to_vercel_ai(from_vercel_ai(codebuff)) == codebuff
+
+
+def test_carried_items_that_are_not_what_was_read_are_passed_over() -> None:
+    junk = {"0": {"type": "file-id"}, "1": "junk", "x": _FILE_ID, "²": _FILE_ID, "3": {"type": "text", "text": "t"}}
+    result = ToolResultBlock("c", "f", [], {"vercel_ai": {"blocks": junk}}, ToolResultState.SUCCESS)
+    assert to_vercel_ai([ToolResultMessage(result)])[0]["content"][0]["output"] == {"type": "content", "value": []}
+
+
+# -- media in a tool result must name its type ------------------------------------------------------
+
+_PNG = "iVBORw0KGgoAAAANSUhEUg"
+
+
+def test_a_medium_in_a_tool_result_goes_with_its_likely_media_type_or_through_the_policy() -> None:
+    guessed = ToolResultMessage(ToolResultBlock("c", "f", [DataBlock(Base64Source("", _PNG))], state=ToolResultState.SUCCESS))
+    (sent,) = to_vercel_ai([guessed])
+    assert sent["content"][0]["output"] == {"type": "content", "value": [{"type": "media", "data": _PNG, "mediaType": "image/png"}]}
+    codebuff = guessed.with_metadata({"vercel_ai": {"layout": "codebuff"}})
+    assert to_vercel_ai([codebuff])[0]["content"] == [{"type": "media", "data": _PNG, "mediaType": "image/png"}]
+    untold = ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("x"), DataBlock(Base64Source("", "AAAA"))]))
+    with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock of no media type in a tool result's output \(messages\[0\]\.content\[0\]\.output\[1\]\)"):
+        to_vercel_ai([untold])
+    dropped = to_vercel_ai([untold], on_unsupported="drop")
+    assert dropped[0]["content"][0]["output"] == {"type": "content", "value": [{"type": "text", "text": "x"}]}
+    assert [(note.block_type, note.action) for note in dropped.notes] == [("data", "dropped")]
+    as_text = to_vercel_ai([untold.with_metadata({"vercel_ai": {"layout": "codebuff"}})], on_unsupported="text")
+    assert as_text[0]["content"][1]["type"] == "json" and as_text.notes[0].action == "as_text"
+
+
+def test_a_named_data_block_in_a_tool_result_keeps_its_name() -> None:
+    report = DataBlock(Base64Source("application/pdf", "JVBERi0="), name="report.pdf")
+    message = ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("done"), report], state=ToolResultState.SUCCESS))
+    (sent,) = to_vercel_ai([message])
+    assert sent["content"][0]["output"]["value"][1] == {
+        "type": "file-data", "data": "JVBERi0=", "mediaType": "application/pdf", "filename": "report.pdf"
+    }
+    (result,) = from_vercel_ai([sent])[0].content
+    assert isinstance(result, ToolResultBlock) and isinstance(result.output[1], DataBlock)
+    assert result.output[1].name == "report.pdf"
+    # Codebuff's media item holds no name: there it is not written (docs: Round trips).
+    codebuff = to_vercel_ai([message.with_metadata({"vercel_ai": {"layout": "codebuff"}})])
+    assert codebuff[0]["content"][1] == {"type": "media", "data": "JVBERi0=", "mediaType": "application/pdf"}
+
+
+# -- Anthropic's thinking through the AI SDK ---------------------------------------------------------
+
+
+def test_anthropic_thinking_goes_where_the_sdks_anthropic_provider_reads_it() -> None:
+    # convert-to-anthropic-messages-prompt.ts: a reasoning part's providerOptions.anthropic signature,
+    # else its redactedData, makes the thinking (or redacted_thinking) block sent.
+    request = {"messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [
+            {"type": "redacted_thinking", "data": "ENC"},
+            {"type": "thinking", "thinking": "hm", "signature": "SIG"},
+            {"type": "text", "text": "hello"},
+        ]},
+    ]}
+    messages = from_anthropic(request)
+    sent = to_vercel_ai(messages)
+    assert sent[1]["content"][:2] == [
+        {"type": "reasoning", "text": "", "providerOptions": {"anthropic": {"redactedData": "ENC"}}},
+        {"type": "reasoning", "text": "hm", "providerOptions": {"anthropic": {"signature": "SIG"}}},
+    ]
+    back = from_vercel_ai(sent)
+    assert back[1].content == messages[1].content
+    assert to_anthropic(back) == request
+
+
+@pytest.mark.parametrize(
+    "anthropic",
+    [
+        {"signature": "SIG", "redactedData": "ENC"},  # the signature wins, as in the provider
+        {"signature": "SIG", "cacheControl": {"type": "ephemeral"}},
+        {"redactedData": 5},  # no string: no thinking of Anthropic's, carried as it came
+    ],
+)
+def test_a_reasoning_part_with_anthropic_options_comes_back_exactly(anthropic: dict[str, Any]) -> None:
+    payload = [{"role": "assistant", "content": [
+        {"type": "reasoning", "text": "hm", "providerOptions": {"anthropic": anthropic, "openai": {"itemId": "rs_1"}}},
+    ]}]
+    original = copy.deepcopy(payload)
+    (message,) = from_vercel_ai(payload)
+    assert to_vercel_ai([message]) == original
+    (thought,) = message.content
+    assert isinstance(thought, ThinkingBlock)
+    expected = {"signature": "SIG"} if "signature" in anthropic else None
+    assert (thought.metadata or {}).get("anthropic") == expected

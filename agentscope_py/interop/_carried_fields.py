@@ -52,7 +52,8 @@ ABSENT = "absent"
 PARTS = "parts"
 #: Beside :data:`PARTS`: ``{"<index>": "<fingerprint>"}``, the block each was read into.
 PART_OF = "part_of"
-#: AgentFlow, a message's carried dict: whole blocks we have no block for, by content index.
+#: AgentFlow, a message's carried dict: whole blocks we have no block for, by content index; Vercel
+#: AI, a result's carried dict: the output items we have no block for (``file-id`` …), by index.
 BLOCKS = "blocks"
 #: Vercel AI, a message's carried dict: AI SDK 6's approval parts, whole, by content index.
 APPROVALS = "approvals"

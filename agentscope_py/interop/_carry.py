@@ -165,7 +165,7 @@ def _placed(
     for key, extras in parts.items():
         if not isinstance(extras, Mapping):
             continue
-        index = int(key) if key.isdigit() else -1
+        index = int(key) if key.isdecimal() else -1
         if 0 <= index < len(blocks) and prints[index] == part_of.get(key):
             placed[index] = extras
         else:

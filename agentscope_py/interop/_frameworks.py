@@ -140,7 +140,7 @@ def millis_from_timestamp(timestamp: str, message_index: int) -> int:
     try:
         stamp, _, ms = timestamp.partition(".")
         seconds = time.mktime(time.strptime(stamp, _JAVA_FORMAT))
-        if len(ms) != 3 or not ms.isdigit():
+        if len(ms) != 3 or not (ms.isascii() and ms.isdigit()):
             raise ValueError(ms)
     except (ValueError, OverflowError):
         raise ArgumentValueError(
@@ -398,8 +398,11 @@ class Conversion:
         self.policy = check_policy(on_unsupported)
         self.notes: list[ConversionNote] = []
 
-    def refuse(self, message_index: int, block_index: int, block: ContentBlock) -> str | None:
-        """Apply the policy to a block the target cannot hold: its text stand-in, ``None``, or raise."""
+    def refuse(
+        self, message_index: int, block_index: int, block: ContentBlock, output_index: int | None = None
+    ) -> str | None:
+        """Apply the policy to a block the target cannot hold (``output_index``: its place in the output
+        of the tool result at ``block_index``): its text stand-in, ``None``, or raise."""
         return unsupported(
             self.policy,
             self.notes,
@@ -407,6 +410,7 @@ class Conversion:
             message_index=message_index,
             block_index=block_index,
             block=block,
+            output_index=output_index,
         )
 
 

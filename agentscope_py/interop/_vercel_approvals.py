@@ -81,7 +81,7 @@ class ApprovalParts:
                 int(key): value
                 for key, value in carried_parts.items()
                 if isinstance(key, str)
-                and key.isdigit()
+                and key.isdecimal()
                 and isinstance(value, Mapping)
                 and value.get("type") == wanted
                 and (wanted != _REQUEST or value.get("toolCallId") in calls)

@@ -6,7 +6,10 @@ and media items) or, since AI SDK 6, ``execution-denied``; Codebuff's list holds
 ``json`` and ``media`` items.  A JSON value is held as its text; the value
 itself is carried and written back while the text still reads the same, as is
 every other spelling a block can be read from (AI SDK 6's ``image-data`` items,
-say, which are written as ``media`` otherwise).
+say, which are written as ``media`` otherwise).  AI SDK 6's items that name a
+file the provider holds (``file-id``, ``image-file-id``) or are a provider's own
+(``custom``) are no block of ours: the result carries them whole, by their index
+in the list, and they are written back there.
 """
 
 from __future__ import annotations
@@ -25,14 +28,14 @@ from .._frozen import thawed
 from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
-from ._carried_fields import RAN_BY_PROVIDER, overlay
-from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, same_blocks
+from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
+from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, likely_media_type, same_blocks
 
 __all__ = [
     "ERROR_STATES",
     "TARGET",
     "read_codebuff_result",
-    "read_output",
+    "read_result_part",
     "render_codebuff_result",
     "write_codebuff_result",
     "write_result_part",
@@ -41,32 +44,57 @@ __all__ = [
 TARGET = "the Vercel AI SDK"
 #: The states written as an error; they come back as ERROR.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
+#: The bookkeeping entry of a result's carried dict that holds the output items kept whole, by index.
+KEPT = BLOCKS
 
 
-def read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState]:
+def read_result_part(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
+    """A ``tool-result`` part's block, and the output items it keeps whole (as the hint :data:`KEPT`)."""
+    call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
+    name = req_str(req(part, "toolName", path), at(path, "toolName"))
+    output, state, kept = _read_output(req(part, "output", path), at(path, "output"))
+    return ToolResultBlock(call_id, name, output, state=state), {KEPT: kept} if kept else {}
+
+
+def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState, dict[str, Any]]:
+    """The blocks and state of an output, and the items of a ``content`` output kept whole, by index."""
     output = req_dict(value, path)
     kind = req_str(req(output, "type", path), at(path, "type"))
     value_path = at(path, "value")
     blocks: tuple[ContentBlock, ...]
+    kept: dict[str, Any] = {}
     if kind in ("text", "error-text"):
         blocks = (TextBlock(req_str(req(output, "value", path), value_path)),)
     elif kind in ("json", "error-json"):
         blocks = (TextBlock(json_text(req(output, "value", path), at(path, "value"))),)
     elif kind == "content":
-        items = req_list(req(output, "value", path), value_path)
-        blocks = tuple(read_output_item(entry, item(value_path, index)) for index, entry in enumerate(items))
+        blocks, kept = _read_items(req(output, "value", path), value_path)
     elif kind == "execution-denied":  # AI SDK 6: the user refused the call its approval request asked for
         reason = opt_str(output.get("reason"), at(path, "reason"))
-        return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED
+        return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED, {}
     else:
         raise DecodeError(
             f"unknown output type {kind!r}; expected text, json, error-text, error-json, content or execution-denied",
             at(path, "type"),
         )
-    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS
+    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS, kept
 
 
-def read_output_item(value: object, path: str) -> ContentBlock:
+def _read_items(value: object, path: str) -> tuple[tuple[ContentBlock, ...], dict[str, Any]]:
+    """The blocks of an output list, and its items that are no block, whole, by their index."""
+    blocks: list[ContentBlock] = []
+    kept: dict[str, Any] = {}
+    for index, entry in enumerate(req_list(value, path)):
+        block = read_output_item(entry, item(path, index))
+        if block is None:
+            kept[str(index)] = req_dict(entry, item(path, index))
+        else:
+            blocks.append(block)
+    return tuple(blocks), kept
+
+
+def read_output_item(value: object, path: str) -> ContentBlock | None:
+    """The block an output item holds; ``None`` for an item kept whole (see the module's docstring)."""
     entry = req_dict(value, path)
     kind = req_str(req(entry, "type", path), at(path, "type"))
     if kind in ("text", "json"):  # "text" in a content output, "json" in Codebuff's list
@@ -80,8 +108,18 @@ def read_output_item(value: object, path: str) -> ContentBlock:
     if kind in ("image-url", "file-url"):  # AI SDK 6
         url = req_str(req(entry, "url", path), at(path, "url"))
         return DataBlock(URLSource(url, opt_str(entry.get("mediaType"), at(path, "mediaType"))))
+    if kind in ("file-id", "image-file-id"):  # AI SDK 6: one id, or one per provider
+        ids = req(entry, "fileId", path)
+        if not isinstance(ids, str):
+            ids_path = at(path, "fileId")
+            for provider, file_id in req_dict(ids, ids_path).items():
+                req_str(file_id, at(ids_path, provider))
+        return None
+    if kind == "custom":  # AI SDK 6: a provider's own item, all in its providerOptions
+        return None
     raise DecodeError(
-        f"unknown output part type {kind!r}; expected text, json, media, image-data, file-data, image-url or file-url",
+        f"unknown output part type {kind!r}; expected text, json, media, image-data, file-data, image-url, "
+        "file-url, file-id, image-file-id or custom",
         at(path, "type"),
     )
 
@@ -89,17 +127,16 @@ def read_output_item(value: object, path: str) -> ContentBlock:
 def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     call_id = req_str(req(layout, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(layout, "toolName", path), at(path, "toolName"))
-    content_path = at(path, "content")
-    entries = req_list(req(layout, "content", path), content_path)
-    output = [read_output_item(entry, item(content_path, index)) for index, entry in enumerate(entries)]
-    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {}
+    output, kept = _read_items(req(layout, "content", path), at(path, "content"))
+    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {KEPT: kept} if kept else {}
 
 
 def write_result_part(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A ``tool-result`` part; ``extras``: the fields the block carries."""
-    extras = {key: value for key, value in extras.items() if key != RAN_BY_PROVIDER}
+    kept = _kept(extras.get(KEPT))
+    extras = {key: value for key, value in extras.items() if key not in (RAN_BY_PROVIDER, KEPT)}
     carried_output = extras.get("output")
     denial = isinstance(carried_output, Mapping) and carried_output.get("type") == "execution-denied"
 
@@ -108,7 +145,7 @@ def write_result_part(
             "type": "tool-result",
             "toolCallId": block.id or "",
             "toolName": block.name or "",
-            "output": _write_output(using, message_index, block_index, block, denial=denial),
+            "output": _write_output(using, message_index, block_index, block, kept, denial=denial),
         }
 
     return _agreeing(render, conversion, extras, block, _output_reads_as, "output")
@@ -136,7 +173,7 @@ def _agreeing(
 
 def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
     try:
-        blocks, state = read_output(value, "")
+        blocks, state, _ = _read_output(value, "")
     except DecodeError:
         return False
     if state is ToolResultState.DENIED:  # execution-denied says more than an error: only a denial reads so
@@ -146,70 +183,117 @@ def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
 
 def _codebuff_reads_as(value: object, block: ToolResultBlock) -> bool:
     try:
-        blocks = [read_output_item(entry, "") for entry in req_list(value, "")]
+        blocks, _ = _read_items(value, "")
     except DecodeError:
         return False
     return same_blocks(blocks, block.output)
 
 
 def _write_output(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, denial: bool = False
+    conversion: Conversion,
+    message_index: int,
+    block_index: int,
+    block: ToolResultBlock,
+    kept: Mapping[int, dict[str, Any]],
+    *,
+    denial: bool = False,
 ) -> dict[str, Any]:
-    """``denial``: the result was read as AI SDK 6's ``execution-denied``, written so while it is one."""
+    """``kept``: the items carried whole, by index.  ``denial``: the result was read as AI SDK 6's
+    ``execution-denied``, written so while it is one."""
     texts = [inner.text for inner in block.output if isinstance(inner, TextBlock)]
     if denial and block.state is ToolResultState.DENIED and len(texts) == len(block.output) <= 1:
         return {"type": "execution-denied", **({"reason": texts[0]} if texts else {})}
     is_error = block.state in ERROR_STATES
-    if len(block.output) == 1 and texts:
+    if len(block.output) == 1 and texts and (is_error or not kept):
         return {"type": "error-text" if is_error else "text", "value": texts[0]}
     if is_error:
         # Only a text output says error: the blocks' text, each medium through the policy.
         parts = [
-            inner.text if isinstance(inner, TextBlock) else conversion.refuse(message_index, block_index, inner)
-            for inner in block.output
+            inner.text if isinstance(inner, TextBlock) else conversion.refuse(message_index, block_index, inner, inner_index)
+            for inner_index, inner in enumerate(block.output)
         ]
         return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}
-    items = _output_items(conversion, message_index, block_index, block, text_type="text")
-    return {"type": "content", "value": items}
+    items = _output_items(conversion, message_index, block_index, block, codebuff=False)
+    return {"type": "content", "value": _with_kept(items, kept)}
 
 
 def _codebuff_result(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock
+    conversion: Conversion,
+    message_index: int,
+    block_index: int,
+    block: ToolResultBlock,
+    kept: Mapping[int, dict[str, Any]],
 ) -> dict[str, Any]:
-    items = _output_items(conversion, message_index, block_index, block, text_type="json")
-    return {"toolCallId": block.id or "", "toolName": block.name or "", "content": items}
+    items = _output_items(conversion, message_index, block_index, block, codebuff=True)
+    return {"toolCallId": block.id or "", "toolName": block.name or "", "content": _with_kept(items, kept)}
 
 
 def _output_items(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, text_type: str
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, codebuff: bool
 ) -> list[dict[str, Any]]:
-    """A result's output as text (or Codebuff json) and base64 media items."""
+    """A result's output as text (Codebuff: json) and base64 media items.  A medium must name its
+    type: one that declares none goes with the type its data's first bytes suggest, else through
+    the policy.  A named data block goes as AI SDK 6's ``file-data`` item, the one that holds a
+    name (Codebuff's list has none: there the name is not written)."""
     items: list[dict[str, Any]] = []
-    for inner in block.output:
+    for inner_index, inner in enumerate(block.output):
         source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
+        media_type = likely_media_type(source) if isinstance(source, Base64Source) else None
         if isinstance(inner, TextBlock):
             text: str | None = inner.text
-        elif isinstance(source, Base64Source):
-            items.append({"type": "media", "data": source.data, "mediaType": source.media_type})
+        elif isinstance(source, Base64Source) and media_type is not None:
+            medium = {"type": "media", "data": source.data, "mediaType": media_type}
+            if isinstance(inner, DataBlock) and inner.name is not None and not codebuff:
+                medium = {**medium, "type": "file-data", "filename": inner.name}
+            items.append(medium)
             continue
-        else:  # a URL, a thought or a nested result: a tool output holds none of them
-            text = conversion.refuse(message_index, block_index, inner)
+        else:  # a URL, a medium of no type we can tell, a thought or a nested result
+            text = conversion.refuse(message_index, block_index, inner, inner_index)
         if text is not None:
-            items.append({"type": "text", "text": text} if text_type == "text" else {"type": "json", "value": text})
+            items.append({"type": "json", "value": text} if codebuff else {"type": "text", "text": text})
     return items
+
+
+def _kept(value: object) -> dict[int, dict[str, Any]]:
+    """The items carried whole under :data:`KEPT`, by index: only those that read as such an item
+    (anything else in the metadata is not what was read)."""
+    kept: dict[int, dict[str, Any]] = {}
+    for key, entry in value.items() if isinstance(value, Mapping) else ():
+        if isinstance(key, str) and key.isdecimal():
+            plain = thawed(entry)
+            try:
+                if read_output_item(plain, "") is None:
+                    kept[int(key)] = plain
+            except DecodeError:
+                pass
+    return kept
+
+
+def _with_kept(items: list[dict[str, Any]], kept: Mapping[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` with the ``kept`` ones back at their indexes; those past its end after it, in order."""
+    pending = dict(kept)
+    out: list[dict[str, Any]] = []
+    for entry in items:
+        while len(out) in pending:
+            out.append(pending.pop(len(out)))
+        out.append(entry)
+    return out + [pending[index] for index in sorted(pending)]
 
 
 def write_codebuff_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The ``toolCallId``, ``toolName`` and ``content`` of a tool message in Codebuff's shape."""
+    kept = _kept(extras.get(KEPT))
 
     def render(using: Conversion) -> dict[str, Any]:
-        return _codebuff_result(using, message_index, block_index, block)
+        return _codebuff_result(using, message_index, block_index, block, kept)
 
-    return _agreeing(render, conversion, extras, block, _codebuff_reads_as, "content")
+    fields = {key: value for key, value in extras.items() if key != KEPT}
+    return _agreeing(render, conversion, fields, block, _codebuff_reads_as, "content")
 
 
 def render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
     assert isinstance(block, ToolResultBlock)
-    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block), extras)
+    fields = {key: value for key, value in extras.items() if key != KEPT}
+    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block, _kept(extras.get(KEPT))), fields)

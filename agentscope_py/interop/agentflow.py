@@ -289,7 +289,7 @@ def to_agentflow(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
 def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]) -> dict[str, Any]:
     extras = carried(message.metadata, _FMT)
     whole = extras.get(BLOCKS)
-    pending = {int(k): v for k, v in whole.items() if k.isdigit()} if isinstance(whole, Mapping) else {}
+    pending = {int(k): v for k, v in whole.items() if k.isdecimal()} if isinstance(whole, Mapping) else {}
     content: list[dict[str, Any]] = []
 
     def place_carried_blocks() -> None:
@@ -342,7 +342,12 @@ def _written_id(message_id: str | None, carried_id: object) -> object:
 
 
 def _write_block(
-    conversion: Conversion, message_index: int, block_index: int, block: ContentBlock, extras: Mapping[str, Any]
+    conversion: Conversion,
+    message_index: int,
+    block_index: int,
+    block: ContentBlock,
+    extras: Mapping[str, Any],
+    output_index: int | None = None,
 ) -> dict[str, Any] | None:
     """The AgentFlow block for ``block``, or its stand-in (or ``None``) when AgentFlow cannot hold it.
 
@@ -367,7 +372,7 @@ def _write_block(
             return overlay(rendered, extras)
     if isinstance(block, ToolResultBlock):
         return _write_tool_result(conversion, message_index, block_index, block, extras)
-    text = conversion.refuse(message_index, block_index, block)
+    text = conversion.refuse(message_index, block_index, block, output_index)
     return None if text is None else {"type": "text", "text": text}
 
 
@@ -423,8 +428,8 @@ def _write_tool_result(
         output = block.output[0].text
     else:
         output = []
-        for inner in block.output:
-            part = _write_block(conversion, message_index, block_index, inner, {})
+        for inner_index, inner in enumerate(block.output):
+            part = _write_block(conversion, message_index, block_index, inner, {}, inner_index)
             if part is not None:
                 output.append(part)
     is_error = block.state in _ERROR_STATES

@@ -268,8 +268,8 @@ def _write_result(
 ) -> dict[str, Any]:
     texts: list[str] = []
     images: list[str] = []
-    for inner in block.output:
-        _add_to_body(conversion, message_index, block_index, inner, texts, images)
+    for inner_index, inner in enumerate(block.output):
+        _add_to_body(conversion, message_index, block_index, inner, texts, images, inner_index)
     out: dict[str, Any] = {"role": "tool", "agentName": name or "", "content": "\n".join(texts), "mode": "tool"}
     if block.id is not None:
         out["tool_call_id"] = block.id
@@ -285,6 +285,7 @@ def _add_to_body(
     block: ContentBlock,
     texts: list[str],
     images: list[str],
+    output_index: int | None = None,
 ) -> None:
     """Put a block into a message's text or images, or apply the policy when it fits neither."""
     if isinstance(block, TextBlock):
@@ -295,7 +296,7 @@ def _add_to_body(
         assert isinstance(source, Base64Source)
         images.append(source.data)
         return
-    text = conversion.refuse(message_index, block_index, block)
+    text = conversion.refuse(message_index, block_index, block, output_index)
     if text is not None:
         texts.append(text)
 

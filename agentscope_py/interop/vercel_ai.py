@@ -1,9 +1,10 @@
 """Vercel AI SDK ``ModelMessage`` lists, also Codebuff's message history.
 
 ``system`` / ``user`` / ``assistant`` / ``tool`` messages whose content is a
-string or a list of parts: text, image, file, reasoning, tool-call and
-tool-result (with ``text``/``json``/``error-*``/``content`` outputs), and AI SDK
-6's tool approvals (``_vercel_approvals``).  Codebuff
+string or a list of parts: text, image, file, reasoning (with Anthropic's
+signature: ``_vercel_reasoning``), tool-call and tool-result (with
+``text``/``json``/``error-*``/``content`` outputs: ``_vercel_results``), and AI
+SDK 6's tool approvals (``_vercel_approvals``).  Codebuff
 writes a tool message as ``{"role": "tool", "toolCallId", "toolName",
 "content": [json | media outputs]}``; both shapes are read and written back as
 they came.  Tool results inside an AgentScope assistant message go out as the
@@ -78,11 +79,12 @@ from ._frameworks import (
     written_epoch,
 )
 from ._vercel_approvals import ApprovalParts, read_approvals
+from ._vercel_reasoning import read_reasoning, reasoning_part
 from ._vercel_results import (
     ERROR_STATES,
     TARGET,
     read_codebuff_result,
-    read_output,
+    read_result_part,
     render_codebuff_result,
     write_codebuff_result,
     write_result_part,
@@ -199,10 +201,6 @@ def _read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBloc
     return block, {} if _part_kind(block) == kind else {"type": kind}
 
 
-def _read_reasoning(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    return ThinkingBlock(req_str(req(part, "text", path), at(path, "text"))), {}
-
-
 def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(part, "toolName", path), at(path, "toolName"))
@@ -213,19 +211,12 @@ def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict
     return ToolUseBlock(call_id, name, value if isinstance(value, dict) else {}), {}
 
 
-def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
-    name = req_str(req(part, "toolName", path), at(path, "toolName"))
-    output, state = read_output(req(part, "output", path), at(path, "output"))
-    return ToolResultBlock(call_id, name, output, state=state), {}
-
-
 _USER_READERS: dict[str, PartReader] = {"text": _read_text, "image": _read_image, "file": _read_file}
 
 
 def _read_assistant_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     # A result in an assistant message is one the provider ran; AI SDK 6 no longer marks it so.
-    block, hints = _read_tool_result(part, path)
+    block, hints = read_result_part(part, path)
     return block, {**hints, RAN_BY_PROVIDER: True}
 
 
@@ -238,7 +229,7 @@ def _read_assistant_file(part: dict[str, Any], path: str) -> tuple[ContentBlock,
 _ASSISTANT_READERS: dict[str, PartReader] = {
     **_USER_READERS,
     "file": _read_assistant_file,
-    "reasoning": _read_reasoning,
+    "reasoning": read_reasoning,
     "tool-call": _read_tool_call,
     "tool-result": _read_assistant_result,  # a provider-executed tool's result
 }
@@ -246,7 +237,7 @@ _READERS_BY_ROLE: dict[MsgRole, dict[str, PartReader]] = {
     MsgRole.SYSTEM: {"text": _read_text},
     MsgRole.USER: _USER_READERS,
     MsgRole.ASSISTANT: _ASSISTANT_READERS,
-    MsgRole.TOOL: {"tool-result": _read_tool_result},
+    MsgRole.TOOL: {"tool-result": read_result_part},
 }
 
 
@@ -255,7 +246,9 @@ def _renderer(role: MsgRole) -> PartRenderer:
 
     def render(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
         # Every block a reader makes can be written, so this conversion never applies its policy.
-        return _write_part(Conversion(TARGET, "drop"), 0, 0, block, extras, kind) or {}
+        # A block with metadata is rendered carrying its reader's hints, as it will once read.
+        carrier = carry_in_block(block, _FMT, extras) or block
+        return _write_part(Conversion(TARGET, "drop"), 0, 0, carrier, extras, kind) or {}
 
     return render
 
@@ -269,8 +262,8 @@ def to_vercel_ai(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     Tool results go to ``tool`` messages (one per run of results; an assistant
     message holding results is split around them), other blocks of a TOOL
     message to a ``user`` message.  A block Vercel cannot hold (a
-    :class:`~agentscope_py.HintBlock`, media given by URL inside a tool result,
-    reasoning outside an assistant message) raises
+    :class:`~agentscope_py.HintBlock`, media whose type cannot be told, media
+    given by URL inside a tool result, reasoning outside an assistant message) raises
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
     """
@@ -393,7 +386,7 @@ def _write_part(
             return part
     if kind == "assistant":
         if isinstance(block, ThinkingBlock):
-            return overlay({"type": "reasoning", "text": block.thinking}, carried(block.metadata, _FMT))
+            return reasoning_part(block, carried(block.metadata, _FMT))
         if isinstance(block, ToolUseBlock):
             # Vercel's input may be any JSON: raw text that holds no object goes as the string it is.
             args = tool_arguments(block)
