@@ -145,7 +145,10 @@ def checked_fields(cls: type, fields: list[attrs.Attribute]) -> list[attrs.Attri
             factory = _FACTORIES.get(str(field.type))
             if factory is None:
                 raise TypeError(f"no argument check for {cls.__name__}.{field.name}: {field.type}")
-            field = field.evolve(converter=factory(f"{cls.__name__}.{field.name}"))
+            converter = factory(f"{cls.__name__}.{field.name}")
+            # attrs gives __init__ the converter's parameter type: the field's, for help() and IDEs.
+            converter.__annotations__ = {"value": field.type, "return": field.type}
+            field = field.evolve(converter=converter)
         checked.append(field)
     return checked
 

@@ -391,3 +391,18 @@ def test_tool_result_with_state_and_with_id_and_name_keep_the_rest() -> None:
     assert renamed == attrs.evolve(original, id="call_2", name="rollback")
     assert renamed.is_suspended
     assert (original.id, original.name, original.state) == ("call_1", "deploy", ToolResultState.RUNNING)
+
+
+def test_help_shows_each_field_s_declared_type() -> None:
+    # attrs takes __init__'s annotations from the converters, which check any value given.
+    import inspect
+
+    from agentscope_py import AudioBlock, Base64Source, ChatUsage, DataBlock, HintBlock, ImageBlock, URLSource, VideoBlock
+
+    for cls in (TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock, HintBlock, DataBlock, ImageBlock,
+                AudioBlock, VideoBlock, URLSource, Base64Source, ChatUsage):
+        for name, parameter in inspect.signature(cls).parameters.items():
+            # The field's type, or what its own converter takes (an iterable for a tuple): never Any.
+            assert parameter.annotation not in ("Any", inspect.Parameter.empty), (cls.__name__, name)
+            if getattr(attrs.fields_dict(cls)[name].converter, "__name__", "") == "convert":  # the checks made from the type
+                assert parameter.annotation == str(attrs.fields_dict(cls)[name].type), (cls.__name__, name)
