@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from agentscope_py import (
+    AssistantMessage,
     AgentEndEvent,
     AgentEvent,
     AgentStartEvent,
@@ -352,6 +353,14 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     [anomaly] = assembler.anomalies
     assert anomaly.kind is AnomalyKind.UNKNOWN_EVENT and anomaly.event is None and "str(" in anomaly.message
     assert anomaly.message.endswith("; decode it first with AgentEvent.from_dict or AgentEvent.from_json")
+
+
+def test_a_message_fed_as_an_event_says_how_to_stream_it() -> None:
+    assembler = MessageAssembler()
+    assert assembler.feed(AssistantMessage("hi")) == []  # type: ignore[arg-type]
+    [anomaly] = assembler.anomalies
+    assert anomaly.kind is AnomalyKind.UNKNOWN_EVENT
+    assert anomaly.message.endswith("; events_from_message(msg) gives the events that stream a message")
 
 
 def test_a_document_fed_undecoded_is_refused_in_strict_mode_saying_how_to_decode_it() -> None:

@@ -446,12 +446,17 @@ class MessageAssembler(ReplyRouter):
         return []  # results, confirmations and sub-agent notices: not part of the message
 
     def _on_unknown(self, event: object, _: None) -> list[AssistantMessage]:
-        # The wire form given as it came (a parsed document, its text): the way to events is one call away.
-        undecoded = isinstance(event, (Mapping, str, bytes))
+        # The wire form given as it came (a parsed document, its text), or the message itself: the way
+        # to events is one call away.
+        if isinstance(event, (Mapping, str, bytes)):
+            hint = "; decode it first with AgentEvent.from_dict or AgentEvent.from_json"
+        elif isinstance(event, Msg):
+            hint = "; events_from_message(msg) gives the events that stream a message"
+        else:
+            hint = ""
         self._report(
             AnomalyKind.UNKNOWN_EVENT,
-            f"{describe_event(event)} is not an event this assembler knows; dropped"
-            + ("; decode it first with AgentEvent.from_dict or AgentEvent.from_json" if undecoded else ""),
+            f"{describe_event(event)} is not an event this assembler knows; dropped{hint}",
             event if isinstance(event, AgentEvent) else None,
         )
         return []
