@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from ._blocks import TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
-from ._enums import GenerateReason, ToolResultState
+from ._enums import GenerateReason, MsgRole, ToolResultState
 from ._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
 from ._usage import ChatUsage
 from .errors import RoleContentError
@@ -24,7 +24,8 @@ def _show(title: str, msg: Msg) -> None:
         print(f"   [{index}] {block!r}")
     if msg.usage is not None:
         print(f"   usage: {msg.usage.total_tokens} tokens ({msg.usage!r})")
-    print(f"   generate reason: {msg.get_generate_reason().name}")
+    if msg.role is MsgRole.ASSISTANT:  # only a reply ends for a reason
+        print(f"   generate reason: {msg.get_generate_reason().name}")
 
 
 def demo() -> int:

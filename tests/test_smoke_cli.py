@@ -18,6 +18,7 @@ def test_demo_prints_every_role_and_the_refusal(capsys: pytest.CaptureFixture[st
     for title in ("SystemMessage", "UserMessage", "AssistantMessage", "ToolResultMessage"):
         assert title in out
     assert "RoleContentError: SYSTEM message may only contain text blocks, got ToolUseBlock at content[0]" in out
+    assert out.count("generate reason:") == 1 and "generate reason: TOOL_CALLS" in out  # the reply's alone
 
 
 def test_python_dash_m_runs_the_demo() -> None:
