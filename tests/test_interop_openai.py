@@ -204,6 +204,17 @@ UNSUPPORTED = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("name", "sent"),
+    [("bob", "bob"), ("_ok-1", "_ok-1"), ("Research Assistant", "Research_Assistant"), ("x<|>y", "x_y"),
+     ("a" * 70, "a" * 64), ("张三", None)],
+)
+def test_a_name_goes_as_the_api_takes_names(name: str, sent: str | None) -> None:
+    # OpenAI answers a name outside [A-Za-z0-9_-] with a 400 ("string does not match pattern").
+    (written,) = to_openai([UserMessage("hi", name=name)])
+    assert written.get("name") == sent
+
+
 def test_a_block_inside_a_tool_result_is_named_by_its_place_in_the_output() -> None:
     png = DataBlock(Base64Source("image/png", "iVBORw0KGgo"))
     conversation = [

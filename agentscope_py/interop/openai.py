@@ -7,6 +7,7 @@ The mapping, what travels in ``metadata["openai"]`` and what raises are in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -192,7 +193,9 @@ class _Writer:
         if calls:
             out["tool_calls"] = calls
         if turn.message.name is not None:
-            out["name"] = turn.message.name
+            name = _sendable_name(turn.message.name)
+            if name:
+                out["name"] = name
         write_kept(out, own.fields, skip=("role",))  # a kept role is the developer's, written above
         return [out]
 
@@ -231,6 +234,18 @@ def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | 
 
 
 _USER_MEDIA = (DataBlock, ImageBlock, AudioBlock)
+# The names the API takes for a participant; it answers any other with a 400.
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _sendable_name(name: str) -> str:
+    """``name`` as the API takes it: each run of other characters as ``_``, cut to 64; ``""`` when
+    nothing of it is left (a name in another script), which is better sent as no name than as ``_``."""
+    if _NAME.fullmatch(name):
+        return name
+    sendable = _NOT_IN_NAME.sub("_", name)[:64]
+    return sendable if sendable.strip("_") else ""
 
 
 def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
