@@ -219,7 +219,7 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
         return blocks
     raise ArgumentTypeError(
         f"ToolResultBlock.output must be a content block or an iterable of them, got {describe(value)}"
-        + unordered_hint(value)
+        + (": wrap text in a TextBlock" if isinstance(value, str) else unordered_hint(value))
     )
 
 

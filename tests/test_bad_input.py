@@ -143,7 +143,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
         "ToolResultBlock.output", OUTPUT, "the class TextBlock (pass an instance, e.g. TextBlock(...))",
         lambda: ToolResultBlock("c", "n", _of(TextBlock)), "",
     ),
-    ("ToolResultBlock.output", OUTPUT, "'text' (str)", lambda: ToolResultBlock("c", "n", _of("text")), ""),
+    ("ToolResultBlock.output", OUTPUT, "'text' (str)", lambda: ToolResultBlock("c", "n", _of("text")), ": wrap text in a TextBlock"),
     # message fields
     ("UserMessage.name", OPTIONAL_STR, "3 (int)", lambda: UserMessage("x", name=_of(3)), ""),
     ("UserMessage.id", OPTIONAL_STR, "3 (int)", lambda: UserMessage("x", id=_of(3)), ""),
