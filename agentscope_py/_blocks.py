@@ -217,9 +217,10 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
                     f"ToolResultBlock.output[{index}] must be a content block, got {describe(block)}"
                 )
         return blocks
+    given: object = value  # typed as what it should be; at run time it may be anything, a str too
     raise ArgumentTypeError(
         f"ToolResultBlock.output must be a content block or an iterable of them, got {describe(value)}"
-        + (": wrap text in a TextBlock" if isinstance(value, str) else unordered_hint(value))
+        + (": wrap text in a TextBlock" if isinstance(given, str) else unordered_hint(given))
     )
 
 
