@@ -32,9 +32,15 @@ from .._messages import Msg
 from .._reader import req_dict
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
-from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, UnsupportedContentError
+from ..errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    DecodeError,
+    UnsupportedContentError,
+)
 
 __all__ = [
+    "Conversion",
     "ConversionNote",
     "Converted",
     "ConvertedDict",
@@ -48,7 +54,6 @@ __all__ = [
     "sdk_json",
     "says_nothing",
     "storing",
-    "unsupported",
 ]
 
 #: ``"raise"`` (the default): refuse; ``"drop"``: leave the block out; ``"text"``: put a text rendering in its place.
@@ -159,34 +164,42 @@ def check_policy(on_unsupported: str) -> OnUnsupported:
     return on_unsupported  # type: ignore[return-value]
 
 
-def unsupported(
-    policy: OnUnsupported,
-    notes: list[ConversionNote],
-    *,
-    target: str,
-    message_index: int,
-    block_index: int,
-    block: ContentBlock,
-    output_index: int | None = None,
-    why: str = "",
-) -> str | None:
-    """Apply ``policy`` to a block ``target`` cannot hold: the one at ``block_index``, or inside
-    the tool result there, at ``output_index`` of its output.  ``why`` says what makes it unfit
-    where it is (" in an assistant message"), when the target holds such blocks elsewhere.
+class Conversion:
+    """One ``to_x`` call: the target's name, the caller's policy and the notes it produced."""
 
-    Returns the text to send in its place (policy ``"text"``), ``None`` to drop it
-    (``"drop"``), or raises (``"raise"``).  Either way the choice is recorded in ``notes``.
-    """
-    if policy == "raise":
-        if output_index is not None and not why:
-            why = " in a tool result's output"
-        raise UnsupportedContentError(
-            f"{target} cannot hold {_described(block)}{why} ({_location(message_index, block_index, output_index)}); "
-            "pass on_unsupported='drop' or 'text' to convert anyway"
-        )
-    action: Literal["dropped", "as_text"] = "as_text" if policy == "text" else "dropped"
-    notes.append(ConversionNote(message_index, block_index, block.type, action, target, output_index))
-    return block_as_text(block) if policy == "text" else None
+    __slots__ = ("notes", "policy", "target")
+
+    def __init__(self, target: str, on_unsupported: OnUnsupported) -> None:
+        self.target = target
+        self.policy = check_policy(on_unsupported)
+        self.notes: list[ConversionNote] = []
+
+    def refuse(
+        self,
+        message_index: int,
+        block_index: int,
+        block: ContentBlock,
+        output_index: int | None = None,
+        why: str = "",
+    ) -> str | None:
+        """Apply the policy to a block the target cannot hold: the one at ``block_index``, or inside
+        the tool result there, at ``output_index`` of its output.  ``why`` says what makes it unfit
+        where it is (" in an assistant message"), when the target holds such blocks elsewhere.
+
+        Returns the text to send in its place (policy ``"text"``), ``None`` to drop it
+        (``"drop"``), or raises (``"raise"``).  Either way the choice is recorded in ``notes``.
+        """
+        if self.policy == "raise":
+            if output_index is not None and not why:
+                why = " in a tool result's output"
+            where = _location(message_index, block_index, output_index)
+            raise UnsupportedContentError(
+                f"{self.target} cannot hold {_described(block)}{why} ({where}); "
+                "pass on_unsupported='drop' or 'text' to convert anyway"
+            )
+        action: Literal["dropped", "as_text"] = "as_text" if self.policy == "text" else "dropped"
+        self.notes.append(ConversionNote(message_index, block_index, block.type, action, self.target, output_index))
+        return block_as_text(block) if self.policy == "text" else None
 
 
 def _described(block: ContentBlock) -> str:

@@ -1,6 +1,6 @@
 """What the AgentFlow, Vercel AI SDK and agent-swarm-kit converters share, but for the carrying
 of a format's own fields (``_carried_fields``): reading parts, messages, timestamps, media,
-tool calls and results, and the unsupported-content policy of one conversion.
+tool calls and results.
 """
 
 from __future__ import annotations
@@ -36,20 +36,12 @@ from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
-from ._carry import fingerprint
 from ._carried_fields import carry_in_block, diff, overlay
-from ._common import (
-    ConversionNote,
-    OnUnsupported,
-    check_policy,
-    nesting_guard,
-    storing,
-    unsupported,
-)
+from ._carry import fingerprint
+from ._common import nesting_guard, storing
 
 __all__ = [
     "MEDIA_BLOCKS",
-    "Conversion",
     "PartReader",
     "PartRenderer",
     "check_block_for_role",
@@ -383,35 +375,6 @@ def likely_media_type(source: Source) -> str | None:
         return _EXTENSIONS.get(name.rpartition(".")[2].lower()) if "." in name else None
     assert isinstance(source, Base64Source)
     return sniff_image_type(source.data) or None
-
-
-# -- the unsupported-content policy, per conversion ---------------------------------------------
-
-
-class Conversion:
-    """One ``to_x`` call: the target's name, the caller's policy and the notes it produced."""
-
-    __slots__ = ("notes", "policy", "target")
-
-    def __init__(self, target: str, on_unsupported: OnUnsupported) -> None:
-        self.target = target
-        self.policy = check_policy(on_unsupported)
-        self.notes: list[ConversionNote] = []
-
-    def refuse(
-        self, message_index: int, block_index: int, block: ContentBlock, output_index: int | None = None
-    ) -> str | None:
-        """Apply the policy to a block the target cannot hold (``output_index``: its place in the output
-        of the tool result at ``block_index``): its text stand-in, ``None``, or raise."""
-        return unsupported(
-            self.policy,
-            self.notes,
-            target=self.target,
-            message_index=message_index,
-            block_index=block_index,
-            block=block,
-            output_index=output_index,
-        )
 
 
 def payload_list(payload: object) -> list[Any]:

@@ -26,7 +26,6 @@ from .._reader import (
     opt_int,
     opt_str,
     req,
-    req_dict,
     req_int,
     req_list,
     req_str,

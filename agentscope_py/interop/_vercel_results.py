@@ -29,7 +29,8 @@ from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
-from ._frameworks import MEDIA_BLOCKS, Conversion, json_text, likely_media_type, same_blocks
+from ._common import Conversion
+from ._frameworks import MEDIA_BLOCKS, json_text, likely_media_type, same_blocks
 
 __all__ = [
     "ERROR_STATES",

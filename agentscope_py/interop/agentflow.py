@@ -61,9 +61,8 @@ from ._carried_fields import (
     with_carried,
 )
 from ._carry import data_url, fetchable, source_from_url, tool_arguments
-from ._common import Converted, OnUnsupported, as_message_list, read_usage
+from ._common import Conversion, Converted, OnUnsupported, as_message_list, read_usage
 from ._frameworks import (
-    Conversion,
     PartReader,
     json_text,
     make_message,

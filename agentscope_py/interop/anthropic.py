@@ -8,10 +8,6 @@ what travels in ``metadata["anthropic"]`` and what raises are in
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -38,36 +34,32 @@ from .._reader import (
     item,
     json_kind,
     opt_bool,
-    opt_str,
     req,
     req_list,
     req_str,
 )
 from .._roles import UserBlock
-from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
+from ._anthropic_media import MEDIA_READ_FIELDS, media_part, read_media
+from ._anthropic_tool_ids import tool_ids
 from ._carry import (
     Carried,
     ContentForm,
     carried,
     content_form,
-    fetchable,
-    media_type_of,
     tool_arguments,
     unread,
     write_content,
     write_kept,
 )
 from ._common import (
-    ConversionNote,
+    Conversion,
     ConvertedDict,
     OnUnsupported,
     as_message_list,
-    check_policy,
     nesting_guard,
     req_object,
     says_nothing,
-    unsupported,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._turns import Turn, split_turns
@@ -81,14 +73,12 @@ _FMT = "anthropic"
 # else in its holder's "parts", and written back.
 _READ_FIELDS = {
     "text": ("type", "text"),
-    "image": ("type", "source"),
-    "document": ("type", "source", "title"),
+    **MEDIA_READ_FIELDS,  # image and document, read in _anthropic_media
     "tool_use": ("type", "id", "name", "input"),
     "tool_result": ("type", "tool_use_id", "content", "is_error"),
     "thinking": ("type", "thinking", "signature"),
     "redacted_thinking": ("type", "data"),
 }
-_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 # Results in these states are sent with is_error: true.
 _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
 
@@ -111,10 +101,10 @@ def to_anthropic(
     ``validate`` a conversation the API would reject with a 400 raises
     :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
-    policy = check_policy(on_unsupported)
+    conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(policy, _tool_ids(messages))
+    writer = _Writer(conversion, tool_ids(messages))
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
@@ -148,14 +138,13 @@ def to_anthropic(
         # message it emptied within a turn of others is absent, as is a late system message said nothing.
         emptied = {index for index, _ in writer.replaced} - writer.wrote
         check_conversation(messages, _TARGET, writer.replaced, found=empty, omitted=emptied | skipped)
-    return ConvertedDict(out, writer.notes)
+    return ConvertedDict(out, writer.conversion.notes)
 
 
 class _Writer:
-    def __init__(self, policy: OnUnsupported, tool_ids: Mapping[str, str]) -> None:
-        self.policy = policy
+    def __init__(self, conversion: Conversion, tool_ids: Mapping[str, str]) -> None:
+        self.conversion = conversion
         self.tool_ids = tool_ids  # the ids the API refuses, and what to write for them
-        self.notes: list[ConversionNote] = []
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
 
@@ -185,16 +174,8 @@ class _Writer:
         """``[part]``, or what the policy makes of a block the target cannot hold."""
         if part is not None:
             return [part]
-        text = unsupported(
-            self.policy,
-            self.notes,
-            target=_TARGET,
-            message_index=turn.message_index,
-            block_index=index,
-            block=block,
-            output_index=output_index,
-            why="" if output_index is not None else _unfit(turn.kind, block),
-        )
+        why = "" if output_index is not None else _unfit(turn.kind, block)
+        text = self.conversion.refuse(turn.message_index, index, block, output_index, why)
         return [] if text is None else [{"type": "text", "text": text}]
 
     def _part(self, turn: Turn, index: int, block: ContentBlock, own: Carried) -> dict[str, Any] | None:
@@ -240,36 +221,6 @@ def _tool_use(block: ToolUseBlock, tool_ids: Mapping[str, str]) -> dict[str, Any
     return write_kept(out, Carried(block.metadata, _FMT).fields)
 
 
-def _tool_ids(messages: Sequence[Msg]) -> dict[str, str]:
-    """The id to write for each tool id the API refuses (it takes letters, digits, ``_`` and ``-``):
-    another provider's id such as Kimi's ``functions.read:0`` gets its other characters made ``_``
-    and a digest of the original, the same in a call and its result.  No two ids become one: a
-    rewritten id that another id already is gets a longer digest, then a number."""
-    given = {
-        block.id
-        for message in messages
-        for block in message.content
-        if isinstance(block, (ToolUseBlock, ToolResultBlock)) and block.id
-    }
-    taken = {call_id for call_id in given if _TOOL_ID.fullmatch(call_id)}
-    rewritten: dict[str, str] = {}
-    for call_id in sorted(given - taken):  # sorted: the same payload whatever the order of the set
-        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
-        base = _NOT_IN_TOOL_ID.sub("_", call_id)
-        candidates = (f"{base}_{digest[:size]}" for size in (8, 16, 64))
-        written = next((c for c in candidates if c not in taken), None)
-        number = 2
-        while written is None or written in taken:
-            written, number = f"{base}_{digest}_{number}", number + 1
-        taken.add(written)
-        rewritten[call_id] = written
-    return rewritten
-
-
-_TOOL_ID = re.compile(r"[A-Za-z0-9_-]+")
-_NOT_IN_TOOL_ID = re.compile(r"[^A-Za-z0-9_-]")
-
-
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
     fields = Carried(block.metadata, _FMT).fields
     kind = fields.pop("type", None)
@@ -285,46 +236,8 @@ def _content_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any]
     if isinstance(block, TextBlock):
         return write_kept({"type": "text", "text": block.text}, extras)
     if isinstance(block, (DataBlock, ImageBlock)):
-        return _media_part(block.source, block.name if isinstance(block, DataBlock) else None, extras)
+        return media_part(block.source, block.name if isinstance(block, DataBlock) else None, extras)
     return None
-
-
-def _inferred_part_type(source: Source) -> str | None:
-    media_type = media_type_of(source)
-    if media_type is None or media_type.startswith("image/"):  # None: a URL of unknown type
-        return "image"
-    if media_type == "application/pdf" or (media_type == "text/plain" and isinstance(source, Base64Source)):
-        return "document"
-    return None
-
-
-def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
-    part_type = extras.pop("type", None) or _inferred_part_type(source)
-    if part_type not in ("image", "document"):
-        return None
-    wire_source = _wire_source(source, part_type)
-    if wire_source is None:
-        return None
-    out = {"type": part_type, "source": wire_source}
-    if part_type == "document" and name is not None:
-        out["title"] = name
-    return write_kept(out, extras)
-
-
-def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
-    if isinstance(source, URLSource):
-        return {"type": "url", "url": source.url} if fetchable(source) else None
-    assert isinstance(source, Base64Source)  # a Source is one of the two
-    if part_type == "document" and source.media_type == "text/plain":
-        # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).
-        try:
-            text = base64.b64decode(source.data, validate=True).decode("utf-8", "surrogatepass")
-        except (binascii.Error, UnicodeDecodeError):
-            return None
-        return {"type": "text", "media_type": "text/plain", "data": text}
-    if part_type == "image" and source.media_type not in _IMAGE_TYPES:
-        return None  # the API reads JPEG, PNG, GIF and WebP images only
-    return {"type": "base64", "media_type": source.media_type, "data": source.data}
 
 
 # -- reading --------------------------------------------------------------------
@@ -457,7 +370,7 @@ def _read_block(
     if block_type == "text":
         return _read_text(obj, path)
     if block_type in ("image", "document"):
-        return _read_media(obj, path, block_type)
+        return read_media(obj, path, block_type)
     if block_type == "tool_result":
         return _read_tool_result(obj, path, names), {}
     if block_type == "tool_use":
@@ -474,38 +387,6 @@ def _read_block(
         return ThinkingBlock(thinking, {_FMT: carried({"signature": signature, **extras})}), {}
     data = req_str(req(obj, "data", path), at(path, "data"))
     return ThinkingBlock("", {_FMT: carried({"type": "redacted_thinking", "data": data, **extras})}), {}
-
-
-def _read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[DataBlock, dict[str, Any]]:
-    source_path = at(path, "source")
-    wire = req_object(req(obj, "source", path), source_path)
-    source_type = req_str(req(wire, "type", source_path), at(source_path, "type"))
-    source: Source
-    if source_type == "base64":
-        media_type = req_str(req(wire, "media_type", source_path), at(source_path, "media_type"))
-        source = Base64Source(media_type, req_str(req(wire, "data", source_path), at(source_path, "data")))
-    elif source_type == "url":
-        url = req_str(req(wire, "url", source_path), at(source_path, "url"))
-        # A document by URL is a PDF (the only kind the API fetches), an image's type is unknown.
-        source = URLSource(url, "application/pdf" if block_type == "document" else None)
-    elif source_type == "text" and block_type == "document":
-        text = req_str(req(wire, "data", source_path), at(source_path, "data"))
-        source = Base64Source("text/plain", base64.b64encode(text.encode("utf-8", "surrogatepass")).decode())
-    else:
-        raise UnsupportedContentError(
-            f"{at(source_path, 'type')}: a {block_type} with a {source_type!r} source cannot be represented; "
-            "supported: base64, url" + (", text" if block_type == "document" else "")
-        )
-    extras = unread(obj, _READ_FIELDS[block_type])
-    name = None
-    if block_type == "document":
-        title = obj.get("title")
-        name = opt_str(title, at(path, "title"))
-        if "title" in obj and title is None:
-            extras["title"] = None
-    if _inferred_part_type(source) != block_type:
-        extras["type"] = block_type
-    return DataBlock(source, name=name), extras
 
 
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
@@ -526,7 +407,7 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
             if block_type == "text":
                 block, extras = _read_text(block_obj, block_path)
             elif block_type in ("image", "document"):
-                block, extras = _read_media(block_obj, block_path, block_type)
+                block, extras = read_media(block_obj, block_path, block_type)
             else:
                 raise UnsupportedContentError(
                     f"{at(block_path, 'type')}: a {block_type!r} block in a tool result cannot be represented; "

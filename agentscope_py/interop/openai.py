@@ -12,10 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from .._blocks import (
-    AudioBlock,
     ContentBlock,
-    DataBlock,
-    ImageBlock,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
@@ -41,7 +38,6 @@ from .._reader import (
     req_str,
 )
 from .._roles import UserBlock
-from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
 from ._carry import (
     Carried,
@@ -49,22 +45,24 @@ from ._carry import (
     arguments_text,
     carried,
     content_form,
-    data_url,
-    media_type_of,
     merged,
     nulls,
     parse_arguments,
     pick,
-    source_from_url,
-    fetchable,
     unread,
-    url_or_data_url,
     write_content,
     write_kept,
 )
-from ._common import ConversionNote, Converted, OnUnsupported, as_message_list, check_policy, nesting_guard
-from ._common import req_object, unsupported
+from ._common import (
+    Conversion,
+    Converted,
+    OnUnsupported,
+    as_message_list,
+    nesting_guard,
+    req_object,
+)
 from ._conversation import ProblemKind, check_conversation
+from ._openai_media import MEDIA_BLOCKS, MEDIA_PARTS, media_part, read_media_part
 from ._turns import Turn, split_turns
 
 __all__ = ["from_openai", "to_openai"]
@@ -90,16 +88,6 @@ _SAYING_FIELDS = frozenset({"audio", "function_call"})
 # Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
 # the null kept in metadata["openai"] so that writing gives it back.
 _NULLABLE = ("name", "tool_calls")
-# The two formats input_audio takes, by the media types that name them.
-_AUDIO_FORMATS = {
-    "audio/wav": "wav",
-    "audio/x-wav": "wav",
-    "audio/wave": "wav",
-    "audio/vnd.wave": "wav",
-    "audio/mpeg": "mp3",
-    "audio/mp3": "mp3",
-}
-_AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 
 
 # -- writing --------------------------------------------------------------------
@@ -117,9 +105,9 @@ def to_openai(
     (a tool call without its result, an orphan result, an empty assistant message)
     raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
-    policy = check_policy(on_unsupported)
+    conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
-    writer = _Writer(policy)
+    writer = _Writer(conversion)
     out: list[dict[str, Any]] = []
     written: set[int] = set()
     holding: set[int] = set()
@@ -137,30 +125,21 @@ def to_openai(
         check_conversation(
             messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,), omitted=omitted, holding=holding
         )
-    return Converted(out, writer.notes)
+    return Converted(out, writer.conversion.notes)
 
 
 class _Writer:
-    def __init__(self, policy: OnUnsupported) -> None:
-        self.policy = policy
-        self.notes: list[ConversionNote] = []
+    def __init__(self, conversion: Conversion) -> None:
+        self.conversion = conversion
         self.replaced: dict[tuple[int, int], str | None] = {}
 
     def _fallback(
         self, turn: Turn, index: int, block: ContentBlock, output_index: int | None = None
     ) -> dict[str, Any] | None:
         # Media the API takes from the user only: say where it stood, or "cannot hold a PNG" misleads.
-        media = isinstance(block, _USER_MEDIA) and output_index is None and turn.kind != "user"
-        text = unsupported(
-            self.policy,
-            self.notes,
-            target=_TARGET,
-            message_index=turn.message_index,
-            block_index=index,
-            block=block,
-            output_index=output_index,
-            why=f" in {'an' if turn.kind == 'assistant' else 'a'} {turn.kind} message" if media else "",
-        )
+        media = isinstance(block, MEDIA_BLOCKS) and output_index is None and turn.kind != "user"
+        where = f" in {'an' if turn.kind == 'assistant' else 'a'} {turn.kind} message" if media else ""
+        text = self.conversion.refuse(turn.message_index, index, block, output_index, where)
         return None if text is None else {"type": "text", "text": text}
 
     def turn(self, turn: Turn) -> list[dict[str, Any]]:
@@ -233,7 +212,6 @@ def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | 
     return merged({"type": "text", "text": block.text}, extras)
 
 
-_USER_MEDIA = (DataBlock, ImageBlock, AudioBlock)
 # The names the API takes for a participant; it answers any other with a 400.
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
@@ -253,47 +231,9 @@ def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, A
         return _text_part(block, extras)
     if kind != "user":
         return None  # system and assistant content is text only
-    if isinstance(block, DataBlock):
-        return _media_part(block.source, block.name, extras)
-    if isinstance(block, (ImageBlock, AudioBlock)):
-        extras.setdefault("type", "image_url" if isinstance(block, ImageBlock) else "input_audio")
-        return _media_part(block.source, None, extras)
+    if isinstance(block, MEDIA_BLOCKS):
+        return media_part(block, extras)
     return None
-
-
-def _inferred_part_type(source: Source) -> str:
-    """The part a media source becomes unless its extras say otherwise: by media type."""
-    media_type = media_type_of(source)
-    if media_type is None or media_type.startswith("image/"):
-        return "image_url"
-    return "input_audio" if media_type.startswith("audio/") else "file"
-
-
-def _media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
-    declared = extras.pop("type", None)
-    part_type = declared or _inferred_part_type(source)
-    if part_type == "image_url":
-        if not fetchable(source):
-            return None
-        return merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
-    if part_type == "input_audio":
-        fmt = _AUDIO_FORMATS.get(source.media_type) if isinstance(source, Base64Source) else None
-        if fmt is None or not isinstance(source, Base64Source):
-            return None  # inline WAV or MP3 only
-        return merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
-    if part_type != "file":
-        return None
-    if isinstance(source, Base64Source):
-        # A file_data that came without a data: prefix reads back with an empty media type.
-        file = {"file_data": data_url(source) if source.media_type else source.data}
-    elif declared == "file":
-        # Only a part read as a file by id has a URL source, standing for the file id.
-        file = {"file_id": url_or_data_url(source)}
-    else:
-        return None  # OpenAI takes files inline or by id, never by URL
-    if name is not None:
-        file["filename"] = name
-    return merged({"type": "file", "file": file}, extras)
 
 
 def _tool_call(block: ToolUseBlock) -> dict[str, Any]:
@@ -431,54 +371,11 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
     part_type = _part_type(obj, path)
     if part_type == "text":
         return _read_text_part(obj, path)
-    # The fields we have no place for, the part's own and (one level down) its object's: image_url.detail.
-    extras = unread(obj, ("type", part_type))
-    if part_type == "image_url":
-        image_path = at(path, "image_url")
-        image = req_object(req(obj, "image_url", path), image_path)
-        source = source_from_url(req_str(req(image, "url", image_path), at(image_path, "url")))
-        opt_str(image.get("detail"), at(image_path, "detail"))
-        if kept := unread(image, ("url",)):
-            extras["image_url"] = kept
-        name = None
-    elif part_type == "input_audio":
-        audio_path = at(path, "input_audio")
-        audio = req_object(req(obj, "input_audio", path), audio_path)
-        data = req_str(req(audio, "data", audio_path), at(audio_path, "data"))
-        fmt = req_str(req(audio, "format", audio_path), at(audio_path, "format"))
-        if kept := unread(audio, ("data", "format")):
-            extras["input_audio"] = kept
-        source, name = Base64Source(_AUDIO_TYPES.get(fmt, f"audio/{fmt}"), data), None
-    elif part_type == "file":
-        source, name = _read_file(obj, path, extras)
-    else:
+    if part_type not in MEDIA_PARTS:
         raise DecodeError(
             f"unknown part type {part_type!r}; expected text, image_url, input_audio or file", at(path, "type")
         )
-    if _inferred_part_type(source) != part_type:
-        extras["type"] = part_type
-    return DataBlock(source, name=name), extras
-
-
-def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tuple[Source, str | None]:
-    file_path = at(path, "file")
-    file = req_object(req(obj, "file", path), file_path)
-    file_data = opt_str(file.get("file_data"), at(file_path, "file_data"))
-    file_id = opt_str(file.get("file_id"), at(file_path, "file_id"))
-    name = opt_str(file.get("filename"), at(file_path, "filename"))
-    kept = {**nulls(file, ("file_data", "file_id", "filename")), **unread(file, ("file_data", "file_id", "filename"))}
-    if file_data is not None and file_id is not None:
-        kept["file_id"] = file_id
-    if kept:
-        extras["file"] = kept
-    if file_data is None:
-        if file_id is None:
-            raise DecodeError("a file part needs file_data or file_id", file_path)
-        return URLSource(file_id), name
-    media_type, sep, data = file_data[5:].partition(";base64,") if file_data.startswith("data:") else ("", "", "")
-    if sep and media_type:
-        return Base64Source(media_type, data), name
-    return Base64Source("", file_data), name
+    return read_media_part(obj, path, part_type)
 
 
 def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:

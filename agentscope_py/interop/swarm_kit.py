@@ -27,12 +27,25 @@ from .._messages import Msg
 from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from ._carried_fields import ARGUMENTS_AS_TEXT, carried, carry_in_block, diff, overlay, with_carried
-from ._common import Converted, OnUnsupported, as_message_list, nesting_guard, storing
+from ._carried_fields import (
+    ARGUMENTS_AS_TEXT,
+    carried,
+    carry_in_block,
+    diff,
+    overlay,
+    with_carried,
+)
 from ._carry import arguments_text, parse_arguments, tool_arguments
+from ._common import (
+    Conversion,
+    Converted,
+    OnUnsupported,
+    as_message_list,
+    nesting_guard,
+    storing,
+)
 from ._frameworks import (
     MEDIA_BLOCKS,
-    Conversion,
     Run,
     check_block_for_role,
     make_message,

@@ -57,11 +57,10 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._common import Converted, OnUnsupported, as_message_list, read_usage
 from ._carry import data_url, fetchable, parse_arguments, tool_arguments
+from ._common import Conversion, Converted, OnUnsupported, as_message_list, read_usage
 from ._frameworks import (
     MEDIA_BLOCKS,
-    Conversion,
     PartReader,
     PartRenderer,
     Run,

@@ -1,0 +1,112 @@
+"""Anthropic's ``image`` and ``document`` blocks, and the sources they hold.
+
+A media block's ``source`` comes in three wire forms (base64, a URL, a
+document's plain text) that our two kinds of Source stand for, under limits of
+the API's own (four image types; a document by URL is a PDF), and which block a
+source becomes is inferred from its media type.  Writing and reading share that
+inference and those limits, and a block is the same in a turn and in a tool
+result, so the mapping lives here once; the rest of ``anthropic`` hands it media
+blocks and keeps the fields it reports unread.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from typing import Any
+
+from .._blocks import DataBlock
+from .._reader import at, opt_str, req, req_str
+from .._sources import Base64Source, Source, URLSource
+from ..errors import UnsupportedContentError
+from ._carry import fetchable, media_type_of, unread, write_kept
+from ._common import req_object
+
+__all__ = ["MEDIA_READ_FIELDS", "media_part", "read_media"]
+
+# The fields of each media block that read_media reads; ``anthropic._READ_FIELDS`` holds these
+# with the other blocks', for what reads an answer's blocks to know which fields are read.
+MEDIA_READ_FIELDS: dict[str, tuple[str, ...]] = {
+    "image": ("type", "source"),
+    "document": ("type", "source", "title"),
+}
+_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+
+
+# -- writing --------------------------------------------------------------------
+
+
+def _inferred_part_type(source: Source) -> str | None:
+    media_type = media_type_of(source)
+    if media_type is None or media_type.startswith("image/"):  # None: a URL of unknown type
+        return "image"
+    if media_type == "application/pdf" or (media_type == "text/plain" and isinstance(source, Base64Source)):
+        return "document"
+    return None
+
+
+def media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``image`` or ``document`` block for ``source``; ``None`` for media the API cannot take."""
+    part_type = extras.pop("type", None) or _inferred_part_type(source)
+    if part_type not in ("image", "document"):
+        return None
+    wire_source = _wire_source(source, part_type)
+    if wire_source is None:
+        return None
+    out = {"type": part_type, "source": wire_source}
+    if part_type == "document" and name is not None:
+        out["title"] = name
+    return write_kept(out, extras)
+
+
+def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
+    if isinstance(source, URLSource):
+        return {"type": "url", "url": source.url} if fetchable(source) else None
+    assert isinstance(source, Base64Source)  # a Source is one of the two
+    if part_type == "document" and source.media_type == "text/plain":
+        # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).
+        try:
+            text = base64.b64decode(source.data, validate=True).decode("utf-8", "surrogatepass")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        return {"type": "text", "media_type": "text/plain", "data": text}
+    if part_type == "image" and source.media_type not in _IMAGE_TYPES:
+        return None  # the API reads JPEG, PNG, GIF and WebP images only
+    return {"type": "base64", "media_type": source.media_type, "data": source.data}
+
+
+# -- reading --------------------------------------------------------------------
+
+
+def read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[DataBlock, dict[str, Any]]:
+    """The block for an ``image`` or ``document`` block, and the fields to keep in its holder's ``parts``."""
+    source_path = at(path, "source")
+    wire = req_object(req(obj, "source", path), source_path)
+    source_type = req_str(req(wire, "type", source_path), at(source_path, "type"))
+    source: Source
+    if source_type == "base64":
+        media_type = req_str(req(wire, "media_type", source_path), at(source_path, "media_type"))
+        source = Base64Source(media_type, req_str(req(wire, "data", source_path), at(source_path, "data")))
+    elif source_type == "url":
+        url = req_str(req(wire, "url", source_path), at(source_path, "url"))
+        # A document by URL is a PDF (the only kind the API fetches), an image's type is unknown.
+        source = URLSource(url, "application/pdf" if block_type == "document" else None)
+    elif source_type == "text" and block_type == "document":
+        text = req_str(req(wire, "data", source_path), at(source_path, "data"))
+        source = Base64Source("text/plain", base64.b64encode(text.encode("utf-8", "surrogatepass")).decode())
+    else:
+        raise UnsupportedContentError(
+            f"{at(source_path, 'type')}: a {block_type} with a {source_type!r} source cannot be represented; "
+            "supported: base64, url" + (", text" if block_type == "document" else "")
+        )
+    extras = unread(obj, MEDIA_READ_FIELDS[block_type])
+    name = None
+    if block_type == "document":
+        title = obj.get("title")
+        name = opt_str(title, at(path, "title"))
+        if "title" in obj and title is None:
+            extras["title"] = None
+    if _inferred_part_type(source) != block_type:
+        extras["type"] = block_type
+    return DataBlock(source, name=name), extras
