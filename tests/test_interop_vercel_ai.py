@@ -655,3 +655,19 @@ def test_a_reasoning_part_with_anthropic_options_comes_back_exactly(anthropic: d
     assert isinstance(thought, ThinkingBlock)
     expected = {"signature": "SIG"} if "signature" in anthropic else None
     assert (thought.metadata or {}).get("anthropic") == expected
+
+
+def test_a_carried_object_the_rendering_no_longer_writes_goes_back_as_it_came() -> None:
+    # The rest of providerOptions.anthropic is carried beside the signature the writer renders; once
+    # the signature is gone, the rest is written whole, with no bookkeeping of ours in it.
+    payload = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [
+            {"type": "reasoning", "text": "t", "providerOptions": {"anthropic": {"signature": "s", "parts": 1, "absent": [2]}}}
+        ]},
+    ]
+    question, answer = from_vercel_ai(payload)
+    (thought,) = answer.get_content_blocks(ThinkingBlock)
+    unsigned = ThinkingBlock(thought.thinking, {key: value for key, value in thought.metadata.items() if key != "anthropic"})
+    (part,) = to_vercel_ai([question, answer.with_content([unsigned])])[1]["content"]
+    assert part == {"type": "reasoning", "text": "t", "providerOptions": {"anthropic": {"parts": 1, "absent": [2]}}}

@@ -38,6 +38,8 @@ __all__ = [
     "PART_OF",
     "RAN_BY_PROVIDER",
     "carried",
+    "carried_form",
+    "carried_value",
     "carry_in_block",
     "diff",
     "overlay",
@@ -93,7 +95,7 @@ def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, 
             if nested:
                 extras[key] = nested
         elif have is _MISSING or not _same(have, value):
-            extras[key] = value
+            extras[key] = carried_form(value)
     extras = escaped(extras, BOOKKEEPING)
     absent = [key for key in rendered if key not in original]
     if absent:
@@ -117,12 +119,27 @@ def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[
         if isinstance(have, dict) and isinstance(value, Mapping):
             rendered[key] = overlay(have, value)
         else:
-            rendered[key] = thawed(value)
+            rendered[key] = carried_value(value)
     absent = extras.get(ABSENT)
     for key in absent if isinstance(absent, list) else ():
         if key not in keep or rendered.get(key) is None:
             rendered.pop(key, None)
     return rendered
+
+
+def carried_form(value: Any) -> Any:
+    """``value`` as a carried dict holds it: in every mapping, all the way down, the fields named
+    like a bookkeeping entry go under ``ESCAPED``; so any mapping carried, whole or as the part of an
+    object the rendering misses, reads back the same way (:func:`carried_value`)."""
+    if isinstance(value, Mapping):
+        return escaped({key: carried_form(inner) for key, inner in value.items()}, BOOKKEEPING)
+    return value
+
+
+def carried_value(value: Any) -> Any:
+    """The plain value a carried one stands for (see :func:`carried_form`): what the payload had where
+    the rendering has nothing (a nested part it missed, whole)."""
+    return overlay({}, value) if isinstance(value, Mapping) else thawed(value)
 
 
 def carried(metadata: Mapping[str, Any] | None, fmt: str) -> Mapping[str, Any]:

@@ -36,7 +36,7 @@ from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
-from ._carried_fields import carry_in_block, diff, overlay
+from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
 from ._carry import fingerprint
 from ._common import nesting_guard, storing
 
@@ -233,7 +233,19 @@ def read_role(raw: Mapping[str, Any], path: str, roles: Mapping[str, MsgRole]) -
 def read_part(reader: PartReader, render: PartRenderer, part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     """A block and what it carries: the hints its reader noted plus what its rendering misses."""
     block, hints = reader(part, path)
-    return block, overlay(diff(render(block, hints), part), hints)
+    extras = diff(render(block, hints), part)
+    # A hint is the reader's own bookkeeping, or a field of the part as it came (a spelling to keep),
+    # laid over what the rendering misses of the same object.
+    for key, value in hints.items():
+        extras[key] = value if key in BOOKKEEPING else _merged(extras.get(key), carried_form(value))
+    return block, extras
+
+
+def _merged(have: Any, value: Any) -> Any:
+    """Two carried values of one field, ``value`` over ``have``, objects merged key by key."""
+    if isinstance(have, Mapping) and isinstance(value, Mapping):
+        return {**have, **{key: _merged(have.get(key), inner) for key, inner in value.items()}}
+    return value
 
 
 def read_parts(

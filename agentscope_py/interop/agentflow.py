@@ -55,6 +55,7 @@ from ._carried_fields import (
     PART_OF,
     PARTS,
     carried,
+    carried_value,
     diff,
     overlay,
     part_extras,
@@ -416,7 +417,7 @@ def _write_tool_result(
 ) -> dict[str, Any]:
     id_key = "tool_call_id" if "tool_call_id" in extras else "call_id"
     output_key = "content" if "content" in extras else "output"
-    carried_output = extras.get(output_key)
+    carried_output = carried_value(extras.get(output_key))
     carried_blocks = _read_output_quietly(carried_output) if output_key in extras else None
     output: Any
     if carried_blocks is not None and same_blocks(carried_blocks, block.output):
