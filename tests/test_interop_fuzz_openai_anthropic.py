@@ -323,8 +323,9 @@ def test_a_policy_of_the_wrong_type_is_a_type_error_and_an_unknown_one_a_value_e
         write([UserMessage("hi")], on_unsupported="Drop")
 
 
+@pytest.mark.parametrize("key", ["²", "9" * 5000], ids=["superscript", "past int's digit limit"])
 @pytest.mark.parametrize(("write", "fmt"), [(to_openai, "openai"), (to_anthropic, "anthropic")])
-def test_carried_part_positions_that_are_no_plain_number_are_ignored(write: Writer, fmt: str) -> None:
-    # "²" is a digit to str.isdigit, but no int: a position under such a key is not one we wrote.
-    message = UserMessage("a", metadata={fmt: {"parts": {"²": {"x": 1}}, "part_of": {"²": "0"}}})
+def test_carried_part_positions_that_are_no_plain_number_are_ignored(write: Writer, fmt: str, key: str) -> None:
+    # "²" is a digit to str.isdigit, but no int, and int() refuses 5,000 digits: not positions we wrote.
+    message = UserMessage("a", metadata={fmt: {"parts": {key: {"x": 1}}, "part_of": {key: "0"}}})
     assert "x" not in str(write([message]))

@@ -342,3 +342,10 @@ def test_carried_positions_that_are_no_plain_number_are_ignored(fmt: str, entry:
     _, write, _ = FORMATS[fmt]
     message = AssistantMessage("a", metadata={fmt: {entry: {"²": {"type": "annotation"}}}})
     assert write([UserMessage("q"), message], on_unsupported="drop")[1]["content"] in ("a", [{"type": "text", "text": "a"}])
+
+
+@pytest.mark.parametrize(("fmt", "entry"), [("agentflow", "blocks"), ("vercel_ai", "approvals")])
+def test_a_carried_position_past_what_int_reads_is_ignored(fmt: str, entry: str) -> None:
+    _, write, _ = FORMATS[fmt]
+    message = AssistantMessage("a", metadata={fmt: {entry: {"9" * 5000: {"type": "annotation"}}}})
+    assert write([UserMessage("q"), message], on_unsupported="drop")[1]["content"] in ("a", [{"type": "text", "text": "a"}])

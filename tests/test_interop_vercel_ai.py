@@ -668,6 +668,6 @@ def test_a_carried_object_the_rendering_no_longer_writes_goes_back_as_it_came() 
     ]
     question, answer = from_vercel_ai(payload)
     (thought,) = answer.get_content_blocks(ThinkingBlock)
-    unsigned = ThinkingBlock(thought.thinking, {key: value for key, value in thought.metadata.items() if key != "anthropic"})
+    unsigned = ThinkingBlock(thought.thinking, {key: value for key, value in (thought.metadata or {}).items() if key != "anthropic"})
     (part,) = to_vercel_ai([question, answer.with_content([unsigned])])[1]["content"]
     assert part == {"type": "reasoning", "text": "t", "providerOptions": {"anthropic": {"parts": 1, "absent": [2]}}}

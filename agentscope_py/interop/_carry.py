@@ -51,6 +51,7 @@ __all__ = [
     "nulls",
     "parse_arguments",
     "pick",
+    "position",
     "raw_arguments",
     "source_from_url",
     "unescaped",
@@ -165,8 +166,8 @@ def _placed(
     for key, extras in parts.items():
         if not isinstance(extras, Mapping):
             continue
-        index = int(key) if key.isdecimal() else -1
-        if 0 <= index < len(blocks) and prints[index] == part_of.get(key):
+        index = position(key)
+        if index is not None and index < len(blocks) and prints[index] == part_of.get(key):
             placed[index] = extras
         else:
             moved.append((part_of.get(key), extras))
@@ -175,6 +176,15 @@ def _placed(
         if index >= 0:
             placed[index] = extras
     return placed
+
+
+def position(key: object) -> int | None:
+    """The index a position key of a carried dict (``"3"``) names; ``None`` for a key no converter
+    writes, which is ignored: ``"²"`` is a digit to ``str.isdigit`` but no number, and a key of
+    thousands of digits is past what ``int()`` reads."""
+    if isinstance(key, str) and 0 < len(key) <= 9 and key.isascii() and key.isdigit():
+        return int(key)
+    return None
 
 
 def fingerprint(block: ContentBlock) -> str:

@@ -20,6 +20,7 @@ from .._enums import MsgRole, ToolCallState
 from .._frozen import thawed
 from .._reader import at, item, req, req_bool, req_str
 from ..errors import DecodeError
+from ._carry import position as carried_position
 
 __all__ = ["ApprovalParts", "read_approvals"]
 
@@ -78,10 +79,9 @@ class ApprovalParts:
         calls = {block.id for block in blocks if isinstance(block, ToolUseBlock)}
         self._pending = (
             {
-                int(key): value
-                for key, value in carried_parts.items()
-                if isinstance(key, str)
-                and key.isdecimal()
+                index: value
+                for index, value in ((carried_position(key), value) for key, value in carried_parts.items())
+                if index is not None
                 and isinstance(value, Mapping)
                 and value.get("type") == wanted
                 and (wanted != _REQUEST or value.get("toolCallId") in calls)

@@ -29,6 +29,7 @@ from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
+from ._carry import position
 from ._common import Conversion
 from ._frameworks import MEDIA_BLOCKS, json_text, likely_media_type, same_blocks
 
@@ -260,11 +261,12 @@ def _kept(value: object) -> dict[int, dict[str, Any]]:
     (anything else in the metadata is not what was read)."""
     kept: dict[int, dict[str, Any]] = {}
     for key, entry in value.items() if isinstance(value, Mapping) else ():
-        if isinstance(key, str) and key.isdecimal():
+        index = position(key)
+        if index is not None:
             plain = thawed(entry)
             try:
                 if read_output_item(plain, "") is None:
-                    kept[int(key)] = plain
+                    kept[index] = plain
             except DecodeError:
                 pass
     return kept

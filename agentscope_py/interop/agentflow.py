@@ -61,7 +61,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._carry import data_url, fetchable, source_from_url, tool_arguments
+from ._carry import data_url, fetchable, position, source_from_url, tool_arguments
 from ._common import Conversion, Converted, OnUnsupported, as_message_list, read_usage
 from ._frameworks import (
     PartReader,
@@ -289,7 +289,8 @@ def to_agentflow(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
 def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]) -> dict[str, Any]:
     extras = carried(message.metadata, _FMT)
     whole = extras.get(BLOCKS)
-    pending = {int(k): v for k, v in whole.items() if k.isdecimal()} if isinstance(whole, Mapping) else {}
+    placed = [(position(key), value) for key, value in whole.items()] if isinstance(whole, Mapping) else []
+    pending = {index: value for index, value in placed if index is not None}
     content: list[dict[str, Any]] = []
 
     def place_carried_blocks() -> None:
