@@ -166,10 +166,11 @@ def is_iterable_of_items(value: object) -> bool:
     return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping, set, frozenset))
 
 
-def unordered_hint(value: object) -> str:
-    """Why ``value``, refused by :func:`is_iterable_of_items`, is not items, when it is not plain."""
+def unordered_hint(value: object, *, blocks: bool = True) -> str:
+    """Why ``value``, refused by :func:`is_iterable_of_items`, is not items, when it is not plain;
+    ``blocks``: the items wanted are content blocks (a mapping may be one's JSON)."""
     if isinstance(value, (set, frozenset)):
-        return "; a set has no order, and content does: give a list"
-    if isinstance(value, Mapping):
+        return "; a set has no order, and content does: give a list" if blocks else "; a set has no order: give a list"
+    if isinstance(value, Mapping) and blocks:
         return "; a mapping is no block: ContentBlock.from_dict reads a block's JSON"
     return ""

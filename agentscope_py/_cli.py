@@ -9,8 +9,14 @@ import sys
 from collections.abc import Sequence
 
 from ._blocks import TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
-from ._enums import GenerateReason, MsgRole, ToolResultState
-from ._messages import AssistantMessage, Msg, SystemMessage, ToolResultMessage, UserMessage
+from ._enums import GenerateReason, ToolResultState
+from ._messages import (
+    AssistantMessage,
+    Msg,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
 from ._usage import ChatUsage
 from .errors import RoleContentError
 
@@ -24,7 +30,7 @@ def _show(title: str, msg: Msg) -> None:
         print(f"   [{index}] {block!r}")
     if msg.usage is not None:
         print(f"   usage: {msg.usage.total_tokens} tokens ({msg.usage!r})")
-    if msg.role is MsgRole.ASSISTANT:  # only a reply ends for a reason
+    if Msg.METADATA_GENERATE_REASON in msg.metadata:  # a reply that recorded why it ended
         print(f"   generate reason: {msg.get_generate_reason().name}")
 
 

@@ -19,6 +19,7 @@ from agentscope_py import (
     AudioBlock,
     Base64Source,
     ChatUsage,
+    ConfirmResult,
     DataBlock,
     GenerateReason,
     DecodeError,
@@ -38,6 +39,7 @@ from agentscope_py import (
     ToolUseBlock,
     UnsupportedContentError,
     URLSource,
+    UserConfirmResultEvent,
     UserMessage,
     VideoBlock,
 )
@@ -142,6 +144,14 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     (
         "ToolResultBlock.output", OUTPUT, "the class TextBlock (pass an instance, e.g. TextBlock(...))",
         lambda: ToolResultBlock("c", "n", _of(TextBlock)), "",
+    ),
+    (  # not blocks: no word of ContentBlock.from_dict for a mapping
+        "ConfirmResult.rules", "must be an iterable of PermissionRule", "{'x': 1} (dict)",
+        lambda: ConfirmResult(True, None, rules=_of({"x": 1})), "",
+    ),
+    (
+        "UserConfirmResultEvent.confirm_results", "must be an iterable of ConfirmResult", "frozenset() (frozenset)",
+        lambda: UserConfirmResultEvent("r", _of(frozenset())), "; a set has no order: give a list",
     ),
     ("ToolResultBlock.output", OUTPUT, "'text' (str)", lambda: ToolResultBlock("c", "n", _of("text")), ": wrap text in a TextBlock"),
     # message fields

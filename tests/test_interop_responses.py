@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from interop_compare import comparable
 from openai.lib._parsing._completions import parse_chat_completion
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from openai.types.chat.chat_completion import ChoiceLogprobs
 from pydantic import BaseModel, TypeAdapter
 from provider_payloads import anthropic_responses, mutated, openai_responses
 from sdk_types import validate
@@ -199,6 +200,11 @@ def test_sdk_objects_inside_a_completion_dict_read_as_their_json() -> None:
     as_dict = {"choices": completion.choices, "usage": completion.usage}
     assert comparable([from_openai_response(as_dict)]) == comparable([from_openai_response({
         "choices": COMPLETION["choices"], "usage": COMPLETION["usage"]})])
+    sdk_choice = completion.choices[0]
+    logprobs = ChoiceLogprobs(content=[])
+    in_a_dict = {"message": sdk_choice.message, "finish_reason": "tool_calls", "index": 0, "logprobs": logprobs}
+    read = from_openai_response({"choices": [in_a_dict]})
+    assert read.metadata["openai"]["response"]["choice"]["logprobs"] == {"content": []}
 
 
 def test_an_anthropic_answer_dumped_with_nested_nulls_goes_back_without_them() -> None:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 import attrs
 from typing_extensions import Self
 
+from .._blocks import ContentBlock
 from .._checks import check_mapping, describe, is_iterable_of_items, unordered_hint
 from .._fields import checked_fields, register_converter
 from .._ids import new_event_time, new_hex_id
@@ -113,7 +114,8 @@ def to_tuple(value: Iterable[_T] | None, item_type: type[_T], arg: str) -> tuple
         return value
     what = item_type.__name__
     if not is_iterable_of_items(value):
-        raise ArgumentTypeError(f"{arg} must be an iterable of {what}, got {describe(value)}{unordered_hint(value)}")
+        hint = unordered_hint(value, blocks=issubclass(item_type, ContentBlock))
+        raise ArgumentTypeError(f"{arg} must be an iterable of {what}, got {describe(value)}{hint}")
     items = tuple(value)
     for index, item in enumerate(items):
         if not isinstance(item, item_type):

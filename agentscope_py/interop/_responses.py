@@ -22,6 +22,7 @@ from .._reader import (
     as_plain,
     at,
     item,
+    json_kind,
     opt_dict,
     opt_int,
     opt_str,
@@ -57,7 +58,9 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
     prompt_tokens_details.cached_tokens)``; ``finish_reason`` ``"stop"`` gives
     ``GenerateReason.MODEL_STOP`` and ``"tool_calls"`` ``TOOL_CALLS`` (any other,
     such as ``"length"``, sets none).  A refusal with no content (``null``, or
-    blank text) and no tool calls is also the message's text.  The completion's other fields, and the
+    blank text) and no tool calls is also the message's text, as is an audio answer's transcript; the
+    audio goes into the next request by its id, and stays whole under ``"audio"`` in the kept
+    fields.  The completion's other fields, and the
     choice's (``finish_reason``, ``index``, ``logprobs``) under ``"choice"``, are
     kept in ``metadata["openai"]["response"]``.  Malformed input raises
     :class:`~agentscope_py.DecodeError` naming the path.
@@ -89,7 +92,8 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         if audio is not None:
             # A request names an audio answer by its id alone; the data, transcript and expiry
             # describe the answer, and stay with it (metadata["openai"]["response"]["audio"]).
-            message_obj["audio"] = {"id": req_str(req(audio, "id", at(message_path, "audio")), at(message_path, "audio.id"))}
+            audio_path = at(message_path, "audio")
+            message_obj["audio"] = {"id": req_str(req(audio, "id", audio_path), at(audio_path, "id"))}
         message = openai._read_assistant(message_obj, message_path, {})
         said = _said_instead(message_obj.get("refusal"), audio)
         if said is not None and says_nothing(message.content):
@@ -101,7 +105,7 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
         usage = None if usage_obj is None else _openai_usage(usage_obj)
         kept = {key: sdk_json(value) for key, value in answer.items() if key != "choices"}
-        kept["choice"] = {key: value for key, value in picked.items() if key != "message"}
+        kept["choice"] = {key: sdk_json(value) for key, value in picked.items() if key != "message"}
         if audio is not None:
             kept["audio"] = audio
         return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
@@ -141,7 +145,10 @@ def from_anthropic_response(message: object) -> AssistantMessage:
         answer = _plain(message)
         kind = answer.get("type", "message")
         if kind != "message":
-            raise DecodeError(f"expected an answer of type 'message', got {as_plain(kind)!r}", "type")
+            # Named by its JSON kind unless it is a string: a tuple built in Python reads as its array.
+            plain = as_plain(kind)
+            got = repr(plain) if type(plain) is str else json_kind(plain)
+            raise DecodeError(f"expected an answer of type 'message', got {got}", "type")
         role = req_str(req(answer, "role", ""), "role")
         if role != "assistant":
             raise DecodeError(f"expected the role 'assistant', got {role!r}", "role")

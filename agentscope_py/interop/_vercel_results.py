@@ -46,16 +46,14 @@ __all__ = [
 TARGET = "the Vercel AI SDK"
 #: The states written as an error; they come back as ERROR.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
-#: The bookkeeping entry of a result's carried dict that holds the output items kept whole, by index.
-KEPT = BLOCKS
 
 
 def read_result_part(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    """A ``tool-result`` part's block, and the output items it keeps whole (as the hint :data:`KEPT`)."""
+    """A ``tool-result`` part's block, and the output items it keeps whole (as the hint :data:`BLOCKS`)."""
     call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(part, "toolName", path), at(path, "toolName"))
     output, state, kept = _read_output(req(part, "output", path), at(path, "output"))
-    return ToolResultBlock(call_id, name, output, state=state), {KEPT: kept} if kept else {}
+    return ToolResultBlock(call_id, name, output, state=state), {BLOCKS: kept} if kept else {}
 
 
 def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState, dict[str, Any]]:
@@ -130,15 +128,15 @@ def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBloc
     call_id = req_str(req(layout, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(layout, "toolName", path), at(path, "toolName"))
     output, kept = _read_items(req(layout, "content", path), at(path, "content"))
-    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {KEPT: kept} if kept else {}
+    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {BLOCKS: kept} if kept else {}
 
 
 def write_result_part(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A ``tool-result`` part; ``extras``: the fields the block carries."""
-    kept = _kept(extras.get(KEPT))
-    extras = {key: value for key, value in extras.items() if key not in (RAN_BY_PROVIDER, KEPT)}
+    kept = _kept(extras.get(BLOCKS))
+    extras = {key: value for key, value in extras.items() if key not in (RAN_BY_PROVIDER, BLOCKS)}
     carried_output = extras.get("output")
     denial = isinstance(carried_output, Mapping) and carried_output.get("type") == "execution-denied"
 
@@ -257,7 +255,7 @@ def _output_items(
 
 
 def _kept(value: object) -> dict[int, dict[str, Any]]:
-    """The items carried whole under :data:`KEPT`, by index: only those that read as such an item
+    """The items carried whole under :data:`BLOCKS`, by index: only those that read as such an item
     (anything else in the metadata is not what was read)."""
     kept: dict[int, dict[str, Any]] = {}
     for key, entry in value.items() if isinstance(value, Mapping) else ():
@@ -287,16 +285,16 @@ def write_codebuff_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The ``toolCallId``, ``toolName`` and ``content`` of a tool message in Codebuff's shape."""
-    kept = _kept(extras.get(KEPT))
+    kept = _kept(extras.get(BLOCKS))
 
     def render(using: Conversion) -> dict[str, Any]:
         return _codebuff_result(using, message_index, block_index, block, kept)
 
-    fields = {key: value for key, value in extras.items() if key != KEPT}
+    fields = {key: value for key, value in extras.items() if key != BLOCKS}
     return _agreeing(render, conversion, fields, block, _codebuff_reads_as, "content")
 
 
 def render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
     assert isinstance(block, ToolResultBlock)
-    fields = {key: value for key, value in extras.items() if key != KEPT}
-    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block, _kept(extras.get(KEPT))), fields)
+    fields = {key: value for key, value in extras.items() if key != BLOCKS}
+    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block, _kept(extras.get(BLOCKS))), fields)

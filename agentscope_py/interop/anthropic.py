@@ -208,7 +208,7 @@ def _unfit(kind: str, block: ContentBlock) -> str:
         return " without a signature"  # the API takes back only the thinking it signed
     if isinstance(block, ToolUseBlock) and kind == "assistant":
         return " whose arguments are not a JSON object"
-    if isinstance(block, (ThinkingBlock, ToolUseBlock)) or (isinstance(block, (DataBlock, ImageBlock)) and kind != "user"):
+    if isinstance(block, (ThinkingBlock, ToolUseBlock)) or (kind != "user" and _content_part(block, {}) is not None):
         return f" in {'an' if kind == 'assistant' else 'a'} {kind} message"
     return ""
 

@@ -137,9 +137,9 @@ class _Writer:
         self, turn: Turn, index: int, block: ContentBlock, output_index: int | None = None
     ) -> dict[str, Any] | None:
         # Media the API takes from the user only: say where it stood, or "cannot hold a PNG" misleads.
-        media = isinstance(block, MEDIA_BLOCKS) and output_index is None and turn.kind != "user"
-        where = f" in {'an' if turn.kind == 'assistant' else 'a'} {turn.kind} message" if media else ""
-        text = self.conversion.refuse(turn.message_index, index, block, output_index, where)
+        held_elsewhere = output_index is None and turn.kind != "user" and _part("user", block, {}) is not None
+        why = f" in {'an' if turn.kind == 'assistant' else 'a'} {turn.kind} message" if held_elsewhere else ""
+        text = self.conversion.refuse(turn.message_index, index, block, output_index, why)
         return None if text is None else {"type": "text", "text": text}
 
     def turn(self, turn: Turn) -> list[dict[str, Any]]:
