@@ -207,6 +207,18 @@ def test_sdk_objects_inside_a_completion_dict_read_as_their_json() -> None:
     assert read.metadata["openai"]["response"]["choice"]["logprobs"] == {"content": []}
 
 
+def test_the_nulls_of_a_tool_call_s_input_are_its_own() -> None:
+    # Only the fields kept as they came lose their nulls: a read field (input) is data, also where the
+    # block's type is a str subclass, as in a document built in Python.
+    class Tag(str):
+        pass
+
+    for kind in ("tool_use", Tag("tool_use")):
+        answer = {**ANSWER, "content": [{"type": kind, "id": "c", "name": "f", "input": {"when": None}}]}
+        (call,) = from_anthropic_response(answer).content
+        assert isinstance(call, ToolUseBlock) and call.input == {"when": None}
+
+
 def test_an_anthropic_answer_dumped_with_nested_nulls_goes_back_without_them() -> None:
     citation = {"type": "char_location", "cited_text": "Paris", "document_index": 0, "document_title": "Doc",
                 "start_char_index": 0, "end_char_index": 5}

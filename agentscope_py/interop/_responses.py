@@ -171,7 +171,7 @@ def _set_fields(block: object) -> object:
     block = as_plain(block)
     if type(block) is not dict:
         return block  # refused by the reader, by its path
-    kind = block.get("type")
+    kind = as_plain(block.get("type"))  # a str subclass in a document built in Python
     read = anthropic._READ_FIELDS.get(kind, ()) if type(kind) is str else ()
     # The fields kept as they came lose their nulls all the way down (a citation's file_id, which
     # the request's citation has no place for); the fields read are the reader's to judge.
