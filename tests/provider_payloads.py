@@ -232,10 +232,14 @@ def _anthropic_text(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries({"type": st.just("text"), "text": _words(surrogates)}, optional=_CACHE)
 
 
+# A file of the Files API, by its id.
+_FILE_SOURCE = st.fixed_dictionaries({"type": st.just("file"), "file_id": st.sampled_from(["file_011CNha8", "file_02"])})
+
+
 def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     image_source = st.fixed_dictionaries(
         {"type": st.just("base64"), "media_type": st.sampled_from(["image/png", "image/gif"]), "data": _B64}
-    ) | st.fixed_dictionaries({"type": st.just("url"), "url": _HTTP})
+    ) | st.fixed_dictionaries({"type": st.just("url"), "url": _HTTP}) | _FILE_SOURCE
     image = st.fixed_dictionaries(
         {"type": st.just("image"), "source": image_source}, optional={**_CACHE, "transformations": _TRANSFORMATIONS}
     )
@@ -245,6 +249,7 @@ def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
         st.fixed_dictionaries(
             {"type": st.just("text"), "media_type": st.just("text/plain"), "data": _text(surrogates)}
         ),
+        _FILE_SOURCE,
     )
     document = st.fixed_dictionaries(
         {"type": st.just("document"), "source": document_source},

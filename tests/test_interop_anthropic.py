@@ -321,13 +321,32 @@ def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: s
     "block",
     [
         {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}},
-        {"type": "image", "source": {"type": "file", "file_id": "file_1"}},
+        {"type": "document", "source": {"type": "content", "content": "x"}},
         {"type": "thinking", "thinking": "x", "signature": "s"},
     ],
 )
 def test_content_we_cannot_represent_is_refused_clearly(block: dict[str, Any]) -> None:
     with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
         from_anthropic({"messages": [{"role": "user", "content": [block]}]})
+
+
+def test_a_files_api_source_reads_as_its_id_and_goes_back_as_a_file_source() -> None:
+    request = {"messages": [{"role": "user", "content": [
+        {"type": "image", "source": {"type": "file", "file_id": "file_011CN"}},
+        {"type": "document", "source": {"type": "file", "file_id": "file_02"}, "title": "report.pdf"},
+        {"type": "text", "text": "Compare them."},
+    ]}]}
+    (question,) = from_anthropic(request)
+    image, document, _ = question.content
+    assert isinstance(image, DataBlock) and image.source == URLSource("file_011CN")
+    assert isinstance(document, DataBlock) and (document.source, document.name) == (URLSource("file_02"), "report.pdf")
+    assert to_anthropic([question]) == request
+    conforms(to_anthropic([question]))
+    with pytest.raises(UnsupportedContentError):  # an id only Anthropic knows, no URL to fetch
+        to_openai([question])
+    # Another provider's file id is none Anthropic knows: not sent as a file source.
+    with pytest.raises(UnsupportedContentError):
+        to_anthropic([UserMessage(DataBlock(URLSource("file-abc")))])
 
 
 def test_blank_text_is_left_out_and_an_empty_user_turn_is_refused() -> None:

@@ -32,6 +32,13 @@ MEDIA_READ_FIELDS: dict[str, tuple[str, ...]] = {
     "document": ("type", "source", "title"),
 }
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+# The fields of each kind of source that read_media reads.
+_SOURCE_READ_FIELDS = {
+    "base64": ("type", "media_type", "data"),
+    "url": ("type", "url"),
+    "text": ("type", "media_type", "data"),
+    "file": ("type", "file_id"),
+}
 
 
 # -- writing --------------------------------------------------------------------
@@ -47,22 +54,30 @@ def _inferred_part_type(source: Source) -> str | None:
 
 
 def media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
-    """The ``image`` or ``document`` block for ``source``; ``None`` for media the API cannot take."""
+    """The ``image`` or ``document`` block for ``source``; ``None`` for media the API cannot take.
+    ``extras`` may carry, under ``"source"``, the fields of the source it was read with."""
     part_type = extras.pop("type", None) or _inferred_part_type(source)
     if part_type not in ("image", "document"):
         return None
-    wire_source = _wire_source(source, part_type)
+    carried_source = extras.pop("source", None)
+    carried_source = carried_source if isinstance(carried_source, Mapping) else {}
+    wire_source = _wire_source(source, part_type, carried_source.get("type") == "file")
     if wire_source is None:
         return None
+    write_kept(wire_source, {key: value for key, value in carried_source.items() if key != "type"})
     out = {"type": part_type, "source": wire_source}
     if part_type == "document" and name is not None:
         out["title"] = name
     return write_kept(out, extras)
 
 
-def _wire_source(source: Source, part_type: str) -> dict[str, Any] | None:
+def _wire_source(source: Source, part_type: str, by_file_id: bool) -> dict[str, Any] | None:
     if isinstance(source, URLSource):
-        return {"type": "url", "url": source.url} if fetchable(source) else None
+        if fetchable(source):
+            return {"type": "url", "url": source.url}
+        # A file of Anthropic's Files API, read as its id: only a source read so is one (another
+        # provider's file id is no id Anthropic knows).
+        return {"type": "file", "file_id": source.url} if by_file_id else None
     assert isinstance(source, Base64Source)  # a Source is one of the two
     if part_type == "document" and source.media_type == "text/plain":
         # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).
@@ -95,12 +110,20 @@ def read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[Data
     elif source_type == "text" and block_type == "document":
         text = req_str(req(wire, "data", source_path), at(source_path, "data"))
         source = Base64Source("text/plain", base64.b64encode(text.encode("utf-8", "surrogatepass")).decode())
+    elif source_type == "file":  # the Files API: a file uploaded before, by its id
+        source = URLSource(req_str(req(wire, "file_id", source_path), at(source_path, "file_id")))
     else:
         raise UnsupportedContentError(
             f"{at(source_path, 'type')}: a {block_type} with a {source_type!r} source cannot be represented; "
-            "supported: base64, url" + (", text" if block_type == "document" else "")
+            "supported: base64, url, file" + (", text" if block_type == "document" else "")
         )
     extras = unread(obj, MEDIA_READ_FIELDS[block_type])
+    # The source's fields we do not read travel with it, and a file source is remembered as one.
+    source_extras = unread(wire, _SOURCE_READ_FIELDS[source_type])
+    if source_type == "file":
+        source_extras["type"] = "file"
+    if source_extras:
+        extras["source"] = source_extras
     name = None
     if block_type == "document":
         title = obj.get("title")
