@@ -17,6 +17,7 @@ from .errors import ArgumentTypeError, ArgumentValueError
 
 # Values that need neither copying nor dropping.
 _PLAIN_TYPES = frozenset({str, int, float, bool})
+_WORD = 2**63  # an int inside this range is never too long to write
 
 
 class NestedTooDeeply(ArgumentValueError):
@@ -134,8 +135,14 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
         return EMPTY
     for key, item in value.items():
         kind = type(item)
-        # item - item: 0.0 for a finite float, NaN (true) for NaN and the infinities
-        if type(key) is not str or kind not in _PLAIN_TYPES or (kind is float and item - item):
+        # item - item: 0.0 for a finite float, NaN (true) for NaN and the infinities; an int past 64 bits
+        # may be too long to write (copy_json_value tells)
+        if (
+            type(key) is not str
+            or kind not in _PLAIN_TYPES
+            or (kind is float and item - item)
+            or (kind is int and not -_WORD < item < _WORD)
+        ):
             break
     else:  # str keys and scalar values only, the common case: one C-level copy
         return FrozenDict(value)

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from ._serializable import JsonSerializable
 from .errors import ArgumentTypeError, ArgumentValueError, ReadOnlyError
 
-__all__ = ["EMPTY", "MAX_STORED_DEPTH", "FrozenDict", "FrozenList", "NoJsonForm", "copy_json_value", "thawed"]
+__all__ = [
+    "EMPTY",
+    "MAX_STORED_DEPTH",
+    "FrozenDict",
+    "FrozenList",
+    "NoJsonForm",
+    "copy_json_value",
+    "int_too_long",
+    "thawed",
+]
 
 
 class FrozenDict(dict[str, Any]):
@@ -85,14 +95,15 @@ EMPTY = FrozenDict()
 class NoJsonForm(Exception):
     """Raised from inside a value that has no JSON form; the path to it is collected on the way out."""
 
-    def __init__(self, value: object, problem: str) -> None:
+    def __init__(self, value: object, problem: str, *, out_of_range: bool = False) -> None:
         self.value = value
         self.problem = problem
+        self.out_of_range = out_of_range  # a value of a JSON type, but one JSON cannot hold (NaN)
         self.steps: list[str] = []
 
     def error(self, where: str) -> ArgumentTypeError | ArgumentValueError:
         """The error to raise for the value stored at ``where`` (``"UserMessage.metadata"``)."""
-        kind = ArgumentValueError if isinstance(self.value, float) else ArgumentTypeError
+        kind = ArgumentValueError if self.out_of_range else ArgumentTypeError
         path = "".join(reversed(self.steps))
         return kind(f"{where}{path} {self.problem}; store str, int, finite float, bool, None, lists and dicts")
 
@@ -100,6 +111,25 @@ class NoJsonForm(Exception):
 #: How deep a stored value may nest: well within what hashing it recurses through (a FrozenList's
 #: hash takes two steps of Python's recursion limit, 1000, per level).
 MAX_STORED_DEPTH = 400
+
+_WORD = 2**63  # integers inside this range are never too long to write
+
+
+def _int_digits() -> int:
+    return getattr(sys, "get_int_max_str_digits", int)()  # 3.10 has no limit: 0
+
+
+def int_too_long(value: int) -> bool:
+    """Whether Python refuses to write ``value`` as decimal text (``sys.set_int_max_str_digits``; 4,300
+    digits by default), so no JSON text of it can be made.  Costly only for an integer that long."""
+    limit = _int_digits()
+    if not limit or value.bit_length() * 0.30103 + 1 < limit:
+        return False
+    try:
+        str(value)
+    except ValueError:
+        return True
+    return False
 
 
 def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
@@ -114,12 +144,18 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
     nesting deeper than ``depth`` raises ``RecursionError``, as running out of stack does.
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return value
+    if kind is int:
+        if -_WORD < value < _WORD or not int_too_long(value):
+            return value
+        raise NoJsonForm(
+            value, f"is an integer of more than {_int_digits()} digits, which Python will not write as text", out_of_range=True
+        )
     if kind is float:
         if value - value == 0.0:  # finite: inf - inf and NaN - NaN are NaN
             return value
-        raise NoJsonForm(value, f"is {value}, which JSON cannot represent")
+        raise NoJsonForm(value, f"is {value}, which JSON cannot represent", out_of_range=True)
     if kind is FrozenDict or kind is FrozenList:  # made by this function, or read by the decoder
         return value
     if isinstance(value, enum.Enum):  # before the scalars: a str or int enum is one too

@@ -24,9 +24,11 @@ __all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "check_limits",
 
 _T = TypeVar("_T")
 
-# Each nesting level costs the decoder at most one Python stack frame; this keeps
-# the deepest allowed document well inside Python's default recursion limit (1000).
-_DEPTH_CEILING = 500
+# Each nesting level costs the decoder at most one Python stack frame; this keeps the deepest
+# allowed document well inside Python's default recursion limit (1000).  It is also how deep a
+# message may store a value (``_frozen.MAX_STORED_DEPTH``, which imports this module): a value
+# nested deeper could not be hashed.
+_DEPTH_CEILING = 400
 
 
 def _check_depth(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:
@@ -48,7 +50,7 @@ class DecodeLimits:
     """How much a decoder accepts before it refuses a document with a :class:`DecodeError`.
 
     ``max_depth``: the deepest nesting of JSON objects and arrays (the top-level
-    object counts 1; each tool result nested in another adds 2).  At most 500.
+    object counts 1; each tool result nested in another adds 2).  At most 400.
     ``max_bytes``: the largest JSON text ``from_json`` reads, in bytes for
     ``bytes`` input and in characters for ``str``.  ``from_dict`` applies only
     ``max_depth``: a dict already in memory has cost what it costs.

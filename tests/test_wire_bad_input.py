@@ -29,9 +29,12 @@ from agentscope_py import (
     Source,
     TextBlock,
     ToolResultBlock,
+    ToolUseBlock,
     URLSource,
     UserMessage,
 )
+from agentscope_py._frozen import MAX_STORED_DEPTH
+from agentscope_py._serializable import _DEPTH_CEILING
 
 ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserMessage]
 
@@ -195,13 +198,34 @@ def test_the_depth_limit_is_exact_and_configurable(backend: str) -> None:
     assert ContentBlock.from_json(json.dumps(fits)) == ContentBlock.from_dict(fits)
     with pytest.raises(DecodeError, match="max_depth"):
         ContentBlock.from_dict(nested_results(50))
-    deeper = DecodeLimits(max_depth=401)
-    assert isinstance(ContentBlock.from_json(nested_results_text(200), limits=deeper), ToolResultBlock)
+    deeper = DecodeLimits(max_depth=399)
+    assert isinstance(ContentBlock.from_json(nested_results_text(199), limits=deeper), ToolResultBlock)
     with pytest.raises(DecodeError, match="nested deeper than 5 levels"):
         ContentBlock.from_dict(nested_results(3), limits=DecodeLimits(max_depth=5))
 
 
-@pytest.mark.parametrize("depth", [0, 501, -1])
+def test_the_deepest_limit_is_as_deep_as_a_message_stores_a_value(backend: str) -> None:
+    # Past MAX_STORED_DEPTH a value could not be hashed; at it, one reads on every backend, from the
+    # deep end of a caller's stack too, and one level more is refused where it is.
+    assert _DEPTH_CEILING == MAX_STORED_DEPTH
+    limits = DecodeLimits(max_depth=MAX_STORED_DEPTH)
+    # The top object and MAX_STORED_DEPTH - 1 levels of metadata: as deep as the limit.
+    fits = '{"role":"USER","metadata":' + '{"a":' * (MAX_STORED_DEPTH - 2) + "{}" + "}" * (MAX_STORED_DEPTH - 2) + "}"
+    read = Msg.from_json(fits, limits=limits)
+    assert hash(read) == hash(Msg.from_json(fits, limits=limits))
+    assert hash(Msg.from_dict(json.loads(fits), limits=limits)) == hash(read)
+    too_deep = fits.replace('"metadata":', '"metadata":{"a":', 1) + "}"
+    with pytest.raises(DecodeError, match="nested deeper than 400 levels") as caught:
+        Msg.from_json(too_deep, limits=limits)
+    assert caught.value.path.startswith("metadata.a.a")
+
+    def from_deep_in_the_stack(frames: int) -> Msg:
+        return from_deep_in_the_stack(frames - 1) if frames else Msg.from_json(fits, limits=limits)
+
+    assert from_deep_in_the_stack(150) == read
+
+
+@pytest.mark.parametrize("depth", [0, 401, -1])
 def test_depth_limits_are_bounded(depth: int) -> None:
     with pytest.raises(ArgumentValueError, match="max_depth"):
         DecodeLimits(max_depth=depth)
@@ -375,3 +399,23 @@ def test_a_concrete_events_tag_error_names_the_tag_it_is_written_with() -> None:
     with pytest.raises(DecodeError, match=r"expected 'DATA_BLOCK_START' for DataBlockStartEvent"):
         DataBlockStartEvent.from_json('{"type":"AGENT_END"}')
     assert isinstance(AgentEvent.from_json('{"type":"REPLY_START"}'), AgentStartEvent)  # the alias still reads
+
+
+def test_bytes_that_are_not_utf_8_are_refused_wherever_they_are(backend: str) -> None:
+    # msgspec skips a key no field has unread: its bytes are checked all the same, as the others do.
+    for document in (b'{"role":"USER","zz":"\xff"}', b'{"role":"USER","metadata":{},"zz":"\xed\xa0\x80"}'):
+        with pytest.raises(DecodeError, match="not valid UTF-8"):
+            Msg.from_json(document)
+
+
+def test_an_integer_too_long_to_write_is_refused_when_stored_and_when_read(backend: str) -> None:
+    huge = 10**4300  # 4,301 digits: past what str() writes by default
+    with pytest.raises(ArgumentValueError, match=r"metadata\['a'\] is an integer of more than 4300 digits"):
+        UserMessage("x", metadata={"a": huge})
+    with pytest.raises(ArgumentValueError, match=r"input\['a'\]\[0\] is an integer of more than 4300 digits"):
+        ToolUseBlock("c", "f", {"a": [huge]})
+    with pytest.raises(DecodeError):
+        Msg.from_dict({"role": "USER", "metadata": {"a": huge}})
+    with pytest.raises(DecodeError):
+        Msg.from_json('{"role":"USER","metadata":{"a":' + "9" * 5000 + "}}")
+    assert UserMessage("x", metadata={"a": 10**1000}).metadata["a"] == 10**1000  # long, but writable

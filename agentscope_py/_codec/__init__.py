@@ -153,7 +153,7 @@ def _from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
         typed = TYPED_DECODERS.get(cls, _NOT_MADE)
         if typed is _NOT_MADE:
             typed = typed_decoder(cls)
-        if typed is not None:
+        if typed is not None and (type(text) is not bytes or _is_utf8(text)):
             ctx = _EXACT_CONTEXTS.get(limits.max_depth) or _context(limits.max_depth, False)
             try:
                 return typed(text, ctx)  # type: ignore[no-any-return]
@@ -169,6 +169,18 @@ def _from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
             raise
         # The error may quote a big integer orjson read as a float: say it as the exact reader does.
         return _decode(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
+
+
+def _is_utf8(data: bytes) -> bool:
+    # msgspec checks the bytes of the strings it reads, not of those it skips (under a key no field
+    # has): the other backends refuse a document that is not UTF-8 wherever the fault is.
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _decoder(cls: type[_T]) -> Decoder:

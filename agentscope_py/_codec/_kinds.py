@@ -209,7 +209,8 @@ class JsonObject(Kind):
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [
             f"if type({var}) is not dict: {var} = {gen.ref(req_dict, 'req_dict')}({var}, {path!r})",
-            f"if not {var}: {var} = {gen.ref(EMPTY, 'EMPTY')}",
+            # An empty object is a level too: it is only taken as it is where one more level fits.
+            f"if not {var} and depth > 0: {var} = {gen.ref(EMPTY, 'EMPTY')}",
             "else:",
             *(f"    {line}" for line in _guarded(f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth)", path, gen)),
         ]

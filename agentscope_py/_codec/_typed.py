@@ -248,7 +248,8 @@ class _Generator:
         """What the kind's decoder does beyond checking the type (``_kinds``)."""
         gen = self.gen
         if type(kind) is JsonObject:
-            return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, {depth}) if {var} else {gen.ref(EMPTY, 'EMPTY')}"]
+            # An empty object is a level too: freeze_object refuses it where no more levels fit.
+            return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, {depth}) if {var} or {depth} <= 0 else {gen.ref(EMPTY, 'EMPTY')}"]
         if type(kind) is JsonValue:
             return [f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, {depth})"]
         if type(kind) is Nested:

@@ -2,8 +2,10 @@
 
 ``freeze`` checks an untrusted parsed value and turns its dicts and lists into
 read-only :class:`FrozenDict` and :class:`FrozenList` for storage (the way out
-is ``_frozen.thawed``: a stored value holds nothing but JSON).  It recurses one
-Python frame per nesting level and stops at the configured depth.  Error paths are assembled on the way out of the recursion, so a valid
+is ``_frozen.thawed``: a stored value holds nothing but JSON).  It recurses two
+Python frames per level of objects (one per level of arrays) and stops at the
+configured depth, which is never more than a stored value may nest
+(``_frozen.MAX_STORED_DEPTH``): 800 frames, within Python's default limit of 1000.  Error paths are assembled on the way out of the recursion, so a valid
 document never pays for them.
 """
 
@@ -13,7 +15,7 @@ import math
 import re
 from typing import Any
 
-from .._frozen import EMPTY, FrozenDict, FrozenList
+from .._frozen import EMPTY, FrozenDict, FrozenList, int_too_long
 from .._json import InexactNumber
 from .._reader import as_plain, json_kind
 from ..errors import DecodeError
@@ -22,6 +24,7 @@ __all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "withi
 
 # Integers of more than 64 bits: orjson reads them as floats (see _json).
 _ORJSON_INT_LIMIT = float(2**63)
+_WORD = 2**63  # integers inside this range are never too long to write
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -81,8 +84,12 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
     ``depth`` is how many more containers may be entered.
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return value
+    if kind is int:
+        if -_WORD < value < _WORD or not int_too_long(value):
+            return value
+        raise DecodeError("an integer too long to write back as JSON text (Python's int_max_str_digits)")
     if kind is float:
         ctx.check_float(value, "")
         return value
@@ -108,9 +115,9 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
     """:func:`freeze` of a value known to be a dict (a metadata or tool input field)."""
     if depth <= 0:
         raise ctx.too_deep()
-    for key, item in value.items():  # the common case first: plain string keys, scalar values
+    for key, item in value.items():  # the common case first: plain string keys, small scalar values
         kind = type(item)
-        if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None):
+        if type(key) is not str or not (kind is str or kind is bool or item is None or (kind is int and -_WORD < item < _WORD)):
             break
     else:
         return FrozenDict(value) if value else EMPTY
