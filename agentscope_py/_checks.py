@@ -12,12 +12,18 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from ._enums import member_by_folding
-from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict, NoJsonForm, copy_json_value
+from ._frozen import (
+    EMPTY,
+    INT_BOUND,
+    MAX_STORED_DEPTH,
+    FrozenDict,
+    NoJsonForm,
+    copy_json_value,
+)
 from .errors import ArgumentTypeError, ArgumentValueError
 
 # Values that need neither copying nor dropping.
 _PLAIN_TYPES = frozenset({str, int, float, bool})
-_WORD = 2**63  # an int inside this range is never too long to write
 
 
 class NestedTooDeeply(ArgumentValueError):
@@ -141,7 +147,7 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
             type(key) is not str
             or kind not in _PLAIN_TYPES
             or (kind is float and item - item)
-            or (kind is int and not -_WORD < item < _WORD)
+            or (kind is int and not -INT_BOUND < item < INT_BOUND)
         ):
             break
     else:  # str keys and scalar values only, the common case: one C-level copy

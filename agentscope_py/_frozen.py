@@ -12,11 +12,14 @@ from .errors import ArgumentTypeError, ArgumentValueError, ReadOnlyError
 
 __all__ = [
     "EMPTY",
+    "INT_BOUND",
+    "LONG_INT_PROBLEM",
     "MAX_STORED_DEPTH",
     "FrozenDict",
     "FrozenList",
     "NoJsonForm",
     "copy_json_value",
+    "int_digit_limit",
     "int_too_long",
     "thawed",
 ]
@@ -112,17 +115,21 @@ class NoJsonForm(Exception):
 #: hash takes two steps of Python's recursion limit, 1000, per level).
 MAX_STORED_DEPTH = 400
 
-_WORD = 2**63  # integers inside this range are never too long to write
+#: What is wrong with an integer :func:`int_too_long` refuses, given the limit.
+LONG_INT_PROBLEM = "an integer of more than {} digits, which Python will not write as text"
+#: Integers inside ``(-INT_BOUND, INT_BOUND)`` are never too long to write: the check is skipped.
+INT_BOUND = 2**63
 
 
-def _int_digits() -> int:
-    return getattr(sys, "get_int_max_str_digits", int)()  # 3.10 has no limit: 0
+def int_digit_limit() -> int:
+    """The most digits Python writes an integer with (``sys.set_int_max_str_digits``); 0 for no limit."""
+    return getattr(sys, "get_int_max_str_digits", int)()  # 3.10 has none: 0
 
 
 def int_too_long(value: int) -> bool:
-    """Whether Python refuses to write ``value`` as decimal text (``sys.set_int_max_str_digits``; 4,300
-    digits by default), so no JSON text of it can be made.  Costly only for an integer that long."""
-    limit = _int_digits()
+    """Whether Python refuses to write ``value`` as decimal text (more than :func:`int_digit_limit`
+    digits), so no JSON text of it can be made.  Costly only for an integer that long."""
+    limit = int_digit_limit()
     if not limit or value.bit_length() * 0.30103 + 1 < limit:
         return False
     try:
@@ -147,11 +154,9 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
     if kind is str or kind is bool or value is None:
         return value
     if kind is int:
-        if -_WORD < value < _WORD or not int_too_long(value):
+        if -INT_BOUND < value < INT_BOUND or not int_too_long(value):
             return value
-        raise NoJsonForm(
-            value, f"is an integer of more than {_int_digits()} digits, which Python will not write as text", out_of_range=True
-        )
+        raise NoJsonForm(value, f"is {LONG_INT_PROBLEM.format(int_digit_limit())}", out_of_range=True)
     if kind is float:
         if value - value == 0.0:  # finite: inf - inf and NaN - NaN are NaN
             return value

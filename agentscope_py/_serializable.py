@@ -24,10 +24,10 @@ __all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "check_limits",
 
 _T = TypeVar("_T")
 
-# Each nesting level costs the decoder at most one Python stack frame; this keeps the deepest
-# allowed document well inside Python's default recursion limit (1000).  It is also how deep a
-# message may store a value (``_frozen.MAX_STORED_DEPTH``, which imports this module): a value
-# nested deeper could not be hashed.
+# How deep a message may store a value (``_frozen.MAX_STORED_DEPTH``, which imports this module):
+# a value nested deeper could not be hashed.  The decoder takes at most two Python stack frames per
+# level (an object in metadata), which keeps the deepest document inside the default recursion
+# limit (1000).
 _DEPTH_CEILING = 400
 
 

@@ -5,8 +5,8 @@ read-only :class:`FrozenDict` and :class:`FrozenList` for storage (the way out
 is ``_frozen.thawed``: a stored value holds nothing but JSON).  It recurses two
 Python frames per level of objects (one per level of arrays) and stops at the
 configured depth, which is never more than a stored value may nest
-(``_frozen.MAX_STORED_DEPTH``): 800 frames, within Python's default limit of 1000.  Error paths are assembled on the way out of the recursion, so a valid
-document never pays for them.
+(``_frozen.MAX_STORED_DEPTH``).  Error paths are assembled on the way out of the
+recursion, so a valid document never pays for them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,15 @@ import math
 import re
 from typing import Any
 
-from .._frozen import EMPTY, FrozenDict, FrozenList, int_too_long
+from .._frozen import (
+    EMPTY,
+    INT_BOUND,
+    LONG_INT_PROBLEM,
+    FrozenDict,
+    FrozenList,
+    int_digit_limit,
+    int_too_long,
+)
 from .._json import InexactNumber
 from .._reader import as_plain, json_kind
 from ..errors import DecodeError
@@ -24,7 +32,6 @@ __all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "withi
 
 # Integers of more than 64 bits: orjson reads them as floats (see _json).
 _ORJSON_INT_LIMIT = float(2**63)
-_WORD = 2**63  # integers inside this range are never too long to write
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -87,9 +94,9 @@ def freeze(value: Any, ctx: Context, depth: int) -> Any:
     if kind is str or kind is bool or value is None:
         return value
     if kind is int:
-        if -_WORD < value < _WORD or not int_too_long(value):
+        if -INT_BOUND < value < INT_BOUND or not int_too_long(value):
             return value
-        raise DecodeError("an integer too long to write back as JSON text (Python's int_max_str_digits)")
+        raise DecodeError(LONG_INT_PROBLEM.format(int_digit_limit()))
     if kind is float:
         ctx.check_float(value, "")
         return value
@@ -117,7 +124,7 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
         raise ctx.too_deep()
     for key, item in value.items():  # the common case first: plain string keys, small scalar values
         kind = type(item)
-        if type(key) is not str or not (kind is str or kind is bool or item is None or (kind is int and -_WORD < item < _WORD)):
+        if type(key) is not str or not (kind is str or kind is bool or item is None or (kind is int and -INT_BOUND < item < INT_BOUND)):
             break
     else:
         return FrozenDict(value) if value else EMPTY
