@@ -13,7 +13,15 @@ from typing import Any, ClassVar, overload
 import attrs
 
 from ._builder import Builder, FieldSetter
-from ._checks import check_mapping, check_optional_str, check_str, describe, is_iterable_of_items, unordered_hint
+from ._checks import (
+    Sentinel,
+    check_mapping,
+    check_optional_str,
+    check_str,
+    describe,
+    is_iterable_of_items,
+    unordered_hint,
+)
 from ._enums import ToolCallState, ToolResultState
 from ._fields import checked_fields, mark_type_checks
 from ._frozen import EMPTY
@@ -224,7 +232,7 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
     )
 
 
-_ONE_ARGUMENT: Any = object()  # ToolResultBlock.error called with the message alone
+_ONE_ARGUMENT: Any = Sentinel("<not given>")  # ToolResultBlock.error called with the message alone
 
 
 @attrs.frozen(field_transformer=checked_fields)

@@ -49,6 +49,18 @@ __all__ = [
 _E = TypeVar("_E", bound=enum.Enum)
 
 
+class Sentinel:
+    """A default that stands for "not given", shown by its name in signatures (``help()``, IDEs)."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return self._name
+
+
 def describe(value: object) -> str:
     """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""
     if isinstance(value, type):

@@ -16,7 +16,16 @@ import attrs
 from typing_extensions import Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, check_enum, check_mapping, check_optional_str, check_str, describe
+from ._checks import (
+    JAVA_INT_MAX,
+    JAVA_INT_MIN,
+    Sentinel,
+    check_enum,
+    check_mapping,
+    check_optional_str,
+    check_str,
+    describe,
+)
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
@@ -38,7 +47,7 @@ __all__ = [
     "UserMessage",
 ]
 
-_KEEP: Any = object()  # a field ``__replace__`` is not asked to change
+_KEEP: Any = Sentinel("<unchanged>")  # a field ``__replace__`` is not asked to change
 
 # Covariant so that a SystemMessage is usable wherever a Msg is expected.
 _B = TypeVar("_B", bound=ContentBlock, default=ContentBlock, covariant=True)

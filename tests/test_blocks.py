@@ -406,3 +406,12 @@ def test_help_shows_each_field_s_declared_type() -> None:
             assert parameter.annotation not in ("Any", inspect.Parameter.empty), (cls.__name__, name)
             if getattr(attrs.fields_dict(cls)[name].converter, "__name__", "") == "convert":  # the checks made from the type
                 assert parameter.annotation == str(attrs.fields_dict(cls)[name].type), (cls.__name__, name)
+
+
+def test_defaults_that_mean_not_given_are_shown_by_name() -> None:
+    import inspect
+
+    from agentscope_py import UserMessage
+
+    assert "message: 'object' = <not given>" in str(inspect.signature(ToolResultBlock.error))
+    assert "name: 'str | None' = <unchanged>" in str(inspect.signature(UserMessage.__replace__))
