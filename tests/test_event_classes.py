@@ -266,3 +266,15 @@ def test_external_execution_result_holds_tool_results() -> None:
     results = [ToolResultBlock("call-1", "search", TextBlock("hits"), state=ToolResultState.SUCCESS)]
     event = ev.ExternalExecutionResultEvent("r1", results)
     assert event.tool_results == tuple(results)
+
+
+def test_every_event_s_init_has_type_hints_a_tool_can_read() -> None:
+    # Dependency-injection and CLI tools read __init__'s annotations; the metadata converter's
+    # used to name Mapping, which the events' own modules do not import.
+    import typing
+
+    public = [getattr(agentscope_py, name) for name in agentscope_py.__all__]
+    events = [cls for cls in public if isinstance(cls, type) and issubclass(cls, AgentEvent)]
+    assert len(events) > 31
+    for cls in events:
+        assert "metadata" in typing.get_type_hints(cls.__init__), cls.__name__

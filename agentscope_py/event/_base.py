@@ -52,6 +52,11 @@ def _event_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None
     return checked or None
 
 
+# attrs gives these to every event's __init__, whose module need not import Mapping: as objects,
+# not text, typing.get_type_hints can read them there.
+_event_metadata.__annotations__ = {"value": Mapping[str, Any] | None, "return": Mapping[str, Any] | None}
+
+
 @attrs.frozen(field_transformer=event_fields)
 class AgentEvent(JsonSerializable):
     """One step of an agent's streamed reply; the base of the 31 event classes.
