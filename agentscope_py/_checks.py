@@ -22,8 +22,8 @@ from ._frozen import (
 )
 from .errors import ArgumentTypeError, ArgumentValueError
 
-# Values that need neither copying nor dropping.
-_PLAIN_TYPES = frozenset({str, int, float, bool})
+# Values that need neither copying nor dropping (an int too, within INT_BOUND).
+_PLAIN_TYPES = frozenset({str, float, bool})
 
 
 class NestedTooDeeply(ArgumentValueError):
@@ -154,12 +154,11 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
     for key, item in value.items():
         kind = type(item)
         # item - item: 0.0 for a finite float, NaN (true) for NaN and the infinities; an int past 64 bits
-        # may be too long to write (copy_json_value tells)
+        # may be too long to write (copy_json_value tells).  Strings, the most values, pay no more.
         if (
             type(key) is not str
-            or kind not in _PLAIN_TYPES
+            or (kind not in _PLAIN_TYPES and not (kind is int and -INT_BOUND < item < INT_BOUND))
             or (kind is float and item - item)
-            or (kind is int and not -INT_BOUND < item < INT_BOUND)
         ):
             break
     else:  # str keys and scalar values only, the common case: one C-level copy
