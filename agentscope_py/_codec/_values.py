@@ -124,7 +124,7 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
         raise ctx.too_deep()
     for key, item in value.items():  # the common case first: plain string keys, small scalar values
         kind = type(item)
-        if type(key) is not str or not (kind is str or kind is bool or item is None or (kind is int and -INT_BOUND < item < INT_BOUND)):
+        if type(key) is not str or not (kind is str or (kind is int and -INT_BOUND < item < INT_BOUND) or kind is bool or item is None):
             break
     else:
         return FrozenDict(value) if value else EMPTY
