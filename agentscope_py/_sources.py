@@ -40,13 +40,24 @@ class URLSource(Source):
         return URLSourceBuilder()
 
 
+_SHOWN = 48  # characters of long data shown in a repr
+
+
+def _elided(data: str) -> str:
+    # An image is megabytes of base64: shown whole, it buries the conversation printed around it.
+    if len(data) <= 2 * _SHOWN:
+        return repr(data)
+    return f"{data[:_SHOWN]!r}…({len(data):,} characters)"
+
+
 @attrs.frozen(field_transformer=checked_fields)
 class Base64Source(Source):
-    """Media held inline as base64 ``data`` of type ``media_type``."""
+    """Media held inline as base64 ``data`` of type ``media_type``.  Its ``repr`` shows the start
+    of long data and its length."""
 
     type: ClassVar[str] = "base64"
     media_type: str
-    data: str
+    data: str = attrs.field(repr=_elided)
 
     @staticmethod
     def builder() -> Base64SourceBuilder:

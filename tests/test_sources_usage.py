@@ -12,6 +12,7 @@ from agentscope_py import (
     ArgumentValueError,
     Base64Source,
     ChatUsage,
+    DataBlock,
     DecodeError,
     GenerateReason,
     Msg,
@@ -20,6 +21,7 @@ from agentscope_py import (
     ToolCallState,
     ToolResultState,
     URLSource,
+    UserMessage,
 )
 
 # -- enums -------------------------------------------------------------------------
@@ -164,3 +166,13 @@ def test_a_time_is_a_finite_number(value: float, words: str) -> None:
     with pytest.raises(ArgumentValueError, match=rf"ChatUsage.time must be .*{words}"):
         ChatUsage(time=value)
     assert ChatUsage(time=2).time == 2.0 and type(ChatUsage(time=2).time) is float
+
+
+def test_a_long_base64_source_shows_its_start_and_length() -> None:
+    # Printed whole, an image's megabytes of base64 bury the conversation around it.
+    short = Base64Source("image/png", "iVBORw0KGgo=")
+    assert repr(short) == "Base64Source(media_type='image/png', data='iVBORw0KGgo=')"
+    long = Base64Source("image/png", "A" * 5_000_000)
+    assert repr(long) == f"Base64Source(media_type='image/png', data={'A' * 48!r}…(5,000,000 characters))"
+    assert len(repr(UserMessage(DataBlock(long)))) < 400
+    assert long == Base64Source("image/png", "A" * 5_000_000)  # only the repr is short
