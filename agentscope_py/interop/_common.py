@@ -48,6 +48,7 @@ __all__ = [
     "as_message_list",
     "block_as_text",
     "check_policy",
+    "in_message",
     "nesting_guard",
     "read_usage",
     "req_object",
@@ -77,6 +78,11 @@ class ConversionNote:
         done = "dropped" if self.action == "dropped" else "sent as text"
         where = _location(self.message_index, self.block_index, self.output_index)
         return f"{where}: {self.block_type} block {done} ({self.target} cannot hold it)"
+
+
+def in_message(kind: str) -> str:
+    """What makes a block unfit, said by the turn it stands in: ``" in an assistant message"``."""
+    return f" in {'an' if kind[0] in 'aeiou' else 'a'} {kind} message"
 
 
 def _location(message_index: int, block_index: int, output_index: int | None) -> str:

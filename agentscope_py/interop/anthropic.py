@@ -57,6 +57,7 @@ from ._common import (
     ConvertedDict,
     OnUnsupported,
     as_message_list,
+    in_message,
     nesting_guard,
     req_object,
     says_nothing,
@@ -209,7 +210,7 @@ def _unfit(kind: str, block: ContentBlock) -> str:
     if isinstance(block, ToolUseBlock) and kind == "assistant":
         return " whose arguments are not a JSON object"
     if isinstance(block, (ThinkingBlock, ToolUseBlock)) or (kind != "user" and _content_part(block, {}) is not None):
-        return f" in {'an' if kind == 'assistant' else 'a'} {kind} message"
+        return in_message(kind)
     return ""
 
 

@@ -58,6 +58,7 @@ from ._common import (
     Converted,
     OnUnsupported,
     as_message_list,
+    in_message,
     nesting_guard,
     req_object,
 )
@@ -138,7 +139,7 @@ class _Writer:
     ) -> dict[str, Any] | None:
         # Media the API takes from the user only: say where it stood, or "cannot hold a PNG" misleads.
         held_elsewhere = output_index is None and turn.kind != "user" and _part("user", block, {}) is not None
-        why = f" in {'an' if turn.kind == 'assistant' else 'a'} {turn.kind} message" if held_elsewhere else ""
+        why = in_message(turn.kind) if held_elsewhere else ""
         text = self.conversion.refuse(turn.message_index, index, block, output_index, why)
         return None if text is None else {"type": "text", "text": text}
 
