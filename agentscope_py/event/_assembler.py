@@ -2,7 +2,7 @@
 
 What each kind of event means for the message lives here (one handler per event
 class); where an event goes, and what happens to one that does not fit, lives in
-``_routing``.
+``_routing``; ``feed_all``'s loop over a run of deltas to one block, in ``_delta_runs``.
 """
 
 from __future__ import annotations
@@ -52,14 +52,13 @@ from ._lifecycle import (
 from ._reply_state import (
     BlockAccumulator,
     DataAccumulator,
-    Reply,
     TextAccumulator,
     ThinkingAccumulator,
     ToolCallAccumulator,
     ToolResultAccumulator,
     WholeBlock,
 )
-from ._routing import ReplyRouter
+from ._delta_runs import END, RUNS, DeltaRuns
 from ._stream_keys import CONTENT_BLOCK_EVENT, MESSAGE_KEY
 from ._tool_events import (
     ToolCallDeltaEvent,
@@ -87,7 +86,7 @@ class AssembledMessages(list[AssistantMessage]):
         self.anomalies = tuple(anomalies)
 
 
-class MessageAssembler(ReplyRouter):
+class MessageAssembler(DeltaRuns):
     """Feeds on streamed events and gives back the assistant messages they make up.
 
     ``feed(event)`` returns the messages that event completed (usually none);
@@ -124,12 +123,14 @@ class MessageAssembler(ReplyRouter):
         done = self._take_undelivered() if self._undelivered else []
         try:
             for event in rest:  # cheaper than ``next(rest)`` per event; a run reads on from ``rest`` itself
-                run = _DELTA_RUNS.get(type(event))
+                run = RUNS.get(type(event))
                 while run is not None:  # a run returns the event after it, which may begin another run
-                    event = run(self, event, rest)
-                    if event is _END:
+                    after = run(self, event, rest)
+                    if after is None:  # no open block to extend: the handler applies the delta
+                        break
+                    if after is END:
                         return done
-                    run = _DELTA_RUNS.get(type(event))
+                    event, run = after, RUNS.get(type(after))
                 handler, argument = _HANDLERS[type(event)]  # ``feed``, written out: most events of a batch
                 finished = handler(self, event, argument)
                 if finished:
@@ -143,88 +144,6 @@ class MessageAssembler(ReplyRouter):
     def _take_undelivered(self) -> list[AssistantMessage]:
         done, self._undelivered = self._undelivered, []
         return done
-
-    def _run_target(
-        self, first: Any, cls: type[BlockAccumulator], block_id: str | None
-    ) -> tuple[Reply, Any] | None:
-        """The reply and the open block that a run of deltas beginning with ``first`` extends, with
-        ``first`` applied (so the run loops over the rest without chaining it back in front).
-        ``None`` when there is no such block: then ``first`` is applied by ``feed`` (routing and
-        anomalies), and the next delta finds the block it opened."""
-        reply = self._routes.get((first.source, first.reply_id))
-        block = None if reply is None else reply.known.get((cls.kind, first.reply_id, block_id))
-        if reply is None or block is None or not block.open:
-            self.feed(first)
-            return None
-        # No cache is cleared here: the run clears them when it ends, and snapshot() while it runs.
-        if self._first_sight(reply, first) and first.delta is not None:
-            block.parts.append(first.delta)
-        return reply, block
-
-    # The two run loops below differ only in the attribute that names the block: read directly,
-    # it costs a quarter less than through a getter, in the loop most events go through.  Each
-    # appends every delta and collects the ids; ``Reply.remember_run`` then checks them for replays.
-
-    def _feed_block_run(self, first: Any, rest: Iterator[Any]) -> Any:
-        """Apply the run of text, thinking or data deltas to one block that begins with ``first``
-        and goes on in ``rest``; returns the event after the run (``_END`` when ``rest`` ran out)."""
-        event_type, source, reply_id, block_id = type(first), first.source, first.reply_id, first.block_id
-        target = self._run_target(first, _BLOCK_DELTA_ACCUMULATORS[event_type], block_id)
-        if target is None:
-            return next(rest, _END)
-        reply, block = target
-        parts = block.parts
-        start, ids = len(parts), []
-        self._run = target
-        try:
-            for event in rest:
-                # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
-                # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
-                if (
-                    type(event) is not event_type
-                    or event.block_id != block_id
-                    or event.reply_id != reply_id
-                    or (event.source is not source and event.source != source)  # most often both None
-                    or event.delta is None
-                ):
-                    break
-                ids.append(event.id)
-                parts.append(event.delta)
-            else:
-                event = _END
-        finally:  # also when ``rest`` raises (a dropped connection): the deltas applied are recorded
-            self._run = None
-            reply.remember_run(ids, block, start)
-        return event
-
-    def _feed_tool_call_run(self, first: Any, rest: Iterator[Any]) -> Any:
-        """``_feed_block_run`` for the argument fragments of one tool call."""
-        source, reply_id, call_id = first.source, first.reply_id, first.tool_call_id
-        target = self._run_target(first, ToolCallAccumulator, call_id)
-        if target is None:
-            return next(rest, _END)
-        reply, block = target
-        parts = block.parts
-        start, ids = len(parts), []
-        self._run = target
-        try:
-            for event in rest:
-                if (
-                    type(event) is not ToolCallDeltaEvent
-                    or event.tool_call_id != call_id
-                    or event.reply_id != reply_id
-                    or (event.source is not source and event.source != source)
-                    or event.delta is None
-                ):
-                    break
-                ids.append(event.id)
-                parts.append(event.delta)
-            else:
-                event = _END
-        finally:  # also when ``rest`` raises (a dropped connection): the deltas applied are recorded
-            self._run = None
-            reply.remember_run(ids, block, start)
-        return event
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
@@ -548,19 +467,6 @@ _HANDLERS = _Handlers(
     }
 )
 del _A
-
-
-_END: Any = object()  # what ``feed_all`` reads once its events ran out
-_BLOCK_DELTA_ACCUMULATORS: dict[type, type[BlockAccumulator]] = {
-    TextBlockDeltaEvent: TextAccumulator,
-    ThinkingBlockDeltaEvent: ThinkingAccumulator,
-    DataBlockDeltaEvent: DataAccumulator,
-}
-# Deltas that ``feed_all`` applies a run at a time, and the loop that does.
-_DELTA_RUNS: dict[type, Callable[[MessageAssembler, Any, Iterator[Any]], Any]] = {
-    **dict.fromkeys(_BLOCK_DELTA_ACCUMULATORS, MessageAssembler._feed_block_run),
-    ToolCallDeltaEvent: MessageAssembler._feed_tool_call_run,
-}
 
 
 def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> AssembledMessages:
