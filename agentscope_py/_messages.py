@@ -8,17 +8,14 @@ time on every path that creates a message.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Union, get_args, get_origin, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
 import attrs
 from typing_extensions import Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
 from ._checks import (
-    JAVA_INT_MAX,
-    JAVA_INT_MIN,
     Sentinel,
     check_enum,
     check_mapping,
@@ -26,13 +23,13 @@ from ._checks import (
     check_str,
     describe,
 )
-from ._content import normalize_content
+from ._content import check_block_class, normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
 from ._ids import new_msg_id, new_msg_timestamp
 from ._serializable import JsonSerializable
 from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
-from ._usage import ChatUsage
+from ._usage import ChatUsage, usage_from_map
 from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
 
 if TYPE_CHECKING:
@@ -279,7 +276,7 @@ class Msg(JsonSerializable, Generic[_B]):
 
     def get_content_blocks(self, cls: type[_T]) -> list[_T]:
         """The blocks that are instances of ``cls``, in order."""
-        _check_block_class(cls, "get_content_blocks")
+        check_block_class(cls, "get_content_blocks")
         return [block for block in self.content if isinstance(block, cls)]
 
     @overload
@@ -289,7 +286,7 @@ class Msg(JsonSerializable, Generic[_B]):
     def get_first_content_block(self, cls: type[ContentBlock] | None = None) -> ContentBlock | None:
         """The first block (of ``cls``), or ``None``."""
         if cls is not None:
-            _check_block_class(cls, "get_first_content_block")
+            check_block_class(cls, "get_first_content_block")
         for block in self.content:
             if cls is None or isinstance(block, cls):
                 return block
@@ -297,7 +294,7 @@ class Msg(JsonSerializable, Generic[_B]):
 
     def has_content_blocks(self, cls: type[ContentBlock]) -> bool:
         """Whether any block is an instance of ``cls``."""
-        _check_block_class(cls, "has_content_blocks")
+        check_block_class(cls, "has_content_blocks")
         return any(isinstance(block, cls) for block in self.content)
 
     def get_generate_reason(self) -> GenerateReason:
@@ -317,12 +314,7 @@ class Msg(JsonSerializable, Generic[_B]):
         if isinstance(value, ChatUsage):
             return value
         if isinstance(value, Mapping):
-            return ChatUsage(
-                _token_count(value.get("inputTokens")),
-                _token_count(value.get("outputTokens")),
-                _token_count(value.get("cachedTokens")),
-                _seconds(value.get("time")),
-            )
+            return usage_from_map(value)
         return None
 
     def has_structured_data(self) -> bool:
@@ -400,39 +392,6 @@ _set_timestamp = Msg.__dict__["timestamp"].__set__
 _set_usage = Msg.__dict__["usage"].__set__
 
 
-def _check_block_class(cls: object, method: str) -> None:
-    if isinstance(cls, type) and cls in _BLOCK_CLASSES:  # the common case, at the cost of a set lookup
-        return
-    if not _is_block_class(cls):
-        got = f"the class {cls.__name__}, which is no block" if isinstance(cls, type) else describe(cls)
-        raise ArgumentTypeError(f"{method} needs a block class such as TextBlock (or a union or tuple of them), got {got}")
-
-
-def _is_block_class(cls: object) -> bool:
-    """Whether ``cls`` is a block class, or a union (``UserBlock``) or tuple of them: a class that
-    is no block (``str``) would only ever find nothing."""
-    if isinstance(cls, type):
-        return issubclass(cls, ContentBlock)
-    members = cls if isinstance(cls, tuple) else get_args(cls) if get_origin(cls) in _UNIONS else ()
-    return bool(members) and all(_is_block_class(member) for member in members)
-
-
-_UNIONS = (Union, types.UnionType)  # Union[A, B] and A | B
-
-
-def _with_subclasses(cls: type) -> set[type]:
-    found = {cls}
-    subclasses: list[type] = cls.__subclasses__()
-    for subclass in subclasses:
-        found |= _with_subclasses(subclass)
-    return found
-
-
-# The package's own block classes, all defined by now: a fixed set, so that it cannot grow with
-# what callers pass (a class made at run time, a new tuple each call).
-_BLOCK_CLASSES = frozenset(_with_subclasses(ContentBlock))
-
-
 def _with_reason(
     metadata: Mapping[str, Any] | None, reason: GenerateReason, owner: str
 ) -> dict[str, Any]:
@@ -440,26 +399,6 @@ def _with_reason(
     if metadata is not None and not isinstance(metadata, Mapping):
         raise ArgumentTypeError(f"{owner}.metadata must be a mapping with str keys, got {describe(metadata)}")
     return {**(metadata or {}), Msg.METADATA_GENERATE_REASON: reason.name}
-
-
-# As Java reads a usage map, an entry that is missing or not a number counts as 0; so does one
-# that no Java int (or double) holds, which Java would wrap into a meaningless count.
-
-
-def _token_count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return 0
-    count = int(value)  # a stored float is finite: metadata holds JSON only
-    return count if JAVA_INT_MIN <= count <= JAVA_INT_MAX else 0
-
-
-def _seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return 0.0
-    try:
-        return float(value)
-    except OverflowError:  # an int past the largest float
-        return 0.0
 
 
 class _RolePinnedMsg(Msg[_B]):

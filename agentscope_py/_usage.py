@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import attrs
 
 from ._builder import Builder, FieldSetter
+from ._checks import JAVA_INT_MAX, JAVA_INT_MIN
 from ._fields import checked_fields
 from ._serializable import JsonSerializable
 
-__all__ = ["ChatUsage", "ChatUsageBuilder"]
+__all__ = ["ChatUsage", "ChatUsageBuilder", "usage_from_map"]
 
 
 @attrs.frozen(field_transformer=checked_fields)
@@ -55,3 +59,31 @@ class ChatUsageBuilder(Builder[ChatUsage], target=ChatUsage):
     output_tokens = FieldSetter[int]()
     cached_tokens = FieldSetter[int]()
     time = FieldSetter[float]()
+
+
+def usage_from_map(value: Mapping[str, Any]) -> ChatUsage:
+    """A usage recorded as a map (``metadata["_chat_usage"]``), read as Java reads one: an entry
+    that is missing or not a number counts as 0, and so does one that no Java int (or double)
+    holds, which Java would wrap into a meaningless count."""
+    return ChatUsage(
+        _token_count(value.get("inputTokens")),
+        _token_count(value.get("outputTokens")),
+        _token_count(value.get("cachedTokens")),
+        _seconds(value.get("time")),
+    )
+
+
+def _token_count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    count = int(value)  # a stored float is finite: metadata holds JSON only
+    return count if JAVA_INT_MIN <= count <= JAVA_INT_MAX else 0
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    try:
+        return float(value)
+    except OverflowError:  # an int past the largest float
+        return 0.0
