@@ -457,10 +457,18 @@ def test_a_message_the_policy_emptied_within_a_turn_of_others_is_absent() -> Non
     # A system message parts a call from its result, as any message would: refused, not moved.
     with pytest.raises(ConversationError, match="has no result right after it"):
         to_anthropic([UserMessage("hi"), call, SystemMessage("be terse"), result])
-    # A turn of nothing else is written empty, and refused.
-    with pytest.raises(ConversationError) as caught:
-        to_anthropic([UserMessage("hi"), call, result, AssistantMessage("ok"), audio[2]], on_unsupported="drop")
+    # A turn of nothing else is written empty, and refused; repairing the messages as given cannot
+    # help, so the error points to the policy that leaves a note instead.
+    emptied_turn = [UserMessage("hi"), call, result, AssistantMessage("ok"), audio[2]]
+    with pytest.raises(ConversationError, match="pass on_unsupported='text' to leave a note") as caught:
+        to_anthropic(emptied_turn, on_unsupported="drop")
     assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, 4),)
+    assert to_anthropic(emptied_turn, on_unsupported="text")["messages"][-1] == {
+        "role": "user", "content": "[audio: https://example.com/a.wav]"
+    }
+    # A problem in the messages as given is the caller's to repair: no word of the policy.
+    with pytest.raises(ConversationError, match=r"to fix what can be fixed, or pass validate=False"):
+        to_anthropic([UserMessage("hi"), call], on_unsupported="drop")
 
 
 def test_tool_ids_the_api_refuses_are_rewritten_alike_in_call_and_result() -> None:

@@ -356,16 +356,19 @@ def check_conversation(
     if holding:
         fatal = [p for p in fatal if p.message_index not in holding or p.kind not in _EMPTY_KINDS]
     seen = set(fatal)
-    fatal += [p for p in found if p not in seen]
+    made = [p for p in found if p not in seen]  # by the writer: not in the caller's messages
+    fatal += made
     fatal.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))
     if fatal:
         listed = "; ".join(map(str, fatal[:5])) + ("; …" if len(fatal) > 5 else "")
         # A problem the policy made (a message it emptied) is not in the caller's messages: say so.
         changed = " (as written, after on_unsupported changed some blocks)" if replaced else ""
+        # repair_conversation sees the messages as given, where a turn the policy emptied still holds its blocks.
+        instead = "pass on_unsupported='text' to leave a note where a block was dropped, " if made else ""
         raise ConversationError(
             f"{target} would reject this conversation{changed}: {listed}. Call "
             "agentscope_py.interop.repair_conversation(messages) to fix what can be fixed, "
-            "or pass validate=False to convert it as it is",
+            f"{instead}or pass validate=False to convert it as it is",
             fatal,
         )
 
