@@ -27,13 +27,11 @@ from ._content import check_block_class, normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
 from ._ids import new_msg_id, new_msg_timestamp
+from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolResultMessageBuilder
 from ._serializable import JsonSerializable
 from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
 from ._usage import ChatUsage, usage_from_map
 from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
-
-if TYPE_CHECKING:
-    from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolResultMessageBuilder
 
 __all__ = [
     "AssistantMessage",
@@ -239,8 +237,6 @@ class Msg(JsonSerializable, Generic[_B]):
     @staticmethod
     def builder() -> MsgBuilder:
         """A builder of plain ``Msg`` (role USER unless ``.role(...)`` says otherwise)."""
-        from ._msg_builders import MsgBuilder
-
         return MsgBuilder()
 
     @overload
@@ -424,8 +420,6 @@ class _RolePinnedMsg(Msg[_B]):
     @classmethod
     def builder(cls) -> RoleMessageBuilder[Self, _B]:  # type: ignore[override]  # a pinned builder has no role()
         """A builder of this class; it has no ``role(...)``."""
-        from ._msg_builders import RoleMessageBuilder
-
         return RoleMessageBuilder(cls, cls._ROLE)
 
 
@@ -464,8 +458,6 @@ class ToolResultMessage(_RolePinnedMsg[ContentBlock]):
     @classmethod
     def builder(cls) -> ToolResultMessageBuilder:  # type: ignore[override]
         """A builder with ``result(...)`` (appends) and ``results(...)`` (replaces)."""
-        from ._msg_builders import ToolResultMessageBuilder
-
         return ToolResultMessageBuilder()
 
 

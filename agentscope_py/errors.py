@@ -10,10 +10,8 @@ code written against the built-ins keeps working.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .interop import ConversationProblem
+from ._problems import ConversationProblem
 
 __all__ = [
     "AgentScopeError",

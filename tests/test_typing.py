@@ -9,9 +9,12 @@ separated by commas); every other line must pass.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
 import re
 import runpy
+import typing
 from collections import defaultdict
 from pathlib import Path
 
@@ -116,3 +119,59 @@ def test_fail_file_errors_exactly_on_the_marked_lines(path: Path, mypy_run: Mypy
     assert unmarked == {}, f"{path.name}: unexpected errors:\n" + "\n".join(
         str(error) for error in mypy_run.errors_in(path) if error.line in unmarked
     )
+
+
+# -- annotations at run time ------------------------------------------------------------------
+
+_PUBLIC_MODULES = (
+    "agentscope_py",
+    "agentscope_py.builders",
+    "agentscope_py.errors",
+    "agentscope_py.event",
+    "agentscope_py.interop",
+    "agentscope_py.interop.agentflow",
+    "agentscope_py.interop.anthropic",
+    "agentscope_py.interop.openai",
+    "agentscope_py.interop.swarm_kit",
+    "agentscope_py.interop.vercel_ai",
+    "agentscope_py.schema",
+    "agentscope_py.sse",
+)
+
+
+def _public_callables() -> dict[str, object]:
+    """Every public function, class and method of the package, by qualified name."""
+    found: dict[str, object] = {}
+    for module_name in _PUBLIC_MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if isinstance(obj, type):
+                found[f"{module_name}.{name}"] = obj
+                for klass in obj.__mro__:
+                    if not klass.__module__.startswith("agentscope_py"):
+                        continue
+                    for attr, member in vars(klass).items():
+                        if attr.startswith("_") and attr not in ("__init__", "__replace__"):
+                            continue
+                        member = member.fget if isinstance(member, property) else member
+                        member = getattr(member, "__func__", member)  # a classmethod's or staticmethod's
+                        if inspect.isfunction(member):
+                            found[f"{module_name}.{name}.{attr}"] = member
+            elif inspect.isfunction(obj):
+                found[f"{module_name}.{name}"] = obj
+    return found
+
+
+def test_every_public_annotation_resolves_at_run_time() -> None:
+    # Tools that read annotations at run time (typeguard, beartype, sphinx-autodoc-typehints, cattrs)
+    # need every name an annotation mentions to be importable where the annotation is.
+    callables = _public_callables()
+    assert len(callables) > 300  # the walk found the package
+    unresolved = {}
+    for name, obj in callables.items():
+        try:
+            typing.get_type_hints(obj)
+        except NameError as error:
+            unresolved[name] = str(error)
+    assert not unresolved
