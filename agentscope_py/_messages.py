@@ -47,6 +47,8 @@ _KEEP: Any = Sentinel("<unchanged>")  # a field ``__replace__`` is not asked to 
 # Covariant so that a SystemMessage is usable wherever a Msg is expected.
 _B = TypeVar("_B", bound=ContentBlock, default=ContentBlock, covariant=True)
 _T = TypeVar("_T", bound=ContentBlock)
+# What the block-reading methods take, as isinstance does: a block class or a tuple of them.
+_BlockClasses = type[ContentBlock] | tuple[type[ContentBlock], ...]
 
 
 class MessageMetadataKeys:
@@ -270,8 +272,13 @@ class Msg(JsonSerializable, Generic[_B]):
         """Every ``TextBlock.text`` joined by ``"\\n"`` (empty texts count); ``""`` when none."""
         return "\n".join([block.text for block in self.content if isinstance(block, TextBlock)])
 
-    def get_content_blocks(self, cls: type[_T]) -> list[_T]:
-        """The blocks that are instances of ``cls``, in order."""
+    @overload
+    def get_content_blocks(self, cls: type[_T]) -> list[_T]: ...
+    @overload
+    def get_content_blocks(self, cls: tuple[type[_T], ...]) -> list[_T]: ...
+    def get_content_blocks(self, cls: type[_T] | tuple[type[_T], ...]) -> list[_T]:
+        """The blocks that are instances of ``cls`` (a block class, or a tuple of them, as for
+        ``isinstance``), in order."""
         check_block_class(cls, "get_content_blocks")
         return [block for block in self.content if isinstance(block, cls)]
 
@@ -279,8 +286,10 @@ class Msg(JsonSerializable, Generic[_B]):
     def get_first_content_block(self, cls: None = None) -> _B | None: ...
     @overload
     def get_first_content_block(self, cls: type[_T]) -> _T | None: ...
-    def get_first_content_block(self, cls: type[ContentBlock] | None = None) -> ContentBlock | None:
-        """The first block (of ``cls``), or ``None``."""
+    @overload
+    def get_first_content_block(self, cls: tuple[type[_T], ...]) -> _T | None: ...
+    def get_first_content_block(self, cls: type[_T] | tuple[type[_T], ...] | None = None) -> ContentBlock | None:
+        """The first block (of ``cls``, a block class or a tuple of them), or ``None``."""
         if cls is not None:
             check_block_class(cls, "get_first_content_block")
         for block in self.content:
@@ -288,8 +297,8 @@ class Msg(JsonSerializable, Generic[_B]):
                 return block
         return None
 
-    def has_content_blocks(self, cls: type[ContentBlock]) -> bool:
-        """Whether any block is an instance of ``cls``."""
+    def has_content_blocks(self, cls: _BlockClasses) -> bool:
+        """Whether any block is an instance of ``cls`` (a block class, or a tuple of them)."""
         check_block_class(cls, "has_content_blocks")
         return any(isinstance(block, cls) for block in self.content)
 

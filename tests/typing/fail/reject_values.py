@@ -57,5 +57,7 @@ msg.__replace__(nmae="bob")  # E: call-arg
 msg.__replace__(name=3)  # E: arg-type
 msg.__replace__(usage=ChatUsage)  # E: arg-type
 msg.get_content_blocks(str)  # E: type-var
+msg.get_content_blocks((TextBlock, str))  # E: type-var
+msg.has_content_blocks((TextBlock, str))  # E: arg-type
 reason: GenerateReason = msg.get_generate_reason().value  # E: assignment
 msg.getTextContent()  # E: attr-defined
