@@ -8,6 +8,7 @@ a rule changes in exactly one place.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Union, get_args
 
 from typing_extensions import TypeAlias
@@ -40,13 +41,16 @@ def _members(alias: object) -> tuple[type[ContentBlock], ...]:
     return get_args(alias) or (alias,)
 
 
-#: Role → the block classes it allows.  ``ContentBlock`` means every block.
-ALLOWED_BLOCKS: Mapping[MsgRole, tuple[type[ContentBlock], ...]] = {
-    MsgRole.USER: _members(UserBlock),
-    MsgRole.SYSTEM: _members(SystemBlock),
-    MsgRole.ASSISTANT: _members(AssistantBlock),
-    MsgRole.TOOL: _members(ToolBlock),
-}
+#: Role → the block classes it allows.  ``ContentBlock`` means every block.  Read-only: the rules
+#: are the type aliases above, and a change here would reach neither mypy nor the checks.
+ALLOWED_BLOCKS: Mapping[MsgRole, tuple[type[ContentBlock], ...]] = MappingProxyType(
+    {
+        MsgRole.USER: _members(UserBlock),
+        MsgRole.SYSTEM: _members(SystemBlock),
+        MsgRole.ASSISTANT: _members(AssistantBlock),
+        MsgRole.TOOL: _members(ToolBlock),
+    }
+)
 
 # Roles that restrict anything, with the wording Java uses: "text/data/image/audio/video".
 # A tuple searched by identity, not a dict: hashing an enum member runs Python code,

@@ -103,6 +103,13 @@ def test_the_type_aliases_are_the_table() -> None:
     assert ALLOWED_BLOCKS[MsgRole.TOOL] == (ToolBlock,) == (ContentBlock,)
 
 
+def test_the_table_is_read_only() -> None:
+    # The rules are the aliases: a table changed at run time would reach neither mypy nor the checks.
+    with pytest.raises(TypeError):
+        ALLOWED_BLOCKS[MsgRole.SYSTEM] = (ContentBlock,)  # type: ignore[index]
+    assert ALLOWED_BLOCKS[MsgRole.SYSTEM] == (TextBlock,)
+
+
 @pytest.mark.parametrize("make", PATHS)
 @pytest.mark.parametrize(("role", "cls"), ALLOWED_PAIRS)
 def test_role_accepts_its_blocks(make: MessageMaker, role: MsgRole, cls: type[ContentBlock]) -> None:
