@@ -28,6 +28,7 @@ from .event import AgentEvent
 
 __all__ = [
     "MAX_RETRY",
+    "Chunk",
     "ResumableEventStream",
     "SSEMessage",
     "SSEParser",

@@ -16,7 +16,7 @@ from agentscope_py.interop import (
     from_vercel_ai,
     to_openai,
 )
-from agentscope_py.sse import parse_messages
+from agentscope_py.sse import Chunk, parse_messages
 
 # every reader gives messages whose blocks are typed
 for read in (from_openai, from_anthropic, from_agentflow, from_vercel_ai, from_swarm_kit):
@@ -36,8 +36,10 @@ except ConversationError as error:
     assert_type(error.problems, tuple[ConversationProblem, ...])
     assert [problem.kind.name for problem in error.problems] == ["UNANSWERED_TOOL_CALL"]
 
-# any of Python's byte containers is a chunk of an event stream
+# any of Python's byte containers is a chunk of an event stream, and the alias names them
 assert [m.data for m in parse_messages(bytearray(b"data: x\n\n"))] == ["x"]
+chunks: list[Chunk] = ["data: a\n", b"\n", memoryview(b"data: b\n\n")]
+assert [m.data for m in parse_messages(chunks)] == ["a", "b"]
 assert [m.data for m in parse_messages([memoryview(b"data: y\n\n")])] == ["y"]
 
 # a plain Msg holds any block, whatever it was made with: its role is known at run time only
