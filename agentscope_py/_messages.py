@@ -62,7 +62,9 @@ class MessageMetadataKeys:
     CACHE_CONTROL = "_cache_control"
 
 
-@attrs.frozen(init=False, eq=False)
+# No ``__match_args__``: the constructor's positional arguments are the content, so a positional
+# pattern (``case UserMessage(x)``) would bind something else (the id); patterns name fields.
+@attrs.frozen(init=False, eq=False, match_args=False)
 class Msg(JsonSerializable, Generic[_B]):
     """One turn of a conversation: who said it (``role``, ``name``) and what (``content``).
 

@@ -44,7 +44,8 @@ class ChatUsage(JsonSerializable):
         )
 
     def __radd__(self, other: int) -> ChatUsage:
-        # ``sum(usages)`` starts from 0; no other number has a meaning here.
+        # ``sum(usages)`` starts from 0; no other number has a meaning here.  Typed ``int``, not
+        # ``Literal[0]``: typeshed's ``sum`` asks for ``__radd__(int)`` to type ``sum(usages)``.
         if type(other) is int and other == 0:
             return self
         return NotImplemented

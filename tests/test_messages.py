@@ -190,6 +190,20 @@ def test_a_plain_msg_equals_its_role_class_with_the_same_fields() -> None:
     assert tagged != built and built != tagged and tagged == tagged
 
 
+def test_patterns_match_messages_by_field_name_only() -> None:
+    message = UserMessage("hi", name="alice")
+    match message:
+        case UserMessage(name="alice", content=[TextBlock(text)]):
+            assert text == "hi"
+        case _:
+            pytest.fail("keyword patterns should match")
+    # A positional pattern would bind the first field, the id, where the constructor takes content.
+    with pytest.raises(TypeError, match="accepts 0 positional sub-patterns"):
+        match message:
+            case UserMessage(_):  # type: ignore[misc]
+                pass  # type: ignore[unreachable]
+
+
 def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
     # copy.replace(msg, ...) calls this on Python 3.13+.
     msg = UserMessage("hi", name="ann", id="m1", timestamp="2025-01-01 12:00:00.000")

@@ -57,6 +57,9 @@ msg.__replace__(nmae="bob")  # E: call-arg
 msg.__replace__(name=3)  # E: arg-type
 msg.__replace__(usage=ChatUsage)  # E: arg-type
 msg.get_content_blocks(str)  # E: type-var
+match msg:
+    case UserMessage(_):  # E: misc
+        pass  # E: unreachable
 msg.get_content_blocks((TextBlock, str))  # E: type-var
 msg.has_content_blocks((TextBlock, str))  # E: arg-type
 reason: GenerateReason = msg.get_generate_reason().value  # E: assignment
