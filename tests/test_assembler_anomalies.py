@@ -351,8 +351,13 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     assembler = MessageAssembler()
     assert assembler.feed("TEXT_BLOCK_DELTA") == []  # type: ignore[arg-type]
     [anomaly] = assembler.anomalies
-    assert anomaly.kind is AnomalyKind.UNKNOWN_EVENT and anomaly.event is None and "str(" in anomaly.message
-    assert anomaly.message.endswith("; decode it first with AgentEvent.from_dict or AgentEvent.from_json")
+    assert anomaly.kind is AnomalyKind.UNKNOWN_EVENT and anomaly.event is None
+    assert anomaly.message == (
+        "'TEXT_BLOCK_DELTA' (str) is not an event this assembler knows; dropped; "
+        "decode it first with AgentEvent.from_dict or AgentEvent.from_json"
+    )
+    assembler.feed(None)  # type: ignore[arg-type]
+    assert assembler.anomalies[-1].message == "None (NoneType) is not an event this assembler knows; dropped"
 
 
 def test_a_message_fed_as_an_event_says_how_to_stream_it() -> None:

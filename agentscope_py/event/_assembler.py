@@ -373,11 +373,11 @@ class MessageAssembler(DeltaRuns):
             hint = "; events_from_message(msg) gives the events that stream a message"
         else:
             hint = ""
-        self._report(
-            AnomalyKind.UNKNOWN_EVENT,
-            f"{describe_event(event)} is not an event this assembler knows; dropped{hint}",
-            event if isinstance(event, AgentEvent) else None,
-        )
+        if isinstance(event, AgentEvent):  # a subclass of no event class the assembler handles
+            what, kept = describe_event(event), event
+        else:  # its type says more than an event's fields, which it has none of
+            what, kept = describe(event), None
+        self._report(AnomalyKind.UNKNOWN_EVENT, f"{what} is not an event this assembler knows; dropped{hint}", kept)
         return []
 
 
