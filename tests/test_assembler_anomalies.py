@@ -19,6 +19,7 @@ from agentscope_py import (
     ChatUsage,
     CustomEvent,
     DataBlock,
+    DataBlockDeltaEvent,
     DataBlockStartEvent,
     MessageAssembler,
     ModelCallEndEvent,
@@ -36,7 +37,9 @@ from agentscope_py import (
     ToolCallStartEvent,
     ToolResultBlock,
     ToolResultEndEvent,
+    ToolResultStartEvent,
     ToolResultState,
+    ToolResultTextDeltaEvent,
     ToolUseBlock,
     assemble,
 )
@@ -81,6 +84,25 @@ CASES = [
         [AnomalyKind.DELTA_WITHOUT_START],
         (ToolUseBlock("c1", "search", {}, "{}"),),
         "ToolCallDeltaEvent",
+    ),
+    Case(
+        "a start after its block's first delta: its name and metadata still apply",
+        [
+            START,
+            ToolResultTextDeltaEvent("A", "c1", None, "sunny"),
+            ToolResultStartEvent("A", "c1", "get_weather", metadata={"k": "v"}),
+            END,
+        ],
+        [AnomalyKind.DELTA_WITHOUT_START],
+        (ToolResultBlock("c1", "get_weather", TextBlock("sunny"), {"k": "v"}),),
+        "ToolResultTextDeltaEvent",
+    ),
+    Case(
+        "a data block's start after its first delta: the media type still applies",
+        [START, DataBlockDeltaEvent("M", "d", "QUJD"), DataBlockStartEvent("M", "d", metadata={"mediaType": "image/png"}), END],
+        [AnomalyKind.DELTA_WITHOUT_START],
+        (DataBlock(Base64Source("image/png", "QUJD"), "d"),),
+        "DataBlockDeltaEvent",
     ),
     Case(
         "end of an unknown text block: nothing to keep",
@@ -393,6 +415,25 @@ def test_a_reply_adopted_by_its_start_shows_its_name_in_the_next_snapshot() -> N
     assembler.feed(START)  # AgentStartEvent(None, "R", "bot"): this is the reply the delta opened
     after = assembler.snapshot()
     assert after is not None and (after.name, after.get_text_content()) == ("bot", "early")
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [START, ToolResultEndEvent("A", "c1", None, ToolResultState.SUCCESS), ToolResultStartEvent("A", "c1", "search"), END],
+        [START, ToolCallEndEvent("M", "c1", None), ToolCallStartEvent("M", "c1", "search"), ToolCallEndEvent("M", "c1", "search"), END],
+    ],
+    ids=["tool result", "tool call"],
+)
+def test_a_name_given_by_a_late_start_is_in_the_message_however_often_it_was_rendered(events: list[AgentEvent]) -> None:
+    # The end came first and created the block without a name; a snapshot then built it.
+    rendered = MessageAssembler()
+    messages = []
+    for event in events:
+        messages += rendered.feed(event)
+        rendered.snapshot()
+    assert messages == assemble(events)
+    assert [block.name for block in messages[0].content] == ["search"]  # type: ignore[attr-defined]
 
 
 def test_the_latest_open_reply_of_a_source_is_found_among_many() -> None:

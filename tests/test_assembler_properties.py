@@ -101,6 +101,7 @@ def test_a_sub_agent_streaming_alongside_never_leaks(parent: AssistantMessage, c
 _IDS = st.sampled_from(["R", "M", "A", "", "x"]) | st.none()
 _DATA_IDS = st.sampled_from(["d1", "d2"])  # a data block without an id gets a fresh one: not comparable
 _TEXT = st.text(max_size=4)
+_NAMES = _TEXT | st.none()  # a tool's end or delta may name no tool; its start then names it
 _SOURCES = st.sampled_from([None, "sub"])
 
 
@@ -119,12 +120,12 @@ _SOUP = st.lists(
         _event(TextBlockEndEvent, _IDS, _IDS),
         _event(DataBlockStartEvent, _IDS, _DATA_IDS),
         _event(DataBlockDeltaEvent, _IDS, _DATA_IDS, _TEXT),
-        _event(ToolCallStartEvent, _IDS, _IDS, _TEXT),
-        _event(ToolCallDeltaEvent, _IDS, _IDS, _TEXT, st.sampled_from(["{", "}", '"a"', ":1", "[", "x"])),
-        _event(ToolCallEndEvent, _IDS, _IDS, _TEXT),
-        _event(ToolResultStartEvent, _IDS, _IDS, _TEXT),
-        _event(ToolResultTextDeltaEvent, _IDS, _IDS, _TEXT, _TEXT),
-        _event(ToolResultEndEvent, _IDS, _IDS, _TEXT, st.none()),
+        _event(ToolCallStartEvent, _IDS, _IDS, _NAMES),
+        _event(ToolCallDeltaEvent, _IDS, _IDS, _NAMES, st.sampled_from(["{", "}", '"a"', ":1", "[", "x"])),
+        _event(ToolCallEndEvent, _IDS, _IDS, _NAMES),
+        _event(ToolResultStartEvent, _IDS, _IDS, _NAMES),
+        _event(ToolResultTextDeltaEvent, _IDS, _IDS, _NAMES, _TEXT),
+        _event(ToolResultEndEvent, _IDS, _IDS, _NAMES, st.none()),
         _event(RequestStopEvent, _TEXT),
     ),
     max_size=30,

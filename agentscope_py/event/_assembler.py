@@ -287,6 +287,7 @@ class MessageAssembler(DeltaRuns):
         block = self._start(event, cls, event.tool_call_id, event.tool_call_name)
         if block is not None and event.tool_call_name is not None:
             block.name = event.tool_call_name
+            block.built = None  # an end before the start may have built it without the name
         return []
 
     def _on_tool_end(self, event: Any, cls: type[BlockAccumulator]) -> list[AssistantMessage]:

@@ -72,7 +72,7 @@ def _joined(parts: list[str]) -> str:
 class BlockAccumulator:
     """One block of a reply, as its events have described it so far."""
 
-    __slots__ = ("block_id", "built", "open")
+    __slots__ = ("block_id", "built", "open", "started")
     kind: ClassVar[str]  # "text", "tool call" …: names the block in anomaly messages
     end_creates: ClassVar[bool] = False  # whether an end without a start creates the block
 
@@ -81,6 +81,7 @@ class BlockAccumulator:
     def __init__(self, block_id: str | None, name: str | None = None) -> None:
         self.block_id = block_id
         self.open = True
+        self.started = False  # by its start event; a delta or an end may have created it first
         self.built: ContentBlock | None = None  # cleared by every change
 
     def block(self) -> ContentBlock:

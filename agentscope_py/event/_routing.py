@@ -209,13 +209,17 @@ class ReplyRouter:
         if block is None:
             block = cls(block_id, name)
             reply.add_block(key, block)
-        elif block.open:
+        elif block.open and block.started:
             self._refuse(
                 AnomalyKind.DUPLICATE_START, f"{describe_event(event)}: the {cls.kind} block is already open", event, reply
             )
             return None
-        else:  # Java restarts its "text" block after a tool call: the model call's text goes on
+        else:
+            # Java restarts its "text" block after a tool call: the model call's text goes on.  Or
+            # the block's deltas came before its start, which still says what they cannot (a name,
+            # metadata): applied as it would have been in its place.
             block.open = True
+        block.started = True
         if event.metadata is not None:
             self._take_metadata(reply, block, event)
         reply.cached = None
