@@ -60,9 +60,11 @@ class SSEParser:
     ``last_event_id`` and ``retry`` (the reconnection delay the server asked
     for, in milliseconds, or ``None``) are what a client needs to resume.
 
-    A message (or a line) that grows beyond ``max_message_size`` characters
-    before it ends raises :class:`DecodeError`, so a broken or hostile stream
-    cannot fill the memory; the parser is unusable afterwards.
+    A message whose lines hold more than ``max_message_size`` characters
+    (counted as the stream writes them, field names included, line ends not)
+    raises :class:`DecodeError` as soon as they do, however the stream is
+    chunked, so a broken or hostile stream cannot fill the memory; the parser
+    is unusable afterwards.
     """
 
     def __init__(self, last_event_id: str = "", *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
@@ -77,7 +79,7 @@ class SSEParser:
         self._partial_size = 0
         self._data: list[str] = []
         self._data_runs = 0
-        self._data_size = 0
+        self._size = 0  # the characters of the message's lines so far
         self._event_type = ""
         self._id_buffer = last_event_id
 
@@ -116,7 +118,7 @@ class SSEParser:
             if len(partial) - self._partial_runs >= _RUN:
                 self._partial_runs = _join_run(partial, self._partial_runs, "")
             self._partial_size += len(text) - start
-            if self._partial_size + self._data_size > self.max_message_size:
+            if self._partial_size + self._size > self.max_message_size:
                 self._too_large()
         return messages
 
@@ -128,7 +130,13 @@ class SSEParser:
 
     def _process_line(self, line: str) -> SSEMessage | None:
         if not line:
+            self._size = 0
             return self._dispatch()
+        # Every line counts, as its unfinished tail did: whether a message fits cannot depend on
+        # where the chunks happened to split it.
+        self._size += len(line)
+        if self._size > self.max_message_size:
+            self._too_large()
         if line[0] == ":":  # a comment, often a keep-alive
             return None
         field, colon, value = line.partition(":")
@@ -139,9 +147,6 @@ class SSEParser:
             data.append(value)
             if len(data) - self._data_runs >= _RUN:
                 self._data_runs = _join_run(data, self._data_runs, "\n")
-            self._data_size += len(value) + 1
-            if self._partial_size + self._data_size > self.max_message_size:
-                self._too_large()
         elif field == "event":
             self._event_type = value
         elif field == "id":
@@ -162,7 +167,7 @@ class SSEParser:
             return None
         data = "\n".join(self._data)
         self._data = []
-        self._data_runs = self._data_size = 0
+        self._data_runs = 0
         return SSEMessage(event_type or "message", data, self.last_event_id)
 
 

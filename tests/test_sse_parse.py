@@ -128,6 +128,39 @@ def test_a_message_that_never_ends_cannot_fill_the_memory() -> None:
     assert len(ok.feed("data: 0123456789\n\n" * 50)) == 50  # the size counts per message
 
 
+_LINES = st.lists(
+    st.sampled_from(["data: ", "data:", "id: ", "event: ", ": ", "retry: ", ""]).flatmap(
+        lambda field: st.text("xyé🌍", max_size=12).map(lambda value: field + value)
+    ),
+    max_size=12,
+)
+
+
+@given(_LINES, st.integers(min_value=1, max_value=30), st.data())
+def test_whether_a_message_fits_does_not_depend_on_the_chunks(lines: list[str], limit: int, data: st.DataObject) -> None:
+    stream = "".join(line + "\n" for line in lines) + "\n"
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=6)))
+    chunks = [stream[start:end] for start, end in zip([0, *cuts], [*cuts, len(stream)])]
+
+    def parsed(pieces: list[str]) -> list[SSEMessage] | None:
+        parser = SSEParser(max_message_size=limit)
+        try:
+            return [message for piece in pieces for message in parser.feed(piece)]
+        except DecodeError:
+            return None
+
+    assert parsed(chunks) == parsed([stream])
+
+
+def test_the_size_counts_the_lines_as_written() -> None:
+    # Field names count, line ends do not: "data: " and ten characters fill a limit of 16 exactly.
+    assert SSEParser(max_message_size=16).feed("data: 0123456789\n\n") == [SSEMessage("message", "0123456789", "")]
+    with pytest.raises(DecodeError):
+        SSEParser(max_message_size=15).feed("data: 0123456789\n\n")
+    with pytest.raises(DecodeError):  # an id line counts too, whole or split
+        SSEParser(max_message_size=10).feed("id: " + "x" * 46 + "\n")
+
+
 @pytest.mark.parametrize(
     ("feed", "counted", "messages"),
     [
