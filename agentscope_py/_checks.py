@@ -108,7 +108,8 @@ def check_optional_int(value: object, arg: str) -> int | None:
     return check_int(value, arg)
 
 
-def check_float(value: object, arg: str) -> float:
+def check_float(value: object, arg: str, *, stored: bool = True) -> float:
+    """``value`` as a finite float; ``stored``: it is a field written as JSON, which says why."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
             number = float(value)
@@ -116,7 +117,8 @@ def check_float(value: object, arg: str) -> float:
             raise ArgumentValueError(f"{arg} must be a number a float can hold, got an int of {int(value).bit_length()} bits") from None
         if number - number == 0.0:  # finite: NaN and the infinities have no JSON form
             return number
-        raise ArgumentValueError(f"{arg} must be a finite number (JSON has no NaN or infinity), got {value!r}")
+        why = " (JSON has no NaN or infinity)" if stored else ""
+        raise ArgumentValueError(f"{arg} must be a finite number{why}, got {value!r}")
     raise _fail(arg, "a number", value)
 
 

@@ -14,14 +14,15 @@ from collections.abc import Callable, Iterator, Mapping
 
 from ._checks import check_float, check_int, check_optional_str, check_str, describe
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
-from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEParser, check_size
-from .errors import ArgumentTypeError, ArgumentValueError, StreamConnectionError
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEMessage, SSEParser, check_size
+from .errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
 from .event._types import AgentEventType
 
-__all__ = ["ResumableEventStream", "is_agent_event_message", "is_reply_end"]
+__all__ = ["ResumableEventStream", "decode_event", "is_agent_event_message", "is_reply_end"]
 
 _READ_SIZE = 64 * 1024
+_OWN_HEADERS = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
 # What counts as the connection dropping: socket errors and timeouts (OSError) and
 # truncated or malformed HTTP (a chunked body cut short raises IncompleteRead).
 _DROPPED = (OSError, http.client.HTTPException)
@@ -46,6 +47,17 @@ def is_agent_event_message(event_name: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def decode_event(message: SSEMessage, limits: DecodeLimits) -> AgentEvent:
+    """The agent event ``message`` carries; a :class:`DecodeError` also says which message it was."""
+    try:
+        return AgentEvent.from_json(message.data, limits=limits)
+    except DecodeError as error:
+        where = f"SSE message {message.event!r}"
+        if message.last_event_id:
+            where += f" with last event id {message.last_event_id!r}"
+        raise DecodeError(f"{error.reason} (in {where})", error.path) from None
 
 
 class ResumableEventStream:
@@ -87,17 +99,24 @@ class ResumableEventStream:
         parts = urllib.parse.urlsplit(check_str(url, "url"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
+        if headers is not None and not isinstance(headers, Mapping):
+            raise ArgumentTypeError(f"headers must be a mapping of names to values, got {describe(headers)}")
+        headers = dict(headers or {})
+        for name in [name for name in headers if str(name).lower() == "last-event-id"]:
+            # The client sends the header itself, updated on every reconnection: a second copy in
+            # another case would go too, and a server reading the first would replay everything.
+            given = headers.pop(name)
+            if last_event_id is None:
+                last_event_id = check_str(given, f"headers[{name!r}]")
         last_event_id = check_optional_str(last_event_id, "last_event_id")
         if last_event_id is not None and any(c in last_event_id for c in "\r\n\0"):
             raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
         if check_int(max_retries, "max_retries") < 0:
             raise ArgumentValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
-        if not check_float(timeout, "timeout") > 0 or not check_float(retry_delay, "retry_delay") >= 0:
+        if not check_float(timeout, "timeout", stored=False) > 0 or not check_float(retry_delay, "retry_delay", stored=False) >= 0:
             raise ArgumentValueError(
                 f"timeout must be > 0 and retry_delay >= 0 (seconds), got {timeout!r} and {retry_delay!r}"
             )
-        if headers is not None and not isinstance(headers, Mapping):
-            raise ArgumentTypeError(f"headers must be a mapping of names to values, got {describe(headers)}")
         if stop is not None and not callable(stop):
             raise ArgumentTypeError(f"stop must be a function of an event, or None, got {describe(stop)}")
         check_size(max_message_size, "max_message_size")
@@ -106,7 +125,7 @@ class ResumableEventStream:
         self.last_event_id = last_event_id or ""
         self.reconnects = 0
         self._parts = parts
-        self._headers = dict(headers or {})
+        self._headers = headers
         self._timeout = timeout
         self._max_retries = max_retries
         self._delay = retry_delay
@@ -157,7 +176,7 @@ class ResumableEventStream:
                 self.last_event_id = message.last_event_id
                 if not is_agent_event_message(message.event):
                     continue
-                event = AgentEvent.from_json(message.data, limits=self._limits)
+                event = decode_event(message, self._limits)
                 if event.id is not None:
                     if event.id in seen:
                         continue
@@ -179,7 +198,9 @@ class ResumableEventStream:
     def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
         """Send the GET; the response to read, or None when the server says the stream is over."""
         path = urllib.parse.urlunsplit(("", "", self._parts.path or "/", self._parts.query, ""))
-        headers: dict[str, str | bytes] = {"Accept": "text/event-stream", "Cache-Control": "no-cache", **self._headers}
+        given = {name.lower() for name in self._headers}  # the caller's replace ours, whatever their case
+        headers: dict[str, str | bytes] = {name: value for name, value in _OWN_HEADERS.items() if name.lower() not in given}
+        headers.update(self._headers)
         if self.last_event_id:
             # UTF-8, as browsers send it: http.client would encode a str as Latin-1, and fail on "事件-3".
             headers["Last-Event-ID"] = self.last_event_id.encode()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ._sse_client import ResumableEventStream, is_agent_event_message, is_reply_end
+from ._sse_client import ResumableEventStream, decode_event, is_agent_event_message, is_reply_end
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from ._checks import check_optional_str, check_str, describe
 from .errors import ArgumentTypeError, ArgumentValueError
@@ -78,15 +78,22 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
 
 def encode_event(event: AgentEvent, *, retry: int | None = None) -> str:
     """The SSE message of ``event``: ``id:`` its id, ``event:`` its type, ``data:`` its JSON."""
-    if not isinstance(event, AgentEvent):
-        raise ArgumentTypeError(
-            f"encode_event takes an AgentEvent, got {type(event).__name__}; use encode_sse for text"
-        )
+    _check_event(event, "encode_event")
+    return _encoded_event(event, retry)
+
+
+def _encoded_event(event: AgentEvent, retry: int | None = None) -> str:
     return encode_sse(event.to_json(), event=event.type.value, id=event.id, retry=retry)
+
+
+def _check_event(event: object, caller: str) -> None:
+    if not isinstance(event, AgentEvent):
+        raise ArgumentTypeError(f"{caller} takes AgentEvents, got {describe(event)}; use encode_sse for text")
 
 
 def encode_comment(text: str = "") -> str:
     """A comment line, ignored by clients: a keep-alive that stops proxies closing an idle stream."""
+    check_str(text, "encode_comment text")
     return f": {_single_line(text, 'comment')}\n\n" if text else ":\n\n"
 
 
@@ -121,7 +128,8 @@ def _check_events(events: object) -> None:
 def _encoded(first: list[str], events: Iterable[AgentEvent]) -> Iterator[str]:
     yield from first
     for event in events:
-        yield encode_event(event)
+        _check_event(event, "encode_events")
+        yield _encoded_event(event)
 
 
 def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEvent]:
@@ -130,6 +138,7 @@ def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEv
     held: list[AgentEvent] = []
     rest = iter(events)
     for event in rest:
+        _check_event(event, "encode_events")  # now, not once the id is found: it may never be
         if event.id == last_event_id:
             yield from rest
             return
@@ -176,4 +185,4 @@ def parse_events(
 def _agent_events(messages: Iterator[SSEMessage], limits: DecodeLimits) -> Iterator[AgentEvent]:
     for message in messages:
         if is_agent_event_message(message.event):
-            yield AgentEvent.from_json(message.data, limits=limits)
+            yield decode_event(message, limits)

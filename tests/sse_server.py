@@ -104,8 +104,9 @@ def _handler(server_state: StreamServer) -> type[BaseHTTPRequestHandler]:
 
 def _last_event_id(request: BaseHTTPRequestHandler) -> str | None:
     # http.server reads header bytes as Latin-1; clients send the id as UTF-8, as browsers do.
-    raw = request.headers.get("Last-Event-ID")
-    return None if raw is None else raw.encode("latin-1").decode("utf-8")
+    # Several headers are joined as a comma list, as HTTP reads them: a test then sees them all.
+    raw = request.headers.get_all("Last-Event-ID")
+    return None if raw is None else ", ".join(value.encode("latin-1").decode("utf-8") for value in raw)
 
 
 @attrs.define

@@ -30,6 +30,7 @@ from agentscope_py.event import AgentEndEvent, AgentResultEvent, TextBlockDeltaE
 from agentscope_py.sse import (
     ResumableEventStream,
     SSEParser,
+    encode_comment,
     encode_event,
     encode_events,
     encode_sse,
@@ -108,6 +109,19 @@ def test_resuming_from_a_known_last_event_id() -> None:
         received = list(ResumableEventStream(state.url, last_event_id=EVENTS[99].id, timeout=TIMEOUT))
     assert received == EVENTS[100:]
     assert state.last_event_ids == [EVENTS[99].id]
+
+
+def test_a_last_event_id_header_of_the_caller_is_where_the_stream_starts_and_is_sent_once() -> None:
+    state = StreamServer(EVENTS, cuts=2, seed=5, cut_before=len("".join(map(encode_event, EVENTS[100:200]))))
+    headers = {"last-event-id": EVENTS[99].id or "", "accept": "text/event-stream"}
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, headers=headers, timeout=TIMEOUT, retry_delay=0.001)
+        received = list(stream)
+    assert received == EVENTS[100:] and stream.reconnects == 2
+    # Each request carried one Last-Event-ID, the latest: never the caller's stale one beside it.
+    assert state.last_event_ids[0] == EVENTS[99].id
+    assert all(sent is not None and "," not in sent for sent in state.last_event_ids)
+    assert state.last_event_ids[1] != EVENTS[99].id
 
 
 def test_comments_messages_of_other_kinds_and_sub_agent_events_pass_as_they_should() -> None:
@@ -216,6 +230,10 @@ def test_the_client_checks_its_arguments() -> None:
             ResumableEventStream(**arguments)  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match="max_message_size must be at least 1"):
         ResumableEventStream(url, max_message_size=0)
+    with pytest.raises(ArgumentValueError, match=r"^timeout must be a finite number, got inf$"):
+        ResumableEventStream(url, timeout=float("inf"))
+    with pytest.raises(ArgumentTypeError, match=r"headers\['last-event-id'\] must be a str"):
+        ResumableEventStream(url, headers={"last-event-id": 5})  # type: ignore[dict-item]
 
 
 def test_the_encoders_and_parsers_check_their_arguments() -> None:
@@ -246,6 +264,8 @@ def test_the_encoders_and_parsers_check_their_arguments() -> None:
         SSEParser(None)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="SSEParser max_message_size must be an int"):
         SSEParser(max_message_size=None)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="encode_comment text must be a str, got 5"):
+        encode_comment(5)  # type: ignore[arg-type]
 
 
 # -- encoding and parsing events without a network ---------------------------------------
@@ -266,8 +286,12 @@ def test_an_event_without_id_has_no_id_field() -> None:
 
 
 def test_encode_event_takes_only_events() -> None:
-    with pytest.raises(ArgumentTypeError, match="encode_event takes an AgentEvent, got str; use encode_sse"):
+    with pytest.raises(ArgumentTypeError, match=r"encode_event takes AgentEvents, got 'hello' \(str\); use encode_sse"):
         encode_event("hello")  # type: ignore[arg-type]
+    # Resuming reads each event's id: a stray value is named there too, not an AttributeError.
+    for last_event_id in (None, "e3"):
+        with pytest.raises(ArgumentTypeError, match=r"encode_events takes AgentEvents, got 1 \(int\)"):
+            list(encode_events([1, 2], last_event_id=last_event_id))  # type: ignore[list-item]
 
 
 def test_encode_events_resumes_after_a_last_event_id() -> None:
@@ -295,6 +319,14 @@ def test_parse_events_reads_a_stream_in_any_chunking() -> None:
 def test_parse_events_names_bad_data() -> None:
     with pytest.raises(DecodeError, match="type"):
         list(parse_events(["event: AGENT_END\ndata: {}\n\n"]))
+    # The path inside the event, and which message of the stream held it.
+    bad = 'id: e5\nevent: TEXT_BLOCK_DELTA\ndata: {"type":"TEXT_BLOCK_DELTA","delta":5}\n\n'
+    with pytest.raises(DecodeError) as caught:
+        list(parse_events("".join(encode_events(EVENTS[:3])) + bad))
+    assert caught.value.path == "delta"
+    assert str(caught.value) == (
+        "delta: expected a string, got number (in SSE message 'TEXT_BLOCK_DELTA' with last event id 'e5')"
+    )
 
 
 def test_parse_events_takes_the_decoders_limits() -> None:
