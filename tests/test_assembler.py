@@ -391,6 +391,16 @@ def test_the_message_timestamp_is_the_start_events_time_in_local_time() -> None:
     [message] = assemble([start, AgentEndEvent("R")])
     local = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(1767323045))
     assert message.timestamp == f"{local}.678"
+    # The same instant written with an offset, as producers other than Java may.
+    for same in ("2026-01-02T05:04:05.678+02:00", "2026-01-02T05:04:05.678+0200", "2026-01-01T22:04:05.678-05:00"):
+        [message] = assemble([AgentStartEvent(None, "R", "a", created_at=same), AgentEndEvent("R")])
+        assert message.timestamp == f"{local}.678", same
+    # A day that does not exist is no instant: the message takes the time it was made, as when none is
+    # given, rather than a rolled-over date (February 30th is not March 2nd).
+    for no_instant in ("2025-02-30T00:00:00Z", "2026-01-02T24:00:00Z", "yesterday"):
+        [message] = assemble([AgentStartEvent(None, "R", "a", created_at=no_instant), AgentEndEvent("R")])
+        made = time.mktime(time.strptime(message.timestamp[:19], "%Y-%m-%d %H:%M:%S"))
+        assert abs(made - time.time()) < 60, (no_instant, message.timestamp)
 
 
 def test_assembled_messages_is_a_list_with_anomalies() -> None:

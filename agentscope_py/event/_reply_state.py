@@ -9,12 +9,12 @@ arrived since the previous one.
 
 from __future__ import annotations
 
-import calendar
 import functools
 import re
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
+from datetime import datetime, timedelta, timezone
 from typing import Any, ClassVar
 
 from .._blocks import (
@@ -311,36 +311,44 @@ class WholeBlock(BlockAccumulator):
         raise AssertionError("a whole block is always built")
 
 
-_ISO_UTC = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:Z|\+00:?00)")
-# (UTC "yyyy-MM-ddTHH:mm:ss", its local "yyyy-MM-dd HH:mm:ss"): replies of one second share the work.
+# An instant as ISO-8601 writes it: Java's Instant in UTC ("Z"), or another producer's with an offset.
+_ISO_INSTANT = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)")
+# (the instant to the second with its zone, its local "yyyy-MM-dd HH:mm:ss"): replies of one second share the work.
 _last_second: tuple[str, str] = ("", "")
 
 
 def local_timestamp(created_at: str | None) -> str:
-    """An event's ISO-8601 UTC ``created_at`` as a message timestamp (local wall-clock time,
-    ``yyyy-MM-dd HH:mm:ss.SSS``); now, when ``created_at`` is missing or not UTC ISO-8601."""
-    text = None if created_at is None else _local_of_utc(created_at)
+    """An event's ISO-8601 ``created_at`` as a message timestamp (local wall-clock time,
+    ``yyyy-MM-dd HH:mm:ss.SSS``); now, when ``created_at`` is missing or no ISO-8601 instant."""
+    text = None if created_at is None else _local_of_instant(created_at)
     return new_msg_timestamp() if text is None else text
 
 
 @functools.lru_cache(maxsize=256)
-def _local_of_utc(created_at: str) -> str | None:
+def _local_of_instant(created_at: str) -> str | None:
     # Cached per string: a replayed stream, or the same stream assembled again, skips the regex and
-    # the calendar calls (most of what a reply's start costs).  ``None`` (not UTC ISO-8601) is kept
-    # too, so the caller's "now" is never cached.
+    # the calendar calls (most of what a reply's start costs).  ``None`` (no instant) is kept too,
+    # so the caller's "now" is never cached.
     global _last_second
-    match = _ISO_UTC.fullmatch(created_at)
+    match = _ISO_INSTANT.fullmatch(created_at)
     if match is None:
         return None
-    *fields, fraction = match.groups()
-    utc, text = _last_second
-    if created_at[:19] != utc:
+    *fields, fraction, zone = match.groups()
+    second = created_at[:19] + zone
+    known, text = _last_second
+    if second != known:
         try:
-            seconds = calendar.timegm(tuple(int(field) for field in fields))
-            text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+            # datetime, not calendar.timegm: it refuses a day that does not exist (Feb 30) rather
+            # than rolling it over into the next month.
+            year, month, day, hour, minute, sec = map(int, fields)
+            moment = datetime(year, month, day, hour, minute, sec, tzinfo=timezone.utc)
+            if zone != "Z":
+                offset = timedelta(hours=int(zone[1:3]), minutes=int(zone[-2:]))
+                moment = moment - offset if zone[0] == "+" else moment + offset
+            text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(moment.timestamp()))
         except (ValueError, OverflowError, OSError):
             return None
-        _last_second = (created_at[:19], text)
+        _last_second = (second, text)
     return f"{text}.{(fraction or '0').ljust(3, '0')[:3]}"
 
 
