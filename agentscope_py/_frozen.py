@@ -36,7 +36,7 @@ class FrozenDict(dict[str, Any]):
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
-            "this mapping is read-only, as messages and blocks never change; .copy() gives a plain dict "
+            "this mapping is read-only, as messages, blocks and events never change; .copy() gives a plain dict "
             "(plain all the way down) to change and build a new object with, such as "
             "msg.with_metadata(changed) or attrs.evolve(block, input=changed)"
         )
@@ -72,7 +72,7 @@ class FrozenList(list[Any]):
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
-            "this list is read-only, as messages and blocks never change; .copy() of it, or of the mapping "
+            "this list is read-only, as messages, blocks and events never change; .copy() of it, or of the mapping "
             "holding it, gives plain values to change and build a new object with, such as "
             "msg.with_metadata(changed)"
         )

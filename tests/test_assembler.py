@@ -136,6 +136,13 @@ def test_one_message_or_event_where_events_are_expected_says_what_to_do() -> Non
         assemble(AssistantMessage("hi"))  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match=r"assemble takes an iterable of events, got 5 \(int\)$"):
         assemble(5)  # type: ignore[arg-type]
+    # Text and documents are iterable, but by character and by key: said, not assembled as unknown events.
+    stream = "event: AGENT_END\ndata: {}\n\n"
+    for undecoded in (stream, stream.encode()):
+        with pytest.raises(ArgumentTypeError, match=r"got .*; agentscope_py\.sse\.parse_events reads an event stream"):
+            assemble(undecoded)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"feed_all takes .* got \{'type'.*AgentEvent\.from_dict reads one"):
+        assembler.feed_all({"type": "AGENT_END", "replyId": "R"})  # type: ignore[arg-type]
     [message] = assembler.feed(AgentEndEvent("R"))  # the refused call changed nothing
     assert message.id == "R"
 
