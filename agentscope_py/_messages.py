@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
 import attrs
-from typing_extensions import Self, TypeVar
+from typing_extensions import Never, Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
 from ._checks import (
@@ -415,6 +415,20 @@ class _RolePinnedMsg(Msg[_B]):
     _ROLE: ClassVar[MsgRole]
     if TYPE_CHECKING:
         role: MsgRole  # never None: the class fixes it
+
+        # Msg's, with no role to give: mypy refuses copy.replace(user_message, role=...), which
+        # raises at run time.
+        def __replace__(  # type: ignore[override]
+            self,
+            *,
+            id: str | None = ...,
+            name: str | None = ...,
+            role: Never = ...,
+            content: Iterable[str | _B] = ...,
+            metadata: Mapping[str, Any] | None = ...,
+            timestamp: str | None = ...,
+            usage: ChatUsage | None = ...,
+        ) -> Self: ...
 
     def __init__(
         self,

@@ -142,7 +142,7 @@ def test_one_message_or_event_where_events_are_expected_says_what_to_do() -> Non
         with pytest.raises(ArgumentTypeError, match=r"got .*; agentscope_py\.sse\.parse_events reads an event stream"):
             assemble(undecoded)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match=r"feed_all takes .* got \{'type'.*AgentEvent\.from_dict reads one"):
-        assembler.feed_all({"type": "AGENT_END", "replyId": "R"})  # type: ignore[arg-type]
+        assembler.feed_all({"type": "AGENT_END", "replyId": "R"})  # type: ignore[dict-item]
     [message] = assembler.feed(AgentEndEvent("R"))  # the refused call changed nothing
     assert message.id == "R"
 
@@ -406,7 +406,7 @@ def test_the_message_timestamp_is_the_start_events_time_in_local_time() -> None:
     # given, rather than a rolled-over date (February 30th is not March 2nd).
     for no_instant in ("2025-02-30T00:00:00Z", "2026-01-02T24:00:00Z", "yesterday"):
         [message] = assemble([AgentStartEvent(None, "R", "a", created_at=no_instant), AgentEndEvent("R")])
-        made = time.mktime(time.strptime(message.timestamp[:19], "%Y-%m-%d %H:%M:%S"))
+        made = time.mktime(time.strptime(str(message.timestamp)[:19], "%Y-%m-%d %H:%M:%S"))
         assert abs(made - time.time()) < 60, (no_instant, message.timestamp)
 
 

@@ -481,13 +481,14 @@ def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> Assembled
 
 def _iterate(events: Iterable[AgentEvent], caller: str) -> Iterator[AgentEvent]:
     # Text and documents iterate too, by character or key: each would be an unknown event.
-    if isinstance(events, (str, bytes, bytearray, Mapping)):
+    given: object = events  # whatever the annotation says: this is the check that it holds
+    if isinstance(given, (str, bytes, bytearray, Mapping)):
         hint = (
             "; AgentEvent.from_dict reads one event's document"
-            if isinstance(events, Mapping)
+            if isinstance(given, Mapping)
             else "; agentscope_py.sse.parse_events reads an event stream, AgentEvent.from_json one event"
         )
-        raise ArgumentTypeError(f"{caller} takes an iterable of events, got {describe(events)}{hint}")
+        raise ArgumentTypeError(f"{caller} takes an iterable of events, got {describe(given)}{hint}")
     try:
         return iter(events)
     except TypeError:

@@ -56,6 +56,7 @@ msg.with_generate_reason("MODEL_STOP")  # E: arg-type
 msg.__replace__(nmae="bob")  # E: call-arg
 msg.__replace__(name=3)  # E: arg-type
 msg.__replace__(usage=ChatUsage)  # E: arg-type
+msg.__replace__(role=MsgRole.ASSISTANT)  # E: arg-type
 msg.get_content_blocks(str)  # E: type-var
 match msg:
     case UserMessage(_):  # E: misc

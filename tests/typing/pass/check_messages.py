@@ -79,6 +79,8 @@ assert_type(SystemMessage.builder().content("Be brief.", TextBlock("Really.")).b
 # copy.replace (Python 3.13) calls __replace__, whose keywords are typed like the constructor's
 assert_type(system.__replace__(name="rules", content=["Be briefer."]), SystemMessage)
 assert_type(user.__replace__(content=[ImageBlock(URLSource("https://example.com/dog.png"))]), UserMessage)
+# only a plain Msg takes a role there: a role-pinned class has none to change
+assert_type(Msg("note", role=MsgRole.USER).__replace__(role=MsgRole.SYSTEM), Msg[ContentBlock])
 
 
 # every role-pinned message is a Msg
