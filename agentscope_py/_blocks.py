@@ -277,13 +277,13 @@ class ToolResultBlock(ContentBlock):
     @classmethod
     def error(cls, tool_id: str | None, message: str, /) -> ToolResultBlock: ...
     @classmethod
-    def error(cls, first: str | None, message: object = _ONE_ARGUMENT, /) -> ToolResultBlock:
+    def error(cls, message_or_tool_id: str | None, message: object = _ONE_ARGUMENT, /) -> ToolResultBlock:
         """``error(message)``: text ``"Error: <message>"``; ``error(tool_id, message)``: id set,
         text ``"[ERROR] <message>"``.  Both have state ERROR, as in Java."""
         if message is _ONE_ARGUMENT:  # told by the number of arguments, not by a None
-            text = f"Error: {check_str(first, 'ToolResultBlock.error message')}"
+            text = f"Error: {check_str(message_or_tool_id, 'ToolResultBlock.error message')}"
             return cls(None, None, TextBlock(text), state=ToolResultState.ERROR)
-        tool_id = check_optional_str(first, "ToolResultBlock.error tool_id")
+        tool_id = check_optional_str(message_or_tool_id, "ToolResultBlock.error tool_id")
         text = f"[ERROR] {check_str(message, 'ToolResultBlock.error message')}"
         return cls(tool_id, None, TextBlock(text), state=ToolResultState.ERROR)
 
