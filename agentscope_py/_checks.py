@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from ._enums import member_by_folding
+from ._shown import shown
 from ._frozen import (
     EMPTY,
     INT_BOUND,
@@ -65,7 +66,10 @@ def describe(value: object) -> str:
     """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""
     if isinstance(value, type):
         return f"the class {value.__name__} (pass an instance, e.g. {value.__name__}(...))"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print, perhaps inside a container
+        text = shown(value)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(value).__name__})"

@@ -10,6 +10,7 @@ from . import _checks
 from ._builder import Builder, FieldSetter
 from ._fields import checked_fields, register_converter
 from ._serializable import JsonSerializable
+from ._shown import elided
 from .errors import ArgumentTypeError
 
 __all__ = ["Base64Source", "Base64SourceBuilder", "Source", "URLSource", "URLSourceBuilder"]
@@ -40,16 +41,6 @@ class URLSource(Source):
         return URLSourceBuilder()
 
 
-_SHOWN = 48  # characters of long data shown in a repr
-
-
-def _elided(data: str) -> str:
-    # An image is megabytes of base64: shown whole, it buries the conversation printed around it.
-    if len(data) <= 2 * _SHOWN:
-        return repr(data)
-    return f"{data[:_SHOWN]!r}…({len(data):,} characters)"
-
-
 @attrs.frozen(field_transformer=checked_fields)
 class Base64Source(Source):
     """Media held inline as base64 ``data`` of type ``media_type``.  Its ``repr`` shows the start
@@ -57,7 +48,7 @@ class Base64Source(Source):
 
     type: ClassVar[str] = "base64"
     media_type: str
-    data: str = attrs.field(repr=_elided)
+    data: str = attrs.field(repr=elided)  # an image is megabytes of base64
 
     @staticmethod
     def builder() -> Base64SourceBuilder:

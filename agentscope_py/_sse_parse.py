@@ -15,6 +15,7 @@ from typing import TypeAlias
 import attrs
 
 from ._checks import check_int, check_str
+from ._shown import elided
 from .errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
 __all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "Chunk", "SSEMessage", "SSEParser", "check_size"]
@@ -45,7 +46,7 @@ class SSEMessage:
     its ``data`` (lines joined with ``"\\n"``), and the stream's last event id at that point."""
 
     event: str
-    data: str
+    data: str = attrs.field(repr=elided)  # an event's JSON, which may hold megabytes of base64
     last_event_id: str
 
 

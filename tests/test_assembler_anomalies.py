@@ -382,6 +382,13 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     assert assembler.anomalies[-1].message == "None (NoneType) is not an event this assembler knows; dropped"
 
 
+def test_an_anomaly_names_an_event_by_the_start_of_a_long_id() -> None:
+    long_id = "e" * 1_000_000
+    with pytest.raises(StreamError) as info:
+        MessageAssembler(strict=True).feed(TextBlockDeltaEvent("M", "text", "x", id=long_id))
+    assert f"id={'e' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 500
+
+
 def test_a_message_fed_as_an_event_says_how_to_stream_it() -> None:
     assembler = MessageAssembler()
     assert assembler.feed(AssistantMessage("hi")) == []  # type: ignore[arg-type]

@@ -194,6 +194,28 @@ def test_long_bad_values_are_shortened_in_the_message() -> None:
     with pytest.raises(ArgumentTypeError) as info:
         TextBlock(_of(["x" * 100]))
     assert str(info.value) == f"TextBlock.text must be a str, got ['{'x' * 55}... (list)"
+    # An int too long for Python to print is given by its size, not a ValueError from repr.
+    with pytest.raises(ArgumentTypeError, match=r"UserMessage\.name must be a str or None, got <an int of 16,610 bits> \(int\)"):
+        UserMessage("hi", name=10**5000)  # type: ignore[arg-type]
+
+
+def test_a_hostile_document_is_not_echoed_whole_into_the_error() -> None:
+    # A decoder's errors end up in logs: a megabyte tag, enum value or key shows its start and length.
+    huge = "A" * 1_000_000
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: agentscope_py.ContentBlock.from_dict({"type": huge}), "unknown ContentBlock type 'AAAA"),
+        (lambda: agentscope_py.AgentEvent.from_dict({"type": huge}), "unknown AgentEvent type 'AAAA"),
+        (lambda: Msg.from_dict({"role": huge}), "unknown Msg role 'AAAA"),
+        (lambda: agentscope_py.ToolUseBlock.from_dict({"type": "tool_use", "state": huge}), "expected one of"),
+        (lambda: Msg.from_dict({"role": "USER", "metadata": {huge: float("nan")}}), 'metadata["AAAA'),
+    ]
+    for decode, start in cases:
+        with pytest.raises(DecodeError) as info:
+            decode()
+        assert start in str(info.value) and "…(1,000,000 characters)" in str(info.value)
+        assert len(str(info.value)) < 1000  # the known values listed, and the start of the bad one
+    with pytest.raises(DecodeError, match=r"^metadata: object keys must be strings, got number <an int of 16,610 bits>$"):
+        Msg.from_dict({"role": "USER", "metadata": {10**5000: 1}})
 
 
 def _nested(depth: int, make: Callable[[Any], Any]) -> Any:

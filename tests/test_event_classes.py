@@ -194,6 +194,20 @@ def test_repr_shows_the_event_fields_first() -> None:
     )
 
 
+def test_a_repr_shows_the_start_of_long_strings_and_their_length() -> None:
+    # Streaming an image sends it whole in a custom event: printing that event printed megabytes.
+    image = "QUJD" * 250_000
+    message = agentscope_py.AssistantMessage(agentscope_py.ImageBlock(agentscope_py.Base64Source("image/png", image)))
+    [custom] = [event for event in ev.events_from_message(message) if isinstance(event, CustomEvent)]
+    text = repr(custom)
+    assert len(text) < 500 and "'QUJDQUJD" in text and "…(1,000,000 characters)" in text
+    delta = ev.DataBlockDeltaEvent("r", "d", image, id="e", created_at="t", metadata={"note": "x" * 200})
+    assert repr(delta) == (
+        f"DataBlockDeltaEvent(reply_id='r', block_id='d', delta={image[:48]!r}…(1,000,000 characters), "
+        f"id='e', created_at='t', source=None, metadata={{'note': {'x' * 48!r}…(200 characters)}})"
+    )
+
+
 def test_empty_metadata_is_stored_as_none() -> None:
     assert TextBlockDeltaEvent("r", "b", "d", metadata={}).metadata is None
 

@@ -111,6 +111,11 @@ def test_utf8_split_anywhere_and_invalid_bytes_replaced() -> None:
     assert parse_whole(b"data: a\xffb\n\n") == [SSEMessage("message", "a\ufffdb", "")]
 
 
+def test_a_message_repr_shows_the_start_of_long_data() -> None:
+    [message] = parse_whole("id: 7\ndata: " + "x" * 10_000 + "\n\n")
+    assert repr(message) == f"SSEMessage(event='message', data={'x' * 48!r}…(10,000 characters), last_event_id='7')"
+
+
 def test_parse_messages_reads_an_iterable_of_chunks() -> None:
     chunks = [b"data: a", b"\n", b"\ndata: b\n", b"\n"]
     assert list(parse_messages(chunks)) == [SSEMessage("message", "a", ""), SSEMessage("message", "b", "")]

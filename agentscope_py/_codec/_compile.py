@@ -20,6 +20,7 @@ import attrs
 from .. import _json
 from .._fields import construction_steps
 from .._reader import as_plain, item, json_kind
+from .._shown import elided, shown
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._kinds import CodeGen, Enum, Kind, ListOf
 from ._registry import (
@@ -114,7 +115,7 @@ def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
         (f"; values are case-sensitive: did you mean {name!r}?" for name in union.members if name.lower() == tag.lower()),
         "",
     )
-    return DecodeError(f"unknown {union.base.__name__} {union.key} {tag!r} (known: {known}){hint}", union.key)
+    return DecodeError(f"unknown {union.base.__name__} {union.key} {elided(tag)} (known: {known}){hint}", union.key)
 
 
 def _checked(decode: Decoder, cls: type, union: WireUnion, tag: str | None) -> Decoder:
@@ -126,11 +127,11 @@ def _checked(decode: Decoder, cls: type, union: WireUnion, tag: str | None) -> D
     def decode_member(document: dict[str, Any], ctx: Context, depth: int) -> Any:
         given = document.get(key)
         if type(given) is str and members.get(given, cls) is not cls:  # another member's tag
-            raise DecodeError(f"expected {wanted} for {cls.__name__}, got {given!r}", key)
+            raise DecodeError(f"expected {wanted} for {cls.__name__}, got {elided(given)}", key)
         value = decode(document, ctx, depth)
         if isinstance(value, cls):
             return value
-        got = f"no {key!r}" if key not in document else "null" if document[key] is None else repr(as_plain(document[key]))
+        got = f"no {key!r}" if key not in document else "null" if document[key] is None else shown(as_plain(document[key]))
         raise DecodeError(f"expected {wanted} for {cls.__name__}, got {got}", key)
 
     return decode_member

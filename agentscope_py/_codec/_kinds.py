@@ -19,6 +19,7 @@ from .. import _json
 from .._checks import JAVA_INT_MAX, JAVA_INT_MIN
 from .._frozen import EMPTY, thawed
 from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, req_number, req_str
+from .._shown import elided
 from ..errors import ArgumentValueError, DecodeError, RoleContentError
 from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
 from ._values import Context, freeze, freeze_object, within
@@ -164,7 +165,7 @@ def _enum_member(values: dict[str, enum.Enum], value: object, path: str) -> enum
     if type(value) is not str:
         raise DecodeError(f"expected one of {choices}, got {json_kind(value)}", path)
     hint = next((f"; values are case-sensitive: did you mean {name!r}?" for name in values if name.lower() == value.lower()), "")
-    raise DecodeError(f"expected one of {choices}, got {value!r}{hint}", path)
+    raise DecodeError(f"expected one of {choices}, got {elided(value)}{hint}", path)
 
 
 class Enum(Kind):

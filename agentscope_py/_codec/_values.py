@@ -26,6 +26,7 @@ from .._frozen import (
 )
 from .._json import InexactNumber
 from .._reader import as_plain, json_kind
+from .._shown import SHOWN, shown
 from ..errors import DecodeError
 
 __all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "within"]
@@ -62,6 +63,8 @@ class Context:
 
 def key_path(key: str) -> str:
     """The path step of an object key: ``name``, or ``["odd key"]`` when it is not an identifier."""
+    if len(key) > 2 * SHOWN:  # a path is for reading: a hostile key may be megabytes
+        return f"[{_quote(key[:SHOWN])}…({len(key):,} characters)]"
     return key if _IDENTIFIER.match(key) else f"[{_quote(key)}]"
 
 
@@ -131,7 +134,7 @@ def freeze_object(value: dict[Any, Any], ctx: Context, depth: int) -> FrozenDict
     frozen = {}
     for key, item in value.items():
         if type(key) is not str and type(key := as_plain(key)) is not str:
-            raise DecodeError(f"object keys must be strings, got {json_kind(key)} {key!r}")
+            raise DecodeError(f"object keys must be strings, got {json_kind(key)} {shown(key)}")
         try:
             frozen[key] = freeze(item, ctx, depth - 1)
         except DecodeError as error:

@@ -10,6 +10,7 @@ from typing import overload
 import attrs
 
 from .._enums import SpelledEnum
+from .._shown import shown
 from ._base import AgentEvent
 
 __all__ = ["AnomalyKind", "AnomalySnapshot", "StreamAnomaly", "describe_event"]
@@ -117,9 +118,9 @@ _KEY_FIELDS = ("reply_id", "block_id", "tool_call_id", "name")
 
 def describe_event(event: object) -> str:
     """``TextBlockDeltaEvent(id='9f…', reply_id='r1', block_id='text')``: enough to find it in a log."""
-    fields = [f"id={getattr(event, 'id', None)!r}"]
-    fields += [f"{name}={getattr(event, name)!r}" for name in _KEY_FIELDS if hasattr(event, name)]
+    fields = [f"id={shown(getattr(event, 'id', None))}"]
+    fields += [f"{name}={shown(getattr(event, name))}" for name in _KEY_FIELDS if hasattr(event, name)]
     source = getattr(event, "source", None)
     if source is not None:
-        fields.append(f"source={source!r}")
+        fields.append(f"source={shown(source)}")
     return f"{type(event).__name__}({', '.join(fields)})"

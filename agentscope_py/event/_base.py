@@ -19,6 +19,7 @@ from .._checks import check_mapping, describe, is_iterable_of_items, unordered_h
 from .._fields import checked_fields, register_converter
 from .._ids import new_event_time, new_hex_id
 from .._serializable import JsonSerializable
+from .._shown import shown
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError
 from ._types import AgentEventType
@@ -33,14 +34,16 @@ def event_fields(cls: type, fields: list[attrs.Attribute]) -> list[attrs.Attribu
     """The field transformer of every event class.
 
     It moves the common fields after the event's own ones, so reprs read
-    ``TextBlockDeltaEvent(reply_id='r1', block_id='text', delta='Hel', id=…)``.
-    Fields are checked from their annotations, as blocks are, but only on the
-    concrete classes (those with a ``type``): a shared field declared on an
-    abstract base is then checked under the name of the class the user built.
+    ``TextBlockDeltaEvent(reply_id='r1', block_id='text', delta='Hel', id=…)``,
+    and makes each field's repr elide long strings: a data delta, or a custom
+    event carrying an image block, is megabytes of base64.  Fields are checked
+    from their annotations, as blocks are, but only on the concrete classes
+    (those with a ``type``): a shared field declared on an abstract base is then
+    checked under the name of the class the user built.
     """
     own = [field for field in fields if field.name not in _COMMON_FIELDS]
     common = [field for field in fields if field.name in _COMMON_FIELDS]
-    ordered = own + common
+    ordered = [field.evolve(repr=shown) for field in own + common]
     return checked_fields(cls, ordered) if "type" in vars(cls) else ordered
 
 
