@@ -56,8 +56,13 @@ class FrozenDict(dict[str, Any]):
     def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
         return (FrozenDict, (dict(self),))
 
-    def __repr__(self) -> str:
-        return dict.__repr__(self)
+    # Nothing in it can change, so a copy is itself, as for a tuple of strings: copy.deepcopy of a
+    # message costs nothing here, however deep its metadata.
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: object) -> FrozenDict:
+        return self
 
 
 class FrozenList(list[Any]):
@@ -90,6 +95,12 @@ class FrozenList(list[Any]):
 
     def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
         return (FrozenList, (list(self),))
+
+    def __copy__(self) -> FrozenList:  # see FrozenDict.__copy__
+        return self
+
+    def __deepcopy__(self, memo: object) -> FrozenList:
+        return self
 
 
 EMPTY = FrozenDict()

@@ -239,6 +239,17 @@ def test_messages_survive_pickle_copy_and_deepcopy(role: MsgRole, cls: type[Msg[
             clone.metadata["k"]["v"] = 2
 
 
+def test_a_value_as_deep_as_a_message_stores_prints_and_copies() -> None:
+    deep: Any = "leaf"
+    for level in range(398):  # just inside the 400 levels a message stores
+        deep = {"k": deep} if level % 2 else [deep]
+    msg = UserMessage("x", metadata={"k": deep})
+    assert repr(msg).count("[") == 199
+    clone = copy.deepcopy(msg)
+    # What a message holds cannot change, so a deep copy shares it, as for a tuple of strings.
+    assert clone == msg and clone.metadata is msg.metadata
+
+
 def test_repr_shows_class_and_fields() -> None:
     msg = SystemMessage("be brief", id="m1", timestamp="2025-01-01 12:00:00.000")
     assert repr(msg) == (
