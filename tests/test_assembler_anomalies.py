@@ -382,6 +382,16 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     assert assembler.anomalies[-1].message == "None (NoneType) is not an event this assembler knows; dropped"
 
 
+def test_values_of_classes_made_at_run_time_leave_no_trace_in_the_handler_table() -> None:
+    from agentscope_py.event._assembler import _HANDLERS
+
+    before = dict(_HANDLERS)
+    assembler = MessageAssembler()
+    for index in range(50):  # a mock, say, makes a class per instance
+        assembler.feed(type(f"Made{index}", (), {})())  # type: ignore[arg-type]
+    assert dict(_HANDLERS) == before and len(assembler.anomalies) == 50
+
+
 def test_an_anomaly_names_an_event_by_the_start_of_a_long_id() -> None:
     long_id = "e" * 1_000_000
     with pytest.raises(StreamError) as info:

@@ -417,7 +417,8 @@ _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
 
 class _Handlers(dict[type, tuple[_Handler, Any]]):
     """Event class -> (handler, its argument): one lookup per event.  A class first seen is
-    handled as the known event it derives from, or as unknown; the answer is kept."""
+    handled as the known event it derives from, an answer kept; or as unknown, an answer not kept:
+    classes made at run time (a mock makes one per instance) would fill the table for good."""
 
     __slots__ = ("_known",)
 
@@ -427,7 +428,9 @@ class _Handlers(dict[type, tuple[_Handler, Any]]):
 
     def __missing__(self, cls: type) -> tuple[_Handler, Any]:
         known = next((base for base in cls.__mro__ if base in self._known), None)
-        entry = self[cls] = (MessageAssembler._on_unknown, None) if known is None else self[known]
+        if known is None:
+            return (MessageAssembler._on_unknown, None)
+        entry = self[cls] = self[known]
         return entry
 
 
