@@ -11,13 +11,14 @@ back read-only, as a block stores it, so the block takes it without a copy.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._checks import NestedTooDeeply, check_mapping
 from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict
 
-__all__ = ["parse_tool_arguments"]
+__all__ = ["UNFINISHED", "StreamedArguments", "parse_tool_arguments"]
 
 _orjson_loads: Callable[[str], Any] | None
 try:
@@ -94,3 +95,60 @@ def parse_tool_arguments(raw: str) -> tuple[Mapping[str, Any], str | None]:
         return check_mapping(value, "tool call arguments"), None
     except NestedTooDeeply:  # parsed, but too deep to store: as unusable as too deep to parse
         return EMPTY, f"nested too deeply to store (deeper than {MAX_STORED_DEPTH} levels)"
+
+
+#: What is wrong with arguments that :class:`StreamedArguments` finds unfinished.
+UNFINISHED = "not valid JSON (it does not close every object, array and string it opens)"
+
+# The characters that open or close something in JSON text; the rest never changes the nesting.
+_NESTING = re.compile(r'[{}\[\]"\\]')
+
+
+class StreamedArguments:
+    """Whether the argument text streamed so far leaves an object, array or string open, read one
+    fragment at a time.
+
+    A snapshot of a call still streaming would otherwise parse the whole text
+    at every fragment that happens to end in ``}`` (an inner object closing):
+    time quadratic in the arguments, as a UI rendering each event would see.
+    Each fragment is read once, and only for the characters that nest.
+    """
+
+    __slots__ = ("_depth", "_escaped", "_in_string", "_read")
+
+    def __init__(self) -> None:
+        self._read = 0  # fragments read
+        self._depth = 0
+        self._in_string = False
+        self._escaped = False  # the last fragment ended in a backslash inside a string
+
+    def unfinished(self, fragments: list[str]) -> bool:
+        """Whether ``fragments`` (the ones given before, then any new ones: the list only grows)
+        leave anything open: text that cannot parse, told without parsing it."""
+        for fragment in fragments[self._read :]:  # a slice of the new ones (islice would walk the old)
+            self._scan(fragment)
+        self._read = len(fragments)
+        return self._depth > 0 or self._in_string
+
+    def _scan(self, text: str) -> None:
+        depth, in_string = self._depth, self._in_string
+        escaped_at = 0 if self._escaped else -1  # the position of a character a backslash escapes
+        self._escaped = False
+        for match in _NESTING.finditer(text):
+            at = match.start()
+            if at == escaped_at:
+                continue
+            char = text[at]
+            if in_string:
+                if char == '"':
+                    in_string = False
+                elif char == "\\":
+                    escaped_at = at + 1
+                    self._escaped = escaped_at == len(text)
+            elif char == '"':
+                in_string = True
+            elif char == "{" or char == "[":
+                depth += 1
+            elif char == "}" or char == "]":
+                depth -= 1
+        self._depth, self._in_string = depth, in_string

@@ -3,6 +3,7 @@ strict mode raises StreamError naming the event."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 from dataclasses import dataclass
@@ -42,7 +43,9 @@ from agentscope_py import (
     ToolResultTextDeltaEvent,
     ToolUseBlock,
     assemble,
+    events_from_message,
 )
+from agentscope_py._tool_arguments import parse_tool_arguments
 
 
 class UnknownEvent(AgentEvent):
@@ -504,6 +507,29 @@ def test_a_tool_call_snapshot_shows_no_input_until_its_arguments_are_an_object()
         ToolUseBlock("c2", "search", {}, '{"q": '),
     )
     assert [a.kind for a in assembler.anomalies][-1] is AnomalyKind.INVALID_TOOL_ARGUMENTS
+
+
+def test_a_snapshot_after_every_fragment_parses_the_arguments_only_once_they_can_be_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fragments often end in '}' (an inner object closing): parsing the text so far at each one made
+    # rendering a long call live take time quadratic in its arguments.
+    from agentscope_py.event import _reply_state
+
+    parsed: list[str] = []
+
+    def counted(raw: str) -> Any:
+        parsed.append(raw)
+        return parse_tool_arguments(raw)
+
+    monkeypatch.setattr(_reply_state, "parse_tool_arguments", counted)
+    call = ToolUseBlock("c1", "f", {"items": [{"i": i, "code": "if (x) { y(); }"} for i in range(200)]})
+    assembler = MessageAssembler()
+    for event in events_from_message(AssistantMessage(call), chunk_size=3):
+        done = assembler.feed(event)
+        assembler.snapshot()
+    assert done[0].content == (call,)
+    assert len(parsed) == 1 and json.loads(parsed[0]) == call.input
 
 
 def test_usages_that_sum_past_a_java_int_are_an_anomaly_not_a_crash() -> None:

@@ -6,9 +6,10 @@ import json
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from agentscope_py import _tool_arguments
-from agentscope_py._tool_arguments import parse_tool_arguments
+from agentscope_py._tool_arguments import StreamedArguments, parse_tool_arguments
 from read_only import assert_read_only
 from strategies import json_objects
 
@@ -76,3 +77,34 @@ def test_any_json_object_reads_back_equal(obj: dict[str, object]) -> None:
     assert problem is None
     assert json.dumps(value) == text
     assert_read_only(value)
+
+
+# -- arguments still streaming -------------------------------------------------------------------
+
+_NESTING_TEXT = st.text(alphabet='{}[]"\\:, ab', max_size=8)
+
+
+@given(
+    st.one_of(json_objects(), st.dictionaries(_NESTING_TEXT, _NESTING_TEXT, max_size=4)),
+    st.lists(st.integers(min_value=0), max_size=12),
+)
+def test_streamed_arguments_are_unfinished_exactly_while_something_is_left_open(
+    obj: dict[str, object], cuts: list[int]
+) -> None:
+    # Whatever the fragments: a prefix said to be unfinished cannot parse, and the whole text is finished.
+    text = json.dumps(obj, ensure_ascii=False)
+    points = sorted({0, len(text), *(cut % (len(text) + 1) for cut in cuts)})
+    fragments = [text[start:end] for start, end in zip(points, points[1:])]
+    streamed = StreamedArguments()
+    for count in range(1, len(fragments) + 1):
+        prefix = fragments[:count]
+        if streamed.unfinished(prefix):
+            assert parse_tool_arguments("".join(prefix))[1] is not None
+    assert not streamed.unfinished(fragments)
+    assert not StreamedArguments().unfinished([text])
+
+
+def test_an_escape_split_from_what_it_escapes_is_read_across_fragments() -> None:
+    streamed = StreamedArguments()
+    assert streamed.unfinished(['{"a": "\\', '"', "}"])  # the quote is escaped: the string goes on
+    assert not streamed.unfinished(['{"a": "\\', '"', "}", '"}'])

@@ -32,7 +32,7 @@ from .._frozen import EMPTY
 from .._ids import new_hex_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
 from .._sources import Base64Source
-from .._tool_arguments import parse_tool_arguments
+from .._tool_arguments import UNFINISHED, StreamedArguments, parse_tool_arguments
 from .._usage import ChatUsage
 from ._seen_ids import SeenIds
 from ._stream_keys import BLOCK_KEY, DEFAULT_MEDIA_TYPE, MEDIA_TYPE_KEY
@@ -213,7 +213,7 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 class ToolCallAccumulator(_StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
-    __slots__ = ("content", "input", "metadata", "name", "problem", "state", "state_given")
+    __slots__ = ("arguments", "content", "input", "metadata", "name", "problem", "state", "state_given")
     kind = "tool call"
     end_creates = True
 
@@ -226,6 +226,7 @@ class ToolCallAccumulator(_StreamedText):
         self.state = ToolCallState.PENDING
         self.state_given = False
         self.problem: str | None = None  # why the arguments are not a JSON object, once built
+        self.arguments: StreamedArguments | None = None  # made by the first snapshot while the call streams
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []
@@ -248,13 +249,27 @@ class ToolCallAccumulator(_StreamedText):
                 problems.append(f"a tool call's content must be a string or null, got {type(extras['content']).__name__}")
         return problems
 
+    def take_back(self, start: int) -> list[str]:
+        self.arguments = None  # it read what is taken back: read again from the start
+        return _StreamedText.take_back(self, start)
+
+    def _unfinished(self) -> bool:
+        if self.arguments is None:
+            self.arguments = StreamedArguments()
+        return self.arguments.unfinished(self.parts)
+
     def _build(self) -> ToolUseBlock:
         arguments = self.joined() if self.parts else None
         content = arguments if self.content is _NOT_GIVEN else self.content
         tool_input = self.input
         self.problem = None
         if tool_input is None:
-            tool_input, self.problem = (EMPTY, None) if arguments is None else parse_tool_arguments(arguments)
+            if arguments is None:
+                tool_input = EMPTY
+            elif self.open and self._unfinished():  # no need to parse it to know
+                tool_input, self.problem = EMPTY, UNFINISHED
+            else:
+                tool_input, self.problem = parse_tool_arguments(arguments)
         return _tool_use_block(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
 
