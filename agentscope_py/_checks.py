@@ -151,7 +151,9 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
     """A read-only copy of a str-keyed mapping (``None`` reads as empty)."""
     if value is None:
         return EMPTY
-    if type(value) is FrozenDict and (not drop_none or not value):
+    # Stored already; with no None to drop (a scan in C: a message rebuilt from a stored mapping,
+    # as the assembler's snapshots are, would otherwise walk every key in Python each time).
+    if type(value) is FrozenDict and (not drop_none or None not in value.values()):
         return value
     if type(value) is not dict and not isinstance(value, Mapping):
         raise _fail(arg, "a mapping with str keys", value)

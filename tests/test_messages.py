@@ -105,6 +105,10 @@ def test_none_metadata_values_are_dropped() -> None:
     msg = UserMessage("x", metadata={"gone": None, "kept": 0, "nested": {"inner": None}})
     assert msg.metadata == {"kept": 0, "nested": {"inner": None}}
     assert UserMessage("x", metadata=None).metadata == {}
+    # Also from a mapping stored elsewhere, read-only already (a tool input keeps its nulls).
+    stored = ToolUseBlock("c", "f", {"gone": None, "kept": 1}).input
+    assert UserMessage("x", metadata=stored).metadata == {"kept": 1}
+    assert UserMessage("x", metadata=msg.metadata).metadata is msg.metadata  # nothing to drop: taken as it is
 
 
 def test_tool_result_message_of() -> None:
