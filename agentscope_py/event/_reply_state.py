@@ -134,8 +134,11 @@ class _StreamedText(BlockAccumulator):
         """Remove and return the parts from ``start`` on."""
         taken = self.parts[start:]
         del self.parts[start:]
-        if self._joined_count > start:  # the joined text holds some of them: join again
-            self._joined_text, self._joined_count = "", 0
+        joined = self._joined_count
+        if joined > start:  # the joined text ends with some of them: cut those off, not join all again
+            cut = sum(map(len, taken[: joined - start]))
+            self._joined_text = self._joined_text[: len(self._joined_text) - cut]
+            self._joined_count = start
         return taken
 
 
