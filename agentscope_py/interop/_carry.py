@@ -171,10 +171,15 @@ def _placed(
             placed[index] = extras
         else:
             moved.append((part_of.get(key), extras))
-    for print_, extras in moved:
-        index = next((i for i, p in enumerate(prints) if p == print_ and i not in placed), -1)
-        if index >= 0:
-            placed[index] = extras
+    if moved:  # the content was edited: each goes to the first unclaimed block that still matches
+        unclaimed: dict[str, list[int]] = {}
+        for index in reversed(range(len(prints))):  # reversed: pop() then takes the first
+            if index not in placed:
+                unclaimed.setdefault(prints[index], []).append(index)
+        for print_, extras in moved:
+            indices = unclaimed.get(print_) if isinstance(print_, str) else None
+            if indices:
+                placed[indices.pop()] = extras
     return placed
 
 
