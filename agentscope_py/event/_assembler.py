@@ -483,17 +483,8 @@ def assemble(events: Iterable[AgentEvent], *, strict: bool = False) -> Assembled
 
 
 def _iterate(events: Iterable[AgentEvent], caller: str) -> Iterator[AgentEvent]:
-    # Text and documents iterate too, by character or key: each would be an unknown event.
-    given: object = events  # whatever the annotation says: this is the check that it holds
-    if isinstance(given, (str, bytes, bytearray, Mapping)):
-        hint = (
-            "; AgentEvent.from_dict reads one event's document"
-            if isinstance(given, Mapping)
-            else "; agentscope_py.sse.parse_events reads an event stream, AgentEvent.from_json one event"
-        )
-        raise ArgumentTypeError(f"{caller} takes an iterable of events, got {describe(given)}{hint}")
     try:
-        return iter(events)
+        iterator = iter(events)
     except TypeError:
         if isinstance(events, AgentEvent):
             hint = "; give one event to feed(event), or a list of it"
@@ -502,3 +493,18 @@ def _iterate(events: Iterable[AgentEvent], caller: str) -> Iterator[AgentEvent]:
         else:
             hint = ""
         raise ArgumentTypeError(f"{caller} takes an iterable of events, got {describe(events)}{hint}") from None
+    # Text and documents iterate too, by character or key: each would be an unknown event.  Asked
+    # last, and not of a list or an iterator: the abstract Mapping check costs more than the rest.
+    given: object = events  # whatever the annotation says: this is the check that it holds
+    if (
+        iterator is not given
+        and type(given) is not list
+        and isinstance(given, (str, bytes, bytearray, Mapping))
+    ):
+        hint = (
+            "; AgentEvent.from_dict reads one event's document"
+            if isinstance(given, Mapping)
+            else "; agentscope_py.sse.parse_events reads an event stream, AgentEvent.from_json one event"
+        )
+        raise ArgumentTypeError(f"{caller} takes an iterable of events, got {describe(given)}{hint}")
+    return iterator
