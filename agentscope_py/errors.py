@@ -1,10 +1,10 @@
 """The exceptions agentscope_py raises.
 
 Every exception derives from :class:`AgentScopeError`, so one ``except`` clause
-catches everything the library raises on purpose.  Each one also derives from
-the built-in exception a Python user would expect (``TypeError`` for a wrong
-type, ``ValueError`` for a bad value, ``LookupError`` for a missing entry), so
-code written against the built-ins keeps working.
+catches everything the library raises on purpose.  Each one where a built-in
+fits also derives from it (``TypeError`` for a wrong type, ``ValueError`` for a
+bad value, ``LookupError`` for a missing entry, ``ConnectionError`` for a stream
+that cannot be read), so code written against the built-ins keeps working.
 """
 
 from __future__ import annotations
