@@ -113,7 +113,9 @@ class ResumableEventStream:
             raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
         if check_int(max_retries, "max_retries") < 0:
             raise ArgumentValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
-        if not check_float(timeout, "timeout", stored=False) > 0 or not check_float(retry_delay, "retry_delay", stored=False) >= 0:
+        timeout = check_float(timeout, "timeout", stored=False)
+        retry_delay = check_float(retry_delay, "retry_delay", stored=False)
+        if not timeout > 0 or not retry_delay >= 0:
             raise ArgumentValueError(
                 f"timeout must be > 0 and retry_delay >= 0 (seconds), got {timeout!r} and {retry_delay!r}"
             )
