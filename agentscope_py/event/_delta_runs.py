@@ -28,7 +28,7 @@ from ._reply_state import (
 from ._routing import ReplyRouter
 from ._tool_events import ToolCallDeltaEvent
 
-__all__ = ["END", "RUNS", "DeltaRuns", "Run"]
+__all__ = ["END", "RUNS", "DeltaRuns"]
 
 END: Any = object()  # what a run returns when the events ran out
 
@@ -117,7 +117,7 @@ class DeltaRuns(ReplyRouter):
         return event
 
 
-Run = Callable[[DeltaRuns, Any, Iterator[Any]], Any]
+_Run = Callable[[DeltaRuns, Any, Iterator[Any]], Any]
 
 _BLOCK_ACCUMULATORS: dict[type, type[BlockAccumulator]] = {
     TextBlockDeltaEvent: TextAccumulator,
@@ -125,7 +125,7 @@ _BLOCK_ACCUMULATORS: dict[type, type[BlockAccumulator]] = {
     DataBlockDeltaEvent: DataAccumulator,
 }
 #: The deltas that begin a run, and the loop that applies it.
-RUNS: dict[type, Run] = {
+RUNS: dict[type, _Run] = {
     **dict.fromkeys(_BLOCK_ACCUMULATORS, DeltaRuns._feed_block_run),
     ToolCallDeltaEvent: DeltaRuns._feed_tool_call_run,
 }
