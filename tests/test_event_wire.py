@@ -279,6 +279,9 @@ def test_java_reading_rules() -> None:
     assert isinstance(stop, RequestStopEvent) and stop.generate_reason is GenerateReason.MIDDLEWARE_STOP_REQUESTED
     rule = PermissionRule.from_dict({"tool_name": "bash", "behavior": "ALLOW", "source": "user"})
     assert rule == PermissionRule("bash", None, PermissionBehavior.ALLOW, "user")
+    # Read regardless of case, but ASCII letters only: a Kelvin sign that lowers to "k" is not one.
+    with pytest.raises(DecodeError, match="it holds a letter that is not ASCII: did you mean 'ask'"):
+        PermissionRule.from_dict({"tool_name": "bash", "behavior": "AS\u212a", "source": "user"})
 
 
 @pytest.mark.parametrize(

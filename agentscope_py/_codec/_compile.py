@@ -22,7 +22,7 @@ from .._fields import construction_steps
 from .._reader import as_plain, item, json_kind
 from .._shown import elided, shown
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
-from ._kinds import CodeGen, Enum, Kind, ListOf
+from ._kinds import CodeGen, Enum, Kind, ListOf, near_miss
 from ._registry import (
     CLASS_DECODERS,
     CLASSES,
@@ -111,10 +111,7 @@ def _unknown_tag(union: WireUnion, tag: object) -> DecodeError:
         else:
             got = json_kind(tag)
         return DecodeError(f"expected a string naming the {union.base.__name__} (one of {known}), got {got}", union.key)
-    hint = next(
-        (f"; values are case-sensitive: did you mean {name!r}?" for name in union.members if name.lower() == tag.lower()),
-        "",
-    )
+    hint = near_miss(tag, union.members)
     return DecodeError(f"unknown {union.base.__name__} {union.key} {elided(tag)} (known: {known}){hint}", union.key)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import _json
@@ -164,8 +164,15 @@ def _enum_member(values: dict[str, enum.Enum], value: object, path: str) -> enum
     choices = ", ".join(repr(name) for name in values)
     if type(value) is not str:
         raise DecodeError(f"expected one of {choices}, got {json_kind(value)}", path)
-    hint = next((f"; values are case-sensitive: did you mean {name!r}?" for name in values if name.lower() == value.lower()), "")
-    raise DecodeError(f"expected one of {choices}, got {elided(value)}{hint}", path)
+    raise DecodeError(f"expected one of {choices}, got {elided(value)}{near_miss(value, values)}", path)
+
+
+def near_miss(value: str, names: Iterable[str]) -> str:
+    """``"; values are case-sensitive: did you mean 'ask'?"`` when ``value`` is one of ``names`` but
+    for case, or for a letter that only looks like the ASCII one (the Kelvin sign lowers to "k")."""
+    why = "values are case-sensitive" if value.isascii() else "it holds a letter that is not ASCII"
+    lowered = value.lower()
+    return next((f"; {why}: did you mean {name!r}?" for name in names if name.lower() == lowered), "")
 
 
 class Enum(Kind):
