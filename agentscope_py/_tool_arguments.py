@@ -131,6 +131,8 @@ class StreamedArguments:
         return self._depth > 0 or self._in_string
 
     def _scan(self, text: str) -> None:
+        if not text:  # nothing to read, and a backslash just before still escapes what comes next
+            return
         depth, in_string = self._depth, self._in_string
         escaped_at = 0 if self._escaped else -1  # the position of a character a backslash escapes
         self._escaped = False

@@ -532,6 +532,34 @@ def test_a_snapshot_after_every_fragment_parses_the_arguments_only_once_they_can
     assert len(parsed) == 1 and json.loads(parsed[0]) == call.input
 
 
+def test_what_is_wrong_with_arguments_does_not_depend_on_a_snapshot() -> None:
+    # A call built while streaming is built again at its end, when its text is parsed for real.
+    events = [START, ToolCallStartEvent("M", "c1", "search"), ToolCallDeltaEvent("M", "c1", "search", '{"q": ["kit"}'),
+              ToolCallEndEvent("M", "c1", "search"), END]
+    rendered = MessageAssembler()
+    for event in events:
+        rendered.feed(event)
+        rendered.snapshot()
+    [plain] = assemble(events).anomalies
+    [seen] = rendered.anomalies
+    assert seen.message == plain.message and "Expecting ','" in plain.message
+
+
+def test_a_start_after_a_delta_that_reopened_its_block_still_applies() -> None:
+    result = assemble([
+        START,
+        ToolCallStartEvent("M", "c", "search"),
+        ToolCallDeltaEvent("M", "c", "search", "{}"),
+        ToolCallEndEvent("M", "c", "search"),
+        ToolCallDeltaEvent("M", "c", "search", ""),  # reopens the ended call
+        ToolCallStartEvent("M", "c", "lookup", metadata={"agentscope_block": {"metadata": {"k": 1}}}),
+        ToolCallEndEvent("M", "c", "lookup"),
+        END,
+    ])
+    assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.DELTA_WITHOUT_START]
+    assert result[0].content == (ToolUseBlock("c", "lookup", {}, "{}", metadata={"k": 1}),)
+
+
 def test_usages_that_sum_past_a_java_int_are_an_anomaly_not_a_crash() -> None:
     usage = ChatUsage(2_000_000_000, 1)
     events = [AgentStartEvent(None, "r1", "bot"), ModelCallEndEvent("r1", usage), ModelCallEndEvent("r1", usage), AgentEndEvent("r1")]

@@ -91,9 +91,10 @@ _NESTING_TEXT = st.text(alphabet='{}[]"\\:, ab', max_size=8)
 def test_streamed_arguments_are_unfinished_exactly_while_something_is_left_open(
     obj: dict[str, object], cuts: list[int]
 ) -> None:
-    # Whatever the fragments: a prefix said to be unfinished cannot parse, and the whole text is finished.
+    # Whatever the fragments (empty ones too, as providers stream them): a prefix said to be unfinished
+    # cannot parse, and the whole text is finished.
     text = json.dumps(obj, ensure_ascii=False)
-    points = sorted({0, len(text), *(cut % (len(text) + 1) for cut in cuts)})
+    points = sorted([0, len(text), *(cut % (len(text) + 1) for cut in cuts)])
     fragments = [text[start:end] for start, end in zip(points, points[1:])]
     streamed = StreamedArguments()
     for count in range(1, len(fragments) + 1):
@@ -108,3 +109,5 @@ def test_an_escape_split_from_what_it_escapes_is_read_across_fragments() -> None
     streamed = StreamedArguments()
     assert streamed.unfinished(['{"a": "\\', '"', "}"])  # the quote is escaped: the string goes on
     assert not streamed.unfinished(['{"a": "\\', '"', "}", '"}'])
+    # An empty fragment between the backslash and what it escapes changes nothing.
+    assert not StreamedArguments().unfinished(['{"a":"x\\', "", '"y"}'])

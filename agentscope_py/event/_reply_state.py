@@ -2,9 +2,9 @@
 
 Deltas are appended to lists and joined only when a block is built (for a
 snapshot or the final message), so assembling costs time linear in the size of
-the stream.  A built block is cached until its next delta, and a join leaves the
-joined text as the list's only part, so a snapshot per event re-joins only what
-arrived since the previous one.
+the stream.  A built block is cached until it changes (a delta, its start or
+end), and the text joined so far is kept, so a snapshot per event joins only
+what arrived since the previous one.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class BlockAccumulator:
         self.block_id = block_id
         self.open = True
         self.started = False  # by its start event; a delta or an end may have created it first
-        self.built: ContentBlock | None = None  # cleared by every change
+        self.built: ContentBlock | None = None  # cleared by every change, opening and closing too
 
     def block(self) -> ContentBlock:
         built = self.built
@@ -216,7 +216,7 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 class ToolCallAccumulator(_StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
-    __slots__ = ("arguments", "content", "input", "metadata", "name", "problem", "state", "state_given")
+    __slots__ = ("content", "input", "metadata", "name", "nesting", "problem", "state", "state_given")
     kind = "tool call"
     end_creates = True
 
@@ -229,7 +229,7 @@ class ToolCallAccumulator(_StreamedText):
         self.state = ToolCallState.PENDING
         self.state_given = False
         self.problem: str | None = None  # why the arguments are not a JSON object, once built
-        self.arguments: StreamedArguments | None = None  # made by the first snapshot while the call streams
+        self.nesting: StreamedArguments | None = None  # made by the first snapshot while the call streams
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []
@@ -253,13 +253,13 @@ class ToolCallAccumulator(_StreamedText):
         return problems
 
     def take_back(self, start: int) -> list[str]:
-        self.arguments = None  # it read what is taken back: read again from the start
+        self.nesting = None  # it read what is taken back: read again from the start
         return _StreamedText.take_back(self, start)
 
     def _unfinished(self) -> bool:
-        if self.arguments is None:
-            self.arguments = StreamedArguments()
-        return self.arguments.unfinished(self.parts)
+        if self.nesting is None:
+            self.nesting = StreamedArguments()
+        return self.nesting.unfinished(self.parts)
 
     def _build(self) -> ToolUseBlock:
         arguments = self.joined() if self.parts else None

@@ -218,7 +218,7 @@ class ReplyRouter:
             # Java restarts its "text" block after a tool call: the model call's text goes on.  Or
             # the block's deltas came before its start, which still says what they cannot (a name,
             # metadata): applied as it would have been in its place.
-            block.open = True
+            block.open, block.built = True, None
         block.started = True
         if event.metadata is not None:
             self._take_metadata(reply, block, event)
@@ -251,7 +251,8 @@ class ReplyRouter:
                 event,
                 reply,
             )
-            block.open = True
+            # A start that comes after this delta still applies, as it would have in its place.
+            block.open, block.started, block.built = True, False, None
             return block
         if not (cls is ToolCallAccumulator and _is_hidden_tool(name)):
             self._refuse(
@@ -285,7 +286,7 @@ class ReplyRouter:
                 return None
             block = cls(block_id, name)
             reply.add_block(key, block)
-        block.open = False
+        block.open, block.built = False, None  # a call's arguments built while open are parsed now
         if event.metadata is not None:
             self._take_metadata(reply, block, event)
         reply.cached = None
