@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from ._enums import member_by_folding
-from ._shown import shown
 from ._frozen import (
     EMPTY,
     INT_BOUND,
@@ -21,6 +20,7 @@ from ._frozen import (
     NoJsonForm,
     copy_json_value,
 )
+from ._shown import shown
 from .errors import ArgumentTypeError, ArgumentValueError
 
 # Values that need neither copying nor dropping (an int too, within INT_BOUND).

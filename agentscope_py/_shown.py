@@ -1,20 +1,23 @@
-"""Values as reprs and error messages show them: bounded, and never raising.
+"""Values as reprs and error messages show them: bounded, and never raising on what the library holds.
 
-A value can be megabytes (an image as base64, a field of a hostile document)
-or an integer too long for Python to print.  Shown whole it buries the log it
-lands in, or raises while an error is being worded; these show the start of a
-long string and its length, and a long integer by its size.
+A value can be megabytes (an image as base64, a field of a hostile document),
+hold thousands of items, or be an integer too long for Python to print.  Shown
+whole it buries the log it lands in, or raises while an error is being worded;
+these show the start of a long string and its length, the first items of a long
+list or dict and their count, and a long integer by its size.
 """
 
 from __future__ import annotations
+
+from itertools import islice
 
 __all__ = ["SHOWN", "elided", "shown"]
 
 #: How many characters of a long string are shown.
 SHOWN = 48
-# How deep into dicts and lists ``shown`` elides: deeper, the built-in repr takes over, so that a
-# value nested hundreds of levels costs no Python stack frame per level.
-_ELIDED_LEVELS = 20
+# How many items of a list or dict are shown, and how deep: what lies beyond is counted, not shown.
+_SHOWN_ITEMS = 20
+_SHOWN_LEVELS = 20
 
 
 def elided(text: str) -> str:
@@ -25,19 +28,31 @@ def elided(text: str) -> str:
 
 
 def shown(value: object, level: int = 0) -> str:
-    """``repr(value)``, its long strings elided (also inside dicts and lists), and an integer too
-    long to print given by its size."""
+    """``repr(value)``, with long strings, lists and dicts shortened (also inside one another), and
+    an integer too long to print given by its size."""
     if isinstance(value, str):
         return elided(str.__str__(value))
-    if level < _ELIDED_LEVELS:
-        if isinstance(value, dict):
-            inner = level + 1
-            return "{" + ", ".join(f"{shown(key, inner)}: {shown(item, inner)}" for key, item in value.items()) + "}"
-        if isinstance(value, list):
-            return "[" + ", ".join(shown(item, level + 1) for item in value) + "]"
+    if isinstance(value, dict):
+        if level >= _SHOWN_LEVELS:
+            return f"{{…({_items(len(value))})}}"
+        items = [f"{shown(key, level + 1)}: {shown(item, level + 1)}" for key, item in islice(value.items(), _SHOWN_ITEMS)]
+        return "{" + ", ".join(items) + _more(len(value)) + "}"
+    if isinstance(value, list):
+        if level >= _SHOWN_LEVELS:
+            return f"[…({_items(len(value))})]"
+        items = [shown(item, level + 1) for item in islice(value, _SHOWN_ITEMS)]
+        return "[" + ", ".join(items) + _more(len(value)) + "]"
     try:
         return repr(value)
     except ValueError:  # an int past Python's limit on digits to print, or a container holding one
         if isinstance(value, int):
             return f"<an int of {value.bit_length():,} bits>"
         return f"<a {type(value).__name__} holding an int too long to print>"
+
+
+def _more(count: int) -> str:
+    return f", …({_items(count)})" if count > _SHOWN_ITEMS else ""
+
+
+def _items(count: int) -> str:
+    return "1 item" if count == 1 else f"{count:,} items"

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from ._checks import check_float, check_int, check_optional_str, check_str, describe
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
+from ._shown import elided
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEMessage, SSEParser, check_size
 from .errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
@@ -54,9 +55,9 @@ def decode_event(message: SSEMessage, limits: DecodeLimits) -> AgentEvent:
     try:
         return AgentEvent.from_json(message.data, limits=limits)
     except DecodeError as error:
-        where = f"SSE message {message.event!r}"
+        where = f"SSE message {elided(message.event)}"
         if message.last_event_id:
-            where += f" with last event id {message.last_event_id!r}"
+            where += f" with last event id {elided(message.last_event_id)}"
         raise DecodeError(f"{error.reason} (in {where})", error.path) from None
 
 
@@ -102,7 +103,10 @@ class ResumableEventStream:
         if headers is not None and not isinstance(headers, Mapping):
             raise ArgumentTypeError(f"headers must be a mapping of names to values, got {describe(headers)}")
         headers = dict(headers or {})
-        for name in [name for name in headers if str(name).lower() == "last-event-id"]:
+        for name in headers:
+            if not isinstance(name, str):  # compared without regard to case, below and at each request
+                raise ArgumentTypeError(f"header names must be str, got {describe(name)}")
+        for name in [name for name in headers if name.lower() == "last-event-id"]:
             # The client sends the header itself, updated on every reconnection: a second copy in
             # another case would go too, and a server reading the first would replay everything.
             given = headers.pop(name)

@@ -62,10 +62,11 @@ class SSEParser:
     for, in milliseconds, or ``None``) are what a client needs to resume.
 
     A message whose lines hold more than ``max_message_size`` characters
-    (counted as the stream writes them, field names included, line ends not)
-    raises :class:`DecodeError` as soon as they do, however the stream is
-    chunked, so a broken or hostile stream cannot fill the memory; the parser
-    is unusable afterwards.
+    (counted as the stream writes them, field names included, line ends not),
+    or a comment line longer than that, raises :class:`DecodeError` as soon as
+    it does, however the stream is chunked, so a broken or hostile stream cannot
+    fill the memory; the parser is unusable afterwards.  Comments are no part of
+    a message: keep-alives between messages never add up to one.
     """
 
     def __init__(self, last_event_id: str = "", *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
@@ -119,7 +120,9 @@ class SSEParser:
             if len(partial) - self._partial_runs >= _RUN:
                 self._partial_runs = _join_run(partial, self._partial_runs, "")
             self._partial_size += len(text) - start
-            if self._partial_size + self._size > self.max_message_size:
+            # An unfinished comment counts alone, as it will once finished.
+            held = self._partial_size if partial[0][0] == ":" else self._partial_size + self._size
+            if held > self.max_message_size:
                 self._too_large()
         return messages
 
@@ -133,13 +136,15 @@ class SSEParser:
         if not line:
             self._size = 0
             return self._dispatch()
-        # Every line counts, as its unfinished tail did: whether a message fits cannot depend on
+        # Every line counts as its unfinished tail did: whether a message fits cannot depend on
         # where the chunks happened to split it.
+        if line[0] == ":":  # a comment, often a keep-alive: dropped, so it counts alone
+            if len(line) > self.max_message_size:
+                self._too_large()
+            return None
         self._size += len(line)
         if self._size > self.max_message_size:
             self._too_large()
-        if line[0] == ":":  # a comment, often a keep-alive
-            return None
         field, colon, value = line.partition(":")
         if colon and value[:1] == " ":
             value = value[1:]

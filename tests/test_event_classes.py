@@ -201,6 +201,15 @@ def test_a_repr_shows_the_start_of_long_strings_and_their_length() -> None:
     [custom] = [event for event in ev.events_from_message(message) if isinstance(event, CustomEvent)]
     text = repr(custom)
     assert len(text) < 500 and "'QUJDQUJD" in text and "…(1,000,000 characters)" in text
+    # Long lists and deep values too: the first items and the count, and nothing past twenty levels.
+    deep: Any = "x" * 1_000_000
+    for _ in range(25):
+        deep = [deep]
+    wide = CustomEvent("progress", {"items": list(range(100_000)), "deep": deep}, id="e", created_at="t")
+    assert repr(wide) == (
+        "CustomEvent(name='progress', value={'items': [" + ", ".join(map(str, range(20))) + ", …(100,000 items)], "
+        "'deep': " + "[" * 19 + "[…(1 item)]" + "]" * 19 + "}, id='e', created_at='t', source=None, metadata=None)"
+    )
     delta = ev.DataBlockDeltaEvent("r", "d", image, id="e", created_at="t", metadata={"note": "x" * 200})
     assert repr(delta) == (
         f"DataBlockDeltaEvent(reply_id='r', block_id='d', delta={image[:48]!r}…(1,000,000 characters), "

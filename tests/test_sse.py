@@ -222,6 +222,7 @@ def test_the_client_checks_its_arguments() -> None:
         ({"url": url, "timeout": "5"}, "timeout must be a number"),
         ({"url": url, "max_retries": 2.0}, "max_retries must be an int"),
         ({"url": url, "headers": [("A", "b")]}, "headers must be a mapping"),
+        ({"url": url, "headers": {b"Accept": "x"}}, r"header names must be str, got b'Accept' \(bytes\)"),
         ({"url": url, "stop": 5}, "stop must be a function of an event, or None"),
         ({"url": url, "max_message_size": "big"}, "max_message_size must be an int"),
         ({"url": url, "limits": 200}, "limits must be a DecodeLimits"),
@@ -327,6 +328,8 @@ def test_parse_events_names_bad_data() -> None:
     assert str(caught.value) == (
         "delta: expected a string, got number (in SSE message 'TEXT_BLOCK_DELTA' with last event id 'e5')"
     )
+    with pytest.raises(DecodeError, match=r"with last event id 'eeee.*'…\(1,000,000 characters\)\)$"):
+        list(parse_events(bad.replace("e5", "e" * 1_000_000)))
 
 
 def test_parse_events_takes_the_decoders_limits() -> None:

@@ -157,6 +157,17 @@ def test_whether_a_message_fits_does_not_depend_on_the_chunks(lines: list[str], 
     assert parsed(chunks) == parsed([stream])
 
 
+def test_comments_count_each_on_its_own_never_toward_a_message() -> None:
+    parser = SSEParser(max_message_size=100)
+    assert parser.feed("data: {}\n\n" + ": keep-alive\n" * 1_000 + "data: {}\n\n") == [SSEMessage("message", "{}", "")] * 2
+    long_comment = ":" + "x" * 100 + "\n"
+    for chunks in ([long_comment], [long_comment[:50], long_comment[50:]]):
+        with pytest.raises(DecodeError, match="beyond 100 characters"):
+            parser = SSEParser(max_message_size=100)
+            for chunk in chunks:
+                parser.feed(chunk)
+
+
 def test_the_size_counts_the_lines_as_written() -> None:
     # Field names count, line ends do not: "data: " and ten characters fill a limit of 16 exactly.
     assert SSEParser(max_message_size=16).feed("data: 0123456789\n\n") == [SSEMessage("message", "0123456789", "")]
