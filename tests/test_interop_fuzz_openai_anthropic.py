@@ -295,6 +295,17 @@ def test_equal_blocks_keep_their_own_part_fields() -> None:
     # Two equal texts, only the second marked: the mark stays on the second.
     request = {"system": [{"type": "text", "text": "x"}, {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}], "messages": []}
     assert to_anthropic(from_anthropic(request), validate=False) == request
+    # Shifted together by a block put in front, equal blocks keep their fields in their order; reordered,
+    # each block takes its own back.
+    marks = [{"type": "ephemeral"}, {"type": "ephemeral", "ttl": "1h"}]
+    request = {"system": [{"type": "text", "text": "x", "cache_control": mark} for mark in marks], "messages": []}
+    (system,) = from_anthropic(request)
+    shifted = to_anthropic([system.with_content(["preface", *system.content])], validate=False)
+    assert [part.get("cache_control") for part in shifted["system"]] == [None, *marks]
+    request = {"system": [{"type": "text", "text": text, "cache_control": mark} for text, mark in zip("xy", marks)], "messages": []}
+    (system,) = from_anthropic(request)
+    swapped = to_anthropic([system.with_content(system.content[::-1])], validate=False)
+    assert [(part["text"], part["cache_control"]) for part in swapped["system"]] == [("y", marks[1]), ("x", marks[0])]
 
 
 _TAKE_A_LIST = [to_openai, to_anthropic, to_agentflow, to_vercel_ai, to_swarm_kit, validate_conversation, repair_conversation]

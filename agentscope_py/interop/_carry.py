@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import urllib.parse
+from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -160,26 +161,40 @@ class Carried:
 def _placed(
     parts: Mapping[str, Any], part_of: Mapping[str, Any], blocks: Sequence[ContentBlock]
 ) -> dict[int, Mapping[str, Any]]:
+    """Block index -> the extra fields of the part it was read from.
+
+    Each part was recorded at a position with its block's fingerprint.  Taken in
+    the order they were recorded, a part stays at its position while the block
+    there still matches, else goes to the next matching block after the one the
+    part before it took: so an edit that shifts blocks (one put in front) moves
+    equal blocks' fields along in their order.  A part that finds none that way
+    (the blocks were reordered) takes the first free block that matches."""
     prints = [fingerprint(block) for block in blocks]
+    at: dict[str, list[int]] = {}  # fingerprint -> the indices of the blocks that have it, in order
+    for block_index, block_print in enumerate(prints):
+        at.setdefault(block_print, []).append(block_index)
+    recorded = sorted(
+        ((position(key), part_of.get(key), extras) for key, extras in parts.items() if isinstance(extras, Mapping)),
+        key=lambda entry: len(blocks) if entry[0] is None else entry[0],  # sorted() is stable: ties keep their order
+    )
     placed: dict[int, Mapping[str, Any]] = {}
-    moved: list[tuple[Any, Mapping[str, Any]]] = []
-    for key, extras in parts.items():
-        if not isinstance(extras, Mapping):
-            continue
-        index = position(key)
-        if index is not None and index < len(blocks) and prints[index] == part_of.get(key):
-            placed[index] = extras
+    left: list[tuple[Any, Mapping[str, Any]]] = []
+    last = -1  # the block the part before took
+    for index, print_, extras in recorded:
+        if index is not None and last < index < len(blocks) and prints[index] == print_:
+            last = index
         else:
-            moved.append((part_of.get(key), extras))
-    if moved:  # the content was edited: each goes to the first unclaimed block that still matches
-        unclaimed: dict[str, list[int]] = {}
-        for index in reversed(range(len(prints))):  # reversed: pop() then takes the first
-            if index not in placed:
-                unclaimed.setdefault(prints[index], []).append(index)
-        for print_, extras in moved:
-            indices = unclaimed.get(print_) if isinstance(print_, str) else None
-            if indices:
-                placed[indices.pop()] = extras
+            candidates = at.get(print_, ()) if isinstance(print_, str) else ()
+            after = bisect_right(candidates, last)
+            if after == len(candidates):
+                left.append((print_, extras))
+                continue
+            last = candidates[after]
+        placed[last] = extras
+    for print_, extras in left:
+        free = next((i for i in at.get(print_, ()) if i not in placed), None) if isinstance(print_, str) else None
+        if free is not None:
+            placed[free] = extras
     return placed
 
 
