@@ -14,11 +14,12 @@ constructed one.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 from typing_extensions import Self
 
+from ._frozen import thawed
 from .errors import AgentScopeError, ArgumentTypeError
 
 __all__ = ["Builder", "FieldSetter"]
@@ -46,11 +47,22 @@ class FieldSetter(Generic[_V]):
         name = self._name
 
         def set_field(value: _V) -> _B:
-            builder._values[name] = value
+            builder._values[name] = _as_it_is_now(value)
             return builder
 
         set_field.__name__ = name
+        set_field.__qualname__ = f"{type(builder).__name__}.{name}"  # what Python's own errors name
         return set_field
+
+
+def _as_it_is_now(value: Any) -> Any:
+    """``value`` as given, out of the caller's reach: a builder builds again and again from it, and
+    the caller may go on changing a dict or list it gave (or a generator would be used up)."""
+    if isinstance(value, (Mapping, list)):
+        return thawed(value)  # a plain deep copy; the built object checks and freezes it
+    if isinstance(value, Iterator):
+        return list(value)
+    return value
 
 
 class Builder(Generic[_T]):

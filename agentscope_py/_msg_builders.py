@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, overload
 from typing_extensions import Never, Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import check_enum, check_str, describe
+from ._checks import check_enum, check_str, describe, unordered_hint
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
-from ._frozen import EMPTY
+from ._frozen import EMPTY, thawed
 from ._ids import new_msg_id, new_msg_timestamp
 from ._usage import ChatUsage
 from .errors import ArgumentTypeError
@@ -85,7 +85,8 @@ class MessageBuilder(Generic[_M, _B]):
             raise ArgumentTypeError(
                 f"{self._msg_cls.__name__}.metadata must be a mapping with str keys, got {describe(metadata)}"
             )
-        self._metadata = EMPTY if metadata is None else dict(metadata)
+        # A deep copy: the caller may go on changing what it gave before this builder builds.
+        self._metadata = EMPTY if metadata is None else thawed(metadata)
         return self
 
     def timestamp(self, timestamp: str | None) -> Self:
@@ -120,9 +121,12 @@ class MessageBuilder(Generic[_M, _B]):
         )
 
     def __repr__(self) -> str:
+        role = "None" if self._role is None else self._role.name
+        reason = "None" if self._generate_reason is None else self._generate_reason.name
         return (
             f"{type(self).__name__}(msg_cls={self._msg_cls.__name__}, id={self._id!r}, name={self._name!r}, "
-            f"content={tuple(self._content)!r}, metadata={self._metadata!r})"
+            f"role={role}, content={tuple(self._content)!r}, metadata={self._metadata!r}, "
+            f"timestamp={self._timestamp!r}, usage={self._usage!r}, generate_reason={reason})"
         )
 
 
@@ -187,6 +191,8 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
         given: list[object] = []  # one by one or as an iterable, as content(...) takes them
         items: tuple[object, ...] = blocks  # checked as given: a str is no result either
         for item in items:
+            if isinstance(item, (set, frozenset, Mapping)):  # no order, or keys for results: say so
+                raise ArgumentTypeError(f"results() takes ToolResultBlocks, got {describe(item)}{unordered_hint(item, blocks=False)}")
             given.extend(item) if isinstance(item, Iterable) and not isinstance(item, str) else given.append(item)
         results: list[ContentBlock] = []
         for index, block in enumerate(given):

@@ -98,6 +98,20 @@ def test_a_builder_can_be_reused(cls: type[Any], fields: dict[str, Any]) -> None
     assert first == second == cls(**fields)
 
 
+def test_a_builder_keeps_what_it_was_given_as_it_was() -> None:
+    # Built again and again: a generator is not used up by the first build, and what the caller
+    # changes afterwards in a dict or list it gave reaches no later build.
+    results = ToolResultBlock.builder().output(block for block in [TextBlock("a")])
+    assert results.build().output == results.build().output == (TextBlock("a"),)
+    metadata: dict[str, Any] = {"k": [1]}
+    thinking = ThinkingBlock.builder().thinking("t").metadata(metadata)
+    metadata["k"].append(2)
+    metadata["new"] = True
+    assert thinking.build().metadata == {"k": [1]}
+    with pytest.raises(TypeError, match=r"^ThinkingBlockBuilder\.thinking\(\) missing 1 required positional argument"):
+        thinking.thinking()  # type: ignore[call-arg]
+
+
 @pytest.mark.parametrize(
     ("builder", "expected"),
     [

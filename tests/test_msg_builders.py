@@ -207,9 +207,12 @@ def test_pinned_builders_cannot_change_role(role: MsgRole, cls: type[Msg[Any]], 
 def test_builder_repr_shows_what_was_set() -> None:
     builder = SystemMessage.builder().name("sys").text_content("be brief")
     assert repr(builder) == (
-        "RoleMessageBuilder(msg_cls=SystemMessage, id=<generated>, name='sys', "
-        "content=(TextBlock(text='be brief'),), metadata={})"
+        "RoleMessageBuilder(msg_cls=SystemMessage, id=<generated>, name='sys', role=SYSTEM, "
+        "content=(TextBlock(text='be brief'),), metadata={}, timestamp=<generated>, usage=None, generate_reason=None)"
     )
+    assistant = AssistantMessage.builder().usage(ChatUsage(1, 2)).generate_reason(GenerateReason.TOOL_CALLS).timestamp("t")
+    assert "timestamp='t', usage=ChatUsage(input_tokens=1, output_tokens=2, cached_tokens=0, time=0.0), " \
+        "generate_reason=TOOL_CALLS)" in repr(assistant)
 
 
 # -- ToolResultMessage builder -------------------------------------------------------------
@@ -237,6 +240,11 @@ def test_tool_result_builder_results_replaces() -> None:
         with pytest.raises(ArgumentTypeError, match=rf"results\(\) takes ToolResultBlocks, got {got}; content\(\.\.\.\) takes any block"):
             builder.results(*not_results)  # type: ignore[arg-type]
     assert builder.build().content == ()  # a refused call changed nothing
+    # A set has no order, and a dict's items would be its keys: both refused, as content(...) refuses them.
+    with pytest.raises(ArgumentTypeError, match=r"results\(\) takes ToolResultBlocks, got .*a set has no order: give a list"):
+        builder.results({replaced[0]})  # mypy takes it: a set is an Iterable
+    with pytest.raises(ArgumentTypeError, match=r"results\(\) takes ToolResultBlocks, got \{'a': .* \(dict\)$"):
+        builder.results({"a": replaced[0]})  # type: ignore[dict-item]
 
 
 def test_tool_result_builder_appends_after_content() -> None:
