@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, overload
 from typing_extensions import Never, Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import check_enum, check_str, describe, unordered_hint
+from ._checks import check_enum, check_optional_str, check_str, describe, unordered_hint
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
@@ -59,13 +59,16 @@ class MessageBuilder(Generic[_M, _B]):
         self._usage: ChatUsage | None = None
         self._generate_reason: GenerateReason | None = None
 
+    # The setters check what they are given, as build() would again: the error then points at the
+    # line that gave it.
+
     def id(self, id: str | None) -> Self:
         """Set the id (``None`` is kept as no id; leave it unset to have one generated)."""
-        self._id = id
+        self._id = check_optional_str(id, f"{self._msg_cls.__name__}.id")
         return self
 
     def name(self, name: str | None) -> Self:
-        self._name = name
+        self._name = check_optional_str(name, f"{self._msg_cls.__name__}.name")
         return self
 
     def content(self, *blocks: str | _B | Iterable[str | _B]) -> Self:
@@ -91,10 +94,13 @@ class MessageBuilder(Generic[_M, _B]):
 
     def timestamp(self, timestamp: str | None) -> Self:
         """Set the timestamp (``None``: now, as in Java)."""
-        self._timestamp = _GENERATED if timestamp is None else timestamp
+        owner = self._msg_cls.__name__
+        self._timestamp = _GENERATED if timestamp is None else check_str(timestamp, f"{owner}.timestamp")
         return self
 
     def usage(self, usage: ChatUsage | None) -> Self:
+        if usage is not None and not isinstance(usage, ChatUsage):
+            raise ArgumentTypeError(f"{self._msg_cls.__name__}.usage must be a ChatUsage or None, got {describe(usage)}")
         self._usage = usage
         return self
 

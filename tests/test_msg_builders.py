@@ -106,6 +106,19 @@ def test_each_build_validates_again() -> None:
             builder.role(MsgRole.USER).build()
 
 
+def test_a_setter_refuses_a_wrong_type_where_it_is_given() -> None:
+    builder = UserMessage.builder().id("u1")
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.id must be a str or None, got 5 \(int\)$"):
+        builder.id(5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.name must be a str or None, got b'bob' \(bytes\)$"):
+        builder.name(b"bob")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.timestamp must be a str, got 1\.5 \(float\)$"):
+        builder.timestamp(1.5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.usage must be a ChatUsage or None, got \{"):
+        builder.usage({"inputTokens": 1})  # type: ignore[arg-type]
+    assert builder.build().id == "u1"  # the refused calls changed nothing
+
+
 def test_builders_do_not_keep_the_callers_mappings() -> None:
     metadata: dict[str, Any] = {"k": [1]}
     builder = UserMessage.builder().metadata(metadata)
