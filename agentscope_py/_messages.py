@@ -30,7 +30,7 @@ from ._ids import new_msg_id, new_msg_timestamp
 from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolResultMessageBuilder
 from ._serializable import JsonSerializable
 from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
-from ._usage import ChatUsage, usage_from_map
+from ._usage import ChatUsage, check_optional_usage, usage_from_map
 from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
 
 __all__ = [
@@ -181,8 +181,8 @@ class Msg(JsonSerializable, Generic[_B]):
             check_optional_str(name, f"{cls.__name__}.name")
         if type(timestamp) is not str and timestamp is not None:
             check_optional_str(timestamp, f"{cls.__name__}.timestamp")
-        if usage is not None and type(usage) is not ChatUsage and not isinstance(usage, ChatUsage):
-            raise ArgumentTypeError(f"{cls.__name__}.usage must be a ChatUsage or None, got {describe(usage)}")
+        if usage is not None and type(usage) is not ChatUsage:  # the exact type first: the hot path
+            check_optional_usage(usage, f"{cls.__name__}.usage")
         _set_id(self, id)
         _set_name(self, name)
         _set_role(self, role)

@@ -20,7 +20,7 @@ from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
 from ._ids import new_msg_id, new_msg_timestamp
-from ._usage import ChatUsage
+from ._usage import ChatUsage, check_optional_usage
 from .errors import ArgumentTypeError
 
 if TYPE_CHECKING:
@@ -99,9 +99,7 @@ class MessageBuilder(Generic[_M, _B]):
         return self
 
     def usage(self, usage: ChatUsage | None) -> Self:
-        if usage is not None and not isinstance(usage, ChatUsage):
-            raise ArgumentTypeError(f"{self._msg_cls.__name__}.usage must be a ChatUsage or None, got {describe(usage)}")
-        self._usage = usage
+        self._usage = check_optional_usage(usage, f"{self._msg_cls.__name__}.usage")
         return self
 
     def generate_reason(self, reason: GenerateReason | None) -> Self:

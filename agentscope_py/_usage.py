@@ -8,11 +8,12 @@ from typing import Any
 import attrs
 
 from ._builder import Builder, FieldSetter
-from ._checks import JAVA_INT_MAX, JAVA_INT_MIN
+from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, describe
 from ._fields import checked_fields
 from ._serializable import JsonSerializable
+from .errors import ArgumentTypeError
 
-__all__ = ["ChatUsage", "ChatUsageBuilder", "usage_from_map"]
+__all__ = ["ChatUsage", "ChatUsageBuilder", "check_optional_usage", "usage_from_map"]
 
 
 @attrs.frozen(field_transformer=checked_fields)
@@ -60,6 +61,13 @@ class ChatUsageBuilder(Builder[ChatUsage], target=ChatUsage):
     output_tokens = FieldSetter[int]()
     cached_tokens = FieldSetter[int]()
     time = FieldSetter[float]()
+
+
+def check_optional_usage(value: object, arg: str) -> ChatUsage | None:
+    """``value`` if it is a ``ChatUsage`` or ``None``; else the error naming ``arg``."""
+    if value is None or isinstance(value, ChatUsage):
+        return value
+    raise ArgumentTypeError(f"{arg} must be a ChatUsage or None, got {describe(value)}")
 
 
 def usage_from_map(value: Mapping[str, Any]) -> ChatUsage:
