@@ -268,7 +268,7 @@ class ToolResultBlock(ContentBlock):
     @classmethod
     def text(cls, text: str) -> ToolResultBlock:
         """A result holding ``text``, state RUNNING, no id or name."""
-        return cls(None, None, TextBlock(text))
+        return cls(None, None, TextBlock(check_str(text, "ToolResultBlock.text text")))
 
     @overload
     @classmethod
@@ -297,7 +297,7 @@ class ToolResultBlock(ContentBlock):
         return cls(
             tool_use.id,
             tool_use.name,
-            TextBlock("[Awaiting external execution]" if reason is None else reason),
+            TextBlock("[Awaiting external execution]" if reason is None else check_str(reason, "ToolResultBlock.suspended reason")),
             {cls.METADATA_SUSPENDED: True},
         )
 

@@ -19,7 +19,8 @@ from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 from typing_extensions import Self
 
-from ._frozen import thawed
+from ._checks import NestedTooDeeply
+from ._frozen import MAX_STORED_DEPTH, thawed
 from .errors import AgentScopeError, ArgumentTypeError
 
 __all__ = ["Builder", "FieldSetter"]
@@ -47,7 +48,13 @@ class FieldSetter(Generic[_V]):
         name = self._name
 
         def set_field(value: _V) -> _B:
-            builder._values[name] = _as_it_is_now(value)
+            try:
+                builder._values[name] = _as_it_is_now(value)
+            except RecursionError:  # a dict or list that contains itself, or one nested past the stack
+                raise NestedTooDeeply(
+                    f"{set_field.__qualname__}() was given a value nested too deeply to store "
+                    f"(deeper than {MAX_STORED_DEPTH} levels), or one that contains itself"
+                ) from None
             return builder
 
         set_field.__name__ = name

@@ -65,7 +65,7 @@ class Sentinel:
 def describe(value: object) -> str:
     """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""
     if isinstance(value, type):
-        return f"the class {value.__name__} (pass an instance, e.g. {value.__name__}(...))"
+        return f"the class {value.__name__} itself (pass an instance)"
     try:
         text = repr(value)
     except ValueError:  # an int too long to print, perhaps inside a container

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, overload
 from typing_extensions import Never, Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import check_enum, check_optional_str, check_str, describe, unordered_hint
+from ._checks import check_enum, check_mapping, check_optional_str, check_str, describe, unordered_hint
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
-from ._frozen import EMPTY, thawed
+from ._frozen import EMPTY
 from ._ids import new_msg_id, new_msg_timestamp
 from ._usage import ChatUsage, check_optional_usage
 from .errors import ArgumentTypeError
@@ -84,12 +84,9 @@ class MessageBuilder(Generic[_M, _B]):
 
     def metadata(self, metadata: Mapping[str, Any] | None) -> Self:
         """Replace the metadata (a generate reason set on this builder is kept)."""
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise ArgumentTypeError(
-                f"{self._msg_cls.__name__}.metadata must be a mapping with str keys, got {describe(metadata)}"
-            )
-        # A deep copy: the caller may go on changing what it gave before this builder builds.
-        self._metadata = EMPTY if metadata is None else thawed(metadata)
+        # Checked and stored as the message stores it: a read-only deep copy, out of reach of the
+        # caller, who may go on changing what it gave before this builder builds.
+        self._metadata = check_mapping(metadata, f"{self._msg_cls.__name__}.metadata", drop_none=True)
         return self
 
     def timestamp(self, timestamp: str | None) -> Self:

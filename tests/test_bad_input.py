@@ -119,7 +119,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ("UserMessage.metadata", KEYS, "key 2 (int)", lambda: UserMessage("x", metadata=_of({"a": 1, 2: 3})), ""),
     # content items
     (
-        "UserMessage content[1]", CONTENT_ITEM, "the class ImageBlock (pass an instance, e.g. ImageBlock(...))",
+        "UserMessage content[1]", CONTENT_ITEM, "the class ImageBlock itself (pass an instance)",
         lambda: UserMessage(TextBlock("a"), _of(ImageBlock)), "",
     ),
     ("UserMessage content[1]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("a", _of(3)), ""),
@@ -142,7 +142,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
         lambda: ToolResultBlock("c", "n", [_of(3)]), "",
     ),
     (
-        "ToolResultBlock.output", OUTPUT, "the class TextBlock (pass an instance, e.g. TextBlock(...))",
+        "ToolResultBlock.output", OUTPUT, "the class TextBlock itself (pass an instance)",
         lambda: ToolResultBlock("c", "n", _of(TextBlock)), "",
     ),
     (  # not blocks: no word of ContentBlock.from_dict for a mapping

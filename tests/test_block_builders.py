@@ -10,6 +10,7 @@ import pytest
 
 from agentscope_py import (
     ArgumentTypeError,
+    ArgumentValueError,
     AudioBlock,
     Base64Source,
     ChatUsage,
@@ -166,3 +167,18 @@ def test_a_missing_required_field_is_refused_at_build_saying_which_setter_to_cal
 def test_builder_repr_lists_the_values_set() -> None:
     assert repr(ToolUseBlock.builder().name("search")) == "ToolUseBlockBuilder(id=None, name='search')"
     assert repr(TextBlock.builder().text("hi")) == "TextBlockBuilder(text='hi')"
+
+
+@pytest.mark.parametrize("depth", [None, 2_000])  # None: a dict that contains itself
+def test_a_setter_refuses_a_value_too_deep_to_copy(depth: int | None) -> None:
+    value: dict[str, Any] = {}
+    if depth is None:
+        value["self"] = value
+    else:
+        inner = value
+        for _ in range(depth):
+            inner["x"] = inner = {}
+    builder = ToolUseBlock.builder().id("c").name("n")
+    with pytest.raises(ArgumentValueError, match=r"^ToolUseBlockBuilder\.input\(\) was given a value nested too deeply"):
+        builder.input(value)
+    assert builder.build().input == {}  # the refused call changed nothing

@@ -340,6 +340,12 @@ def _of(value: object) -> Any:
         (lambda: ToolResultBlock.error("call_1", _of(None)), r"ToolResultBlock.error message must be a str, got None"),
         (lambda: ToolResultBlock.error(_of(5)), r"ToolResultBlock.error message must be a str, got 5 \(int\)"),
         (lambda: ToolResultBlock.error(_of(5), "boom"), r"ToolResultBlock.error tool_id must be a str or None, got 5"),
+        # The error names the factory's argument, not the TextBlock made from it.
+        (lambda: ToolResultBlock.text(_of(None)), r"^ToolResultBlock.text text must be a str, got None"),
+        (
+            lambda: ToolResultBlock.suspended(ToolUseBlock("c", "n"), _of(5)),
+            r"^ToolResultBlock.suspended reason must be a str, got 5 \(int\)$",
+        ),
     ],
 )
 def test_tool_result_error_refuses_what_is_not_text(call: Any, message: str) -> None:

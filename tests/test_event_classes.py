@@ -238,6 +238,8 @@ def test_copy_helpers_return_copies_keeping_id_and_time() -> None:
     assert chained.metadata == {"b": 2}
     assert chained.with_metadata_entry("b", None).metadata is None
     assert event.with_metadata_entry("", 1) is event
+    with pytest.raises(ArgumentTypeError, match=r"^TextBlockDeltaEvent\.with_metadata_entry key must be a str or None, got 1 \(int\)$"):
+        event.with_metadata_entry(1, "v")  # type: ignore[arg-type]
 
 
 def test_tool_result_events_take_metadata_by_keyword() -> None:

@@ -9,6 +9,7 @@ import pytest
 from strategies import MESSAGE_CLASSES
 
 from agentscope_py import (
+    ArgumentValueError,
     ArgumentTypeError,
     AssistantMessage,
     ChatUsage,
@@ -116,7 +117,16 @@ def test_a_setter_refuses_a_wrong_type_where_it_is_given() -> None:
         builder.timestamp(1.5)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.usage must be a ChatUsage or None, got \{"):
         builder.usage({"inputTokens": 1})  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.metadata keys must be str, got key 1 \(int\)$"):
+        builder.metadata({1: "x"})  # type: ignore[dict-item]
     assert builder.build().id == "u1"  # the refused calls changed nothing
+
+
+def test_metadata_that_contains_itself_is_refused_where_it_is_given() -> None:
+    looped: dict[str, Any] = {}
+    looped["self"] = looped
+    with pytest.raises(ArgumentValueError, match=r"^UserMessage\.metadata\['self'\] is nested too deeply to store"):
+        UserMessage.builder().metadata(looped)
 
 
 def test_builders_do_not_keep_the_callers_mappings() -> None:

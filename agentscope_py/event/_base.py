@@ -99,7 +99,13 @@ class AgentEvent(JsonSerializable):
 
         As in Java, a ``None`` or blank key changes nothing (``self`` is returned).
         """
-        if key is None or not key.strip():
+        if key is None:
+            return self
+        if type(key) is not str and not isinstance(key, str):
+            raise ArgumentTypeError(
+                f"{type(self).__name__}.with_metadata_entry key must be a str or None, got {describe(key)}"
+            )
+        if not key.strip():
             return self
         entries = dict(self.metadata or {})
         if value is None:
