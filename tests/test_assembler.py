@@ -3,6 +3,7 @@ sub-agents, generate reasons, bare model calls, tool arguments, replays and snap
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -404,10 +405,17 @@ def test_the_message_timestamp_is_the_start_events_time_in_local_time() -> None:
         assert message.timestamp == f"{local}.678", same
     # A day that does not exist is no instant: the message takes the time it was made, as when none is
     # given, rather than a rolled-over date (February 30th is not March 2nd).
-    for no_instant in ("2025-02-30T00:00:00Z", "2026-01-02T24:00:00Z", "yesterday"):
+    # Digits of other scripts are not ISO-8601 digits either.
+    for no_instant in ("2025-02-30T00:00:00Z", "2026-01-02T24:00:00Z", "yesterday", "\u0662026-01-02T03:04:05Z"):
         [message] = assemble([AgentStartEvent(None, "R", "a", created_at=no_instant), AgentEndEvent("R")])
         made = time.mktime(time.strptime(str(message.timestamp)[:19], "%Y-%m-%d %H:%M:%S"))
         assert abs(made - time.time()) < 60, (no_instant, message.timestamp)
+
+
+def test_a_year_before_1000_is_written_in_four_digits_as_java_does() -> None:
+    start = AgentStartEvent(None, "R", "a", created_at="0999-06-15T12:00:00Z")
+    [message] = assemble([start, AgentEndEvent("R")])
+    assert re.fullmatch(r"0999-06-1[456] \d\d:\d\d:\d\d\.000", str(message.timestamp)), message.timestamp
 
 
 def test_assembled_messages_is_a_list_with_anomalies() -> None:

@@ -9,12 +9,11 @@ what arrived since the previous one.
 
 from __future__ import annotations
 
-import functools
 import re
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from .._blocks import (
@@ -330,7 +329,10 @@ class WholeBlock(BlockAccumulator):
 
 
 # An instant as ISO-8601 writes it: Java's Instant in UTC ("Z"), or another producer's with an offset.
-_ISO_INSTANT = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)")
+# ASCII digits only: ``\d`` alone would take other scripts' digits too.
+_ISO_INSTANT = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)", re.ASCII)
+_EPOCH = datetime(1970, 1, 1)
+_SECOND = timedelta(seconds=1)
 # (the instant to the second with its zone, its local "yyyy-MM-dd HH:mm:ss"): replies of one second share the work.
 _last_second: tuple[str, str] = ("", "")
 
@@ -342,28 +344,24 @@ def local_timestamp(created_at: str | None) -> str:
     return new_msg_timestamp() if text is None else text
 
 
-@functools.lru_cache(maxsize=256)
 def _local_of_instant(created_at: str) -> str | None:
-    # Cached per string: a replayed stream, or the same stream assembled again, skips the regex and
-    # the calendar calls (most of what a reply's start costs).  ``None`` (no instant) is kept too,
-    # so the caller's "now" is never cached.
     global _last_second
     match = _ISO_INSTANT.fullmatch(created_at)
     if match is None:
         return None
-    *fields, fraction, zone = match.groups()
-    second = created_at[:19] + zone
+    wall, fraction, zone = match.groups()
+    second = wall + zone
     known, text = _last_second
     if second != known:
         try:
-            # datetime, not calendar.timegm: it refuses a day that does not exist (Feb 30) rather
-            # than rolling it over into the next month.
-            year, month, day, hour, minute, sec = map(int, fields)
-            moment = datetime(year, month, day, hour, minute, sec, tzinfo=timezone.utc)
+            # fromisoformat refuses a day that does not exist (Feb 30) rather than rolling it over
+            # into the next month, as calendar.timegm would.
+            seconds = (datetime.fromisoformat(wall) - _EPOCH) // _SECOND
             if zone != "Z":
-                offset = timedelta(hours=int(zone[1:3]), minutes=int(zone[-2:]))
-                moment = moment - offset if zone[0] == "+" else moment + offset
-            text = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(moment.timestamp()))
+                offset = int(zone[1:3]) * 3600 + int(zone[-2:]) * 60
+                seconds += -offset if zone[0] == "+" else offset
+            # isoformat writes the year in four digits, as Java's "yyyy" does (strftime may not).
+            text = datetime.fromtimestamp(seconds).isoformat(" ")
         except (ValueError, OverflowError, OSError):
             return None
         _last_second = (second, text)
