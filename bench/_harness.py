@@ -204,37 +204,47 @@ def _table(rows: Iterable[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _verdict(ratio: float | None, target: Target | None, higher_is_better: bool) -> str:
+def _verdict(ratio: float | None, target: Target | None, higher_is_better: bool, rounds: Sequence[float] = ()) -> str:
+    """``met``/``MISSED`` by ``ratio``; with the per-round ratios, how many rounds agree when not all
+    do, so that a verdict the machine's noise could turn reads as such."""
     if target is None or ratio is None:
         return ""
-    met = ratio >= target.ratio if higher_is_better else ratio <= target.ratio
+
+    def meets(value: float) -> bool:
+        return value >= target.ratio if higher_is_better else value <= target.ratio
+
     sign = ">=" if higher_is_better else "<="
-    return f"{'met' if met else 'MISSED'} (target {sign} {target.ratio:g}x)"
+    met = meets(ratio)
+    agreeing = sum(meets(value) == met for value in rounds)
+    split = f"; {agreeing} of {len(rounds)} rounds agree" if agreeing < len(rounds) else ""
+    return f"{'met' if met else 'MISSED'} (target {sign} {target.ratio:g}x{split})"
 
 
-def _round_ratio(ours: Timing, peer: Timing) -> float:
-    """The median over rounds of ours/peer: both ran in the same round, under the same load."""
-    return statistics.median(o / p for o, p in zip(ours.per_repeat, peer.per_repeat))
+def _round_ratios(ours: Timing, peer: Timing) -> list[float]:
+    """ours/peer in each round: both ran in the same round, under the same load."""
+    return [o / p for o, p in zip(ours.per_repeat, peer.per_repeat)]
 
 
 def format_workload(result: WorkloadResult) -> str:
     """The workload's table: ops/s of each implementation and the ratio ours/peer."""
     workload = result.workload
     ours = result.results.get(OURS)
-    rows = [("implementation", "ops/s (median)", "spread", "ours/peer (per round)", "")]
+    rows = [("implementation", "ops/s (median)", "spread", "ours/peer (median, range over rounds)", "")]
     for name, timing in result.results.items():
-        if isinstance(timing, Missing):
-            rows.append((name, "missing", "", "", timing.reason))
-            continue
-        ratio = None if not isinstance(ours, Timing) or name == OURS else _round_ratio(ours, timing)
         target = workload.target if workload.target is not None and workload.target.peer == name else None
+        if isinstance(timing, Missing):
+            unchecked = "; the target is not checked" if target is not None else ""
+            rows.append((name, "missing", "", "", timing.reason + unchecked))
+            continue
+        rounds = [] if not isinstance(ours, Timing) or name == OURS else _round_ratios(ours, timing)
+        ratio = statistics.median(rounds) if rounds else None
         rows.append(
             (
                 name,
                 f"{timing.median:,.0f}",
                 f"{timing.spread:.0%}",
-                "" if ratio is None else f"{ratio:.2f}x",
-                _verdict(ratio, target, higher_is_better=True),
+                "" if ratio is None else f"{ratio:.2f}x ({min(rounds):.2f}–{max(rounds):.2f})",
+                _verdict(ratio, target, higher_is_better=True, rounds=rounds),
             )
         )
     return f"{workload.name}: {workload.description}\n{_table(rows)}"

@@ -90,19 +90,20 @@ def ours() -> CoreOps:
     )
 
 
-def pydantic_v2() -> CoreOps:
-    from bench.peers.pydantic_model import (
-        AssistantMessage,
-        Base64Source,
-        DataBlock,
-        TextBlock,
-        ThinkingBlock,
-        ToolUseBlock,
-        UserMessage,
+def pydantic_v2(same_ids: bool = False) -> CoreOps:
+    """The pydantic peer; ``same_ids``: its messages and data blocks generate ids and timestamps with
+    agentscope_py's generators instead of ``uuid4``/``strftime`` (see ``peers/pydantic_model.py``)."""
+    from bench.peers import pydantic_model as models
+    from bench.peers.pydantic_model import Base64Source, TextBlock, ThinkingBlock, ToolUseBlock
+
+    user, assistant, data = (
+        (models.UserMessageSameIds, models.AssistantMessageSameIds, models.DataBlockSameIds)
+        if same_ids
+        else (models.UserMessage, models.AssistantMessage, models.DataBlock)
     )
 
-    def assistant_tool_calls() -> AssistantMessage:
-        return AssistantMessage(
+    def assistant_tool_calls() -> models.AssistantMessage:
+        return assistant(
             content=(
                 ThinkingBlock(thinking=THOUGHT),
                 TextBlock(text=ANSWER),
@@ -113,15 +114,15 @@ def pydantic_v2() -> CoreOps:
             )
         )
 
-    def read(msg: AssistantMessage) -> object:
+    def read(msg: models.AssistantMessage) -> object:
         return msg.get_text_content(), msg.get_content_blocks(ToolUseBlock)
 
     return CoreOps(
-        user_text=lambda: UserMessage(content=(TextBlock(text=QUESTION),)),
-        user_image=lambda: UserMessage(
+        user_text=lambda: user(content=(TextBlock(text=QUESTION),)),
+        user_image=lambda: user(
             content=(
                 TextBlock(text=QUESTION),
-                DataBlock(source=Base64Source(media_type="image/png", data=PNG_BASE64)),
+                data(source=Base64Source(media_type="image/png", data=PNG_BASE64)),
             )
         ),
         assistant_tool_calls=assistant_tool_calls,
@@ -187,6 +188,7 @@ def attrs_ceiling() -> CoreOps:
 IMPLEMENTATIONS: dict[str, Callable[[], CoreOps]] = {
     OURS: ours,
     "pydantic v2": pydantic_v2,
+    "pydantic v2, same ids": functools.partial(pydantic_v2, same_ids=True),
     "langchain-core": langchain_core,
     "attrs (no checks)": attrs_ceiling,
 }

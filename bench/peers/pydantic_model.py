@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agentscope_py._ids import new_hex_id, new_msg_id, new_msg_timestamp
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -177,3 +179,23 @@ class AssistantMessage(_Msg):
 class SystemMessage(_Msg):
     role: Literal["SYSTEM"] = "SYSTEM"
     content: tuple[TextBlock, ...] = ()
+
+
+# -- the same models with agentscope_py's id and timestamp generators -------------------------
+# uuid4() and strftime cost about 2 µs each, about half of building a W1 message with the models
+# above.  These subclasses generate as cheaply as agentscope_py does, so that a comparison with
+# them measures the models alone (bench_core's "pydantic v2, same ids" row).
+
+
+class DataBlockSameIds(DataBlock):
+    id: str = Field(default_factory=new_hex_id)
+
+
+class UserMessageSameIds(UserMessage):
+    id: str = Field(default_factory=new_msg_id)
+    timestamp: str = Field(default_factory=new_msg_timestamp)
+
+
+class AssistantMessageSameIds(AssistantMessage):
+    id: str = Field(default_factory=new_msg_id)
+    timestamp: str = Field(default_factory=new_msg_timestamp)
