@@ -106,15 +106,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser(
         "demo", help="build and print a small conversation", description="Build and print a small conversation."
     )
-    schema_command = commands.add_parser("schema", help="print the JSON Schema of the wire format")
+    schema_command = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of the wire format",
+        description="Print the JSON Schema (draft 2020-12) of one kind of wire document.",
+    )
     schema_command.add_argument(
         "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
     )
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # started with stdout closed (`agentscope-py demo >&-`): print() would drop it all
+        if sys.stderr is not None:
+            print("agentscope-py: there is no standard output to write to", file=sys.stderr)
+        return 1
     if isinstance(sys.stdout, io.TextIOWrapper):  # a terminal or pipe that cannot show "°": escape, do not fail
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        return schema(args.root) if args.command == "schema" else demo()
+        status = schema(args.root) if args.command == "schema" else demo()
+        # Written here, where a failure is caught: a short output would otherwise sit in the buffer
+        # until Python flushes it on exit, and fail there with a traceback.
+        sys.stdout.flush()
+        return status
     except BrokenPipeError:
         # The reader went away (``agentscope-py schema | head``): stop quietly, as other commands do.
         # Python would otherwise complain again when it flushes stdout on exit.

@@ -29,20 +29,49 @@ def test_python_dash_m_runs_the_demo() -> None:
     assert "get_weather" in done.stdout
 
 
-@pytest.mark.parametrize("command", ["demo", "schema"])
-def test_a_reader_that_went_away_gets_no_traceback(command: str) -> None:
+def _environment(buffered: bool) -> dict[str, str]:
+    # Buffered, as Python writes to a pipe or a file by default: a short output is only written when
+    # Python flushes it; unbuffered (PYTHONUNBUFFERED, which some shells and CI runners set), at once.
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    return {**environment, "PYTHONUNBUFFERED": "1"} if not buffered else environment
+
+
+# A short output (the demo, the usage schema) fits Python's buffer; a long one (the message schema) does not.
+OUTPUTS = [["demo"], ["schema", "usage"], ["schema"]]
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("command", OUTPUTS, ids=" ".join)
+def test_a_reader_that_went_away_gets_no_traceback(command: list[str], buffered: bool) -> None:
     # As `agentscope-py schema | head -1`, made certain: the reading end is closed before anything is written.
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "agentscope_py", command], stdout=write_end, capture_output=False,
-            stderr=subprocess.PIPE, text=True, check=False,
+            [sys.executable, "-m", "agentscope_py", *command], stdout=write_end, capture_output=False,
+            stderr=subprocess.PIPE, text=True, check=False, env=_environment(buffered),
         )
     finally:
         os.close(write_end)
     assert done.returncode == 1
     assert done.stderr == ""
+
+
+def test_no_standard_output_is_an_error() -> None:
+    # `agentscope-py demo >&-`: Python runs with no sys.stdout and would print nothing, silently.
+    done = subprocess.run(
+        [sys.executable, "-m", "agentscope_py", "demo"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, check=False, preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 1
+    assert done.stderr == "agentscope-py: there is no standard output to write to\n"
+
+
+def test_importing_the_main_module_runs_nothing() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import agentscope_py.__main__"], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_unknown_command_exits_with_usage_error() -> None:
@@ -80,10 +109,13 @@ def test_an_output_that_cannot_show_the_text_gets_it_escaped() -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs a device that is always full (Linux)")
-def test_a_full_disk_is_one_line_not_a_traceback() -> None:
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("command", OUTPUTS, ids=" ".join)
+def test_a_full_disk_is_one_line_not_a_traceback(command: list[str], buffered: bool) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "agentscope_py", "schema"], stdout=full, stderr=subprocess.PIPE, text=True, check=False
+            [sys.executable, "-m", "agentscope_py", *command], stdout=full, stderr=subprocess.PIPE, text=True,
+            check=False, env=_environment(buffered),
         )
     assert done.returncode == 1
     assert done.stderr == "agentscope-py: cannot write the output: No space left on device\n"

@@ -121,16 +121,15 @@ def _finite(value: float, where: str) -> float:
     raise ArgumentValueError(f"{where} is {value}, which JSON cannot represent")
 
 
-# The least integer a float cannot hold (float() of it overflows): the largest float plus half its
-# last step, which rounds to even, up to infinity.
-_FLOAT_BOUND = int(sys.float_info.max) + 2**970
-
-
 class Float(Kind):
     json_type = "number"
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
-        return {"type": "number", "exclusiveMinimum": -_FLOAT_BOUND, "exclusiveMaximum": _FLOAT_BOUND}
+        # The largest float, not the least number that overflows one (half a step above it): that
+        # bound has 309 digits, which a parser reading numbers as doubles turns into infinity, and
+        # Ajv then refuses the schema.  Only numbers that round down to the largest float fall
+        # between the two: the decoder takes them, the schema does not.
+        return {"type": "number", "minimum": -sys.float_info.max, "maximum": sys.float_info.max}
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(_finite, 'finite')}({expr}, {where!r})"
