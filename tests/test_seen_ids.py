@@ -67,10 +67,14 @@ def test_runs_are_taken_whole_only_when_every_id_is_new() -> None:
     assert not seen.take_run([ids[LONG - 10], ids[5]])  # one seen before (the set part)
     assert not seen.take_run([ids[LONG - 10], ids[20]])  # one seen before (the rising part)
     assert not seen.take_run([ids[LONG - 10], None])  # an event without an id
-    assert not seen.take_run([ids[LONG - 9], ids[LONG - 10]])  # new, but not in rising order
+    assert not seen.take_run([ids[LONG - 11], ids[LONG - 10]])  # one seen before leads: a replay
     # Nothing above was recorded: the ten are still new, one at a time.
-    assert all(seen.first_sight(event_id) for event_id in ids[LONG - 10 :])
+    assert all(seen.first_sight(event_id) for event_id in ids[LONG - 10 : LONG - 4])
     assert not seen.first_sight(ids[LONG - 10])
+    # New ids out of rising order (random ones) are taken at once all the same, in the set.
+    assert seen.take_run([ids[LONG - 1], ids[LONG - 3], ids[LONG - 4]])
+    assert not seen.first_sight(ids[LONG - 3]) and not seen.first_sight(ids[0]) and not seen.first_sight(ids[500])
+    assert seen.first_sight(ids[LONG - 2]) and not seen.take_run([ids[LONG - 2]])
 
 
 @pytest.mark.parametrize("kind", ["rising", "random"])

@@ -80,11 +80,16 @@ class SeenIds:
                 fits = ids[0] > self._highest and not any(map(ge, ids, islice(ids, 1, None)))  # type: ignore[operator, arg-type]
             except TypeError:  # an event without an id
                 return False
-            if not fits:
+            if fits:
+                rising += ids  # type: ignore[arg-type]  # no None: the comparisons above would have raised
+                self._highest = rising[-1]
+                return True
+            if ids[0] in self:  # a replay, perhaps of rising ids: the caller goes event by event
                 return False
-            rising += ids  # type: ignore[arg-type]  # no None: the comparisons above would have raised
-            self._highest = rising[-1]
-            return True
+            # New ids that do not rise (random ones, as Java's): every id goes back in one set for
+            # good, and the run is taken there at once rather than event by event.
+            self._table.update(rising)
+            self._rising = None
         fresh = set(ids)
         if len(fresh) != len(ids) or None in fresh or not fresh.isdisjoint(table):
             return False
