@@ -2,14 +2,16 @@
 
 Everything generated is a payload the format can express, in the shape its
 serializers write (``role`` and ``content`` always there, AgentFlow's
-``message_id``/``timestamp``/``metadata`` too), with optional fields present or
-absent at random.  Also: what the converters normalize when AgentScope messages
+``message_id``/``timestamp`` too), with optional fields present or absent at
+random, and given as ``null`` or empty where a serializer may write them so
+(distinctions our model cannot hold, which must come back all the same).  Also: what the converters normalize when AgentScope messages
 go out and come back (:func:`comparable`), and the seed examples.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from agentscope_py import ContentBlock, DataBlock, Msg, ToolResultBlock
 
 __all__ = [
     "agentflow_payloads",
+    "any_timestamps",
     "comparable",
     "seed",
     "swarm_kit_payloads",
@@ -113,9 +116,15 @@ def _agentflow_message(role: str) -> st.SearchStrategy[dict[str, Any]]:
             "role": st.just(role),
             "content": st.lists(_AF_BLOCKS_BY_ROLE[role], max_size=4),
             "timestamp": st.none() | _MILLIS | st.floats(0, 4e9, allow_nan=False),
-            "metadata": _AF_METADATA,
         },
-        {"delta": st.booleans(), "usages": st.none() | _USAGES, "raw": st.none() | json_objects(), "tools_calls": st.none() | st.lists(json_objects(), max_size=1)},
+        {
+            # The Python server always writes metadata; the TypeScript client may leave it out.
+            "metadata": st.none() | _AF_METADATA,
+            "delta": st.booleans(),
+            "usages": st.none() | _USAGES,
+            "raw": st.none() | json_objects(),
+            "tools_calls": st.none() | st.lists(json_objects(), max_size=1),
+        },
     )
 
 
@@ -135,7 +144,8 @@ _V_IMAGE = _obj({"type": st.just("image"), "image": _MEDIA_STRINGS}, {"mediaType
 _V_FILE = _obj({"type": st.just("file"), "data": _MEDIA_STRINGS, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT, **_PART_EXTRAS})
 _V_REASONING = _obj({"type": st.just("reasoning"), "text": _TEXT}, _PART_EXTRAS)
 _V_CALL = _obj(
-    {"type": st.just("tool-call"), "toolCallId": _IDS, "toolName": _TEXT, "input": json_objects() | _TEXT},
+    # The AI SDK types input as any JSON: an object, raw text, or anything else (null, an array).
+    {"type": st.just("tool-call"), "toolCallId": _IDS, "toolName": _TEXT, "input": json_objects() | _TEXT | _EXTRA_VALUES},
     {**_PART_EXTRAS, "providerExecuted": st.just(False)},
 )
 _V_MEDIA_ITEM = _obj({"type": st.just("media"), "data": _BASE64, "mediaType": _MEDIA_TYPES})
@@ -177,7 +187,7 @@ def _v_assistant_parts(draw: st.DrawFn) -> list[dict[str, Any]]:
             parts.insert(draw(st.integers(after, len(parts))), request)
     return parts
 _MESSAGE_EXTRAS = {
-    "providerOptions": _PROVIDER_OPTIONS,
+    "providerOptions": st.none() | _PROVIDER_OPTIONS,
     "tags": st.lists(st.sampled_from(["USER_PROMPT", "SYSTEM"]), max_size=2),
     "sentAt": _MILLIS,
     "keepDuringTruncation": st.booleans(),
@@ -245,11 +255,22 @@ def swarm_kit_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
         _swarm_message("resque", {}),
         _swarm_message("flush", {}),
         _swarm_message("developer", {}),
-        _swarm_message("user", {"images": _IMAGES}),
-        _swarm_message("assistant", {"tool_calls": st.lists(_SWARM_CALL, max_size=2), "images": _IMAGES}),
-        _swarm_message("tool", {"tool_call_id": _IDS, "images": _IMAGES}),
+        _swarm_message("user", {"images": st.none() | _IMAGES}),
+        _swarm_message("assistant", {"tool_calls": st.none() | st.lists(_SWARM_CALL, max_size=2), "images": st.none() | _IMAGES}),
+        _swarm_message("tool", {"tool_call_id": st.none() | _IDS, "images": st.none() | _IMAGES}),
     )
     return st.lists(messages, max_size=5)
+
+
+# -- timestamps -------------------------------------------------------------------------
+
+
+def any_timestamps() -> st.SearchStrategy[str]:
+    """AgentScope timestamps of any date from 1901 to 2099: those around 1970 too, whose epoch
+    milliseconds are small enough to be taken for seconds."""
+    moments = st.datetimes(datetime.datetime(1901, 1, 1), datetime.datetime(2099, 12, 31))
+    around_1970 = st.datetimes(datetime.datetime(1966, 1, 1), datetime.datetime(1974, 1, 1))
+    return (moments | around_1970).map(lambda d: d.strftime("%Y-%m-%d %H:%M:%S.") + f"{d.microsecond // 1000:03d}")
 
 
 # -- comparing what came back ----------------------------------------------------------

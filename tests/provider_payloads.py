@@ -265,10 +265,16 @@ def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
 
 def _anthropic_tool_result(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
     content = _text(surrogates) | st.lists(_anthropic_text(surrogates) | _anthropic_media(surrogates), max_size=3)
-    return st.fixed_dictionaries(
+    result = st.fixed_dictionaries(
         {"type": st.just("tool_result"), "tool_use_id": _IDS},
         optional={**_CACHE, "content": content, "is_error": st.booleans()},
     )
+    # The API takes an error's content as text only ("all content must be type 'text' if 'is_error' is true").
+    return result.filter(lambda part: not part.get("is_error") or not _holds_media(part.get("content")))
+
+
+def _holds_media(content: object) -> bool:
+    return isinstance(content, list) and any(part["type"] != "text" for part in content)
 
 
 def _anthropic_user(surrogates: bool) -> st.SearchStrategy[Any]:

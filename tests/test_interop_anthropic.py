@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
+import attrs
 import pytest
 from anthropic.types import MessageParam, TextBlockParam
 from hypothesis import given
@@ -140,6 +141,14 @@ def test_media_and_documents() -> None:
     assert comparable(from_anthropic(out)) == comparable([user])
 
 
+@pytest.mark.parametrize("system", [SystemMessage(""), SystemMessage(" \n"), SystemMessage([])])
+def test_a_system_message_that_says_nothing_gives_no_system(system: SystemMessage) -> None:
+    assert to_anthropic([system, UserMessage("hi")]) == {"messages": [{"role": "user", "content": "hi"}]}
+    # An empty system given as such comes back as it came.
+    request = {"system": [], "messages": [{"role": "user", "content": "hi"}]}
+    assert to_anthropic(from_anthropic(request)) == request
+
+
 def test_error_states_become_is_error() -> None:
     messages = [
         AssistantMessage(ToolUseBlock("a", "f", {}), ToolUseBlock("b", "f", {})),
@@ -150,6 +159,30 @@ def test_error_states_become_is_error() -> None:
         {"type": "tool_result", "tool_use_id": "a", "is_error": True, "content": "[ERROR] boom"},
         {"type": "tool_result", "tool_use_id": "b", "content": "ok"},
     ]
+
+
+@pytest.mark.parametrize("state", [ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED])
+def test_an_error_result_holds_text_only(state: ToolResultState) -> None:
+    # The API: "all content must be type 'text' if 'is_error' is true".
+    image = DataBlock(Base64Source("image/png", "iVBORw0KGgo="))
+    messages = [
+        UserMessage("shoot"),
+        AssistantMessage(ToolUseBlock("a", "shot", {})),
+        ToolResultMessage([ToolResultBlock("a", "shot", [TextBlock("failed"), image], state=state)]),
+    ]
+    with pytest.raises(
+        UnsupportedContentError,
+        match=re.escape("a DataBlock of image/png in an error result, which holds text only (messages[2].content[0].output[1])"),
+    ):
+        to_anthropic(messages)
+    dropped = to_anthropic(messages, on_unsupported="drop")
+    assert dropped["messages"][2]["content"] == [{"type": "tool_result", "tool_use_id": "a", "is_error": True, "content": "failed"}]
+    assert [(n.message_index, n.block_index, n.output_index, n.action) for n in dropped.notes] == [(2, 0, 1, "dropped")]
+    as_text = to_anthropic(messages, on_unsupported="text")["messages"][2]["content"][0]["content"]
+    assert [part["type"] for part in as_text] == ["text", "text"]
+    # A result that is no error holds its image.
+    succeeded = [*messages[:2], ToolResultMessage([ToolResultBlock("a", "shot", [image], state=ToolResultState.SUCCESS)])]
+    assert to_anthropic(succeeded)["messages"][2]["content"][0]["content"][0]["type"] == "image"
 
 
 # -- rule 1: round trips -----------------------------------------------------------------
@@ -167,7 +200,22 @@ def test_output_conforms_to_the_sdk_types(payload: dict[str, Any]) -> None:
     conforms(to_anthropic(from_anthropic(payload), validate=False))
 
 
-@given(conversations_for("anthropic"))
+def _as_the_api_takes_them(messages: list[Msg]) -> list[Msg]:
+    """The conversation with the media of its error results left out (the API takes only text there),
+    and a system message that says nothing, which gives no ``system``."""
+    return [
+        message.with_content(
+            attrs.evolve(block, output=[inner for inner in block.output if isinstance(inner, TextBlock)])
+            if isinstance(block, ToolResultBlock) and block.state is ToolResultState.ERROR
+            else block
+            for block in message.content
+        )
+        for message in messages
+        if not isinstance(message, SystemMessage) or message.get_text_content().strip()
+    ]
+
+
+@given(conversations_for("anthropic").map(_as_the_api_takes_them))
 def test_message_round_trip(messages: list[Msg]) -> None:
     out = to_anthropic(messages)
     conforms(out)

@@ -349,6 +349,15 @@ def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: s
     assert caught.value.path == path
 
 
+@pytest.mark.parametrize("fmt", ["flac", "ogg", "WAV"])
+def test_an_audio_format_the_api_does_not_take_is_refused_when_read(fmt: str) -> None:
+    # input_audio takes "wav" and "mp3" only, which is all to_openai can write back.
+    payload = [{"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "ZkxhQw==", "format": fmt}}]}]
+    with pytest.raises(DecodeError, match=f"expected the format 'wav' or 'mp3' .*got '{fmt}'") as caught:
+        from_openai(payload)
+    assert caught.value.path == "messages[0].content[0].input_audio.format"
+
+
 def test_the_deprecated_function_role_is_refused_clearly() -> None:
     with pytest.raises(UnsupportedContentError, match="'function' role"):
         from_openai([{"role": "function", "name": "f", "content": "x"}])

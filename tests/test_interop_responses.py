@@ -47,6 +47,7 @@ from agentscope_py.interop import (
     from_openai,
     from_openai_response,
     repair_conversation,
+    stop_reason,
     to_anthropic,
     to_openai,
 )
@@ -271,7 +272,18 @@ def test_openai_finish_reasons(finish_reason: str | None, reason: GenerateReason
     message = from_openai_response({"choices": [choice]})
     assert message.metadata.get(_REASON) == (None if reason is None else reason.name)
     assert message.metadata["openai"]["response"]["choice"]["finish_reason"] == finish_reason
+    assert stop_reason(message) == finish_reason  # "length" tells a truncated answer from a finished one
     assert message.usage is None  # no usage in the answer
+
+
+def test_the_stop_reason_is_the_answer_s_and_no_turn_s() -> None:
+    cut = from_openai_response({"choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant", "content": "x"}}]})
+    assert stop_reason(cut) == "length" and cut.get_generate_reason() is GenerateReason.MODEL_STOP
+    assert stop_reason(Msg.from_json(cut.to_json())) == "length"  # stored with the message
+    # A turn of a request was no answer: it has none, nor does a message whose kept fields are not the reader's.
+    assert stop_reason(from_openai(to_openai([UserMessage("q"), cut]))[1]) is None
+    assert stop_reason(AssistantMessage("x", metadata={"openai": {"response": {"choice": "length"}}})) is None
+    assert stop_reason(AssistantMessage("x", metadata={"anthropic": {"response": {"stop_reason": 3}}})) is None
 
 
 def test_a_responses_api_answer_is_refused_by_what_it_is() -> None:
@@ -279,6 +291,21 @@ def test_a_responses_api_answer_is_refused_by_what_it_is() -> None:
     with pytest.raises(DecodeError, match="Responses API answer") as caught:
         from_openai_response(answer)
     assert caught.value.path == "object"
+
+
+def test_a_streaming_chunk_is_refused_by_what_it_is() -> None:
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+             "choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": None}]}
+    with pytest.raises(DecodeError, match=r"streaming chunk \(chat\.completion\.chunk\).*get_final_completion") as caught:
+        from_openai_response(chunk)
+    assert caught.value.path == "object"
+
+
+@pytest.mark.parametrize("event", ["message_start", "content_block_delta", "message_stop", "ping"])
+def test_a_streaming_event_of_anthropic_is_refused_by_what_it_is(event: str) -> None:
+    with pytest.raises(DecodeError, match=rf"streaming event \('{event}'\).*get_final_message") as caught:
+        from_anthropic_response({"type": event})
+    assert caught.value.path == "type"
 
 
 def test_the_choice_to_read_is_chosen_by_index() -> None:
@@ -393,7 +420,7 @@ def test_the_anthropic_sdk_object_reads_as_the_json_it_came_from() -> None:
 
 
 @pytest.mark.parametrize(
-    ("stop_reason", "reason"),
+    ("given", "reason"),
     [
         ("end_turn", GenerateReason.MODEL_STOP),
         ("stop_sequence", GenerateReason.MODEL_STOP),
@@ -404,9 +431,10 @@ def test_the_anthropic_sdk_object_reads_as_the_json_it_came_from() -> None:
         (None, None),
     ],
 )
-def test_anthropic_stop_reasons(stop_reason: str | None, reason: GenerateReason | None) -> None:
-    message = from_anthropic_response({"role": "assistant", "content": [], "stop_reason": stop_reason})
+def test_anthropic_stop_reasons(given: str | None, reason: GenerateReason | None) -> None:
+    message = from_anthropic_response({"role": "assistant", "content": [], "stop_reason": given})
     assert message.metadata.get(_REASON) == (None if reason is None else reason.name)
+    assert stop_reason(message) == given  # "max_tokens" tells a truncated answer from a finished one
     assert message.content == ()
     assert message.usage is None
 

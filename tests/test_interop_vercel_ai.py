@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 import pytest
-from framework_payloads import comparable, seed, vercel_ai_payloads
+from framework_payloads import any_timestamps, comparable, seed, vercel_ai_payloads
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import chat_usages, json_text, message_metadata, msg_timestamps
@@ -594,6 +594,27 @@ def test_a_medium_in_a_tool_result_goes_with_its_likely_media_type_or_through_th
     assert [(note.block_type, note.action) for note in dropped.notes] == [("data", "dropped")]
     as_text = to_vercel_ai([untold.with_metadata({"vercel_ai": {"layout": "codebuff"}})], on_unsupported="text")
     assert as_text[0]["content"][1]["type"] == "json" and as_text.notes[0].action == "as_text"
+
+
+@given(any_timestamps())
+def test_every_timestamp_written_reads_back_the_same(timestamp: str) -> None:
+    (written,) = to_vercel_ai([UserMessage("hi", timestamp=timestamp)])
+    assert from_vercel_ai([written])[0].timestamp == timestamp
+
+
+def test_sent_at_is_always_milliseconds() -> None:
+    # Codebuff writes Date.now(): a small number is a time just after 1970, not seconds.
+    (first,) = from_vercel_ai([{"role": "user", "content": "x", "sentAt": 1000}])
+    (second,) = from_vercel_ai([{"role": "user", "content": "x", "sentAt": 2000}])
+    assert first.timestamp is not None and first.timestamp.endswith(":01.000")
+    assert second.timestamp is not None and second.timestamp.endswith(":02.000")
+
+
+def test_a_medium_in_an_error_result_goes_through_the_policy_as_one_an_error_cannot_hold() -> None:
+    failed = ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("x"), DataBlock(Base64Source("image/png", _PNG))], state=ToolResultState.ERROR))
+    with pytest.raises(UnsupportedContentError, match=r"image/png in an error result, which holds text only \(messages\[0\]\.content\[0\]\.output\[1\]\)"):
+        to_vercel_ai([failed])
+    assert to_vercel_ai([failed], on_unsupported="drop")[0]["content"][0]["output"] == {"type": "error-text", "value": "x"}
 
 
 def test_a_named_data_block_in_a_tool_result_keeps_its_name() -> None:

@@ -2,8 +2,8 @@
 
 One module per format, each with ``to_<format>(messages, *, on_unsupported="raise")``
 and ``from_<format>(payload)``; ``from_openai_response`` and ``from_anthropic_response`` read a provider's answer
-into one assistant message; ``validate_conversation`` and ``repair_conversation``
-check and fix a whole conversation before it goes to a provider API.
+into one assistant message (``stop_reason`` of it says why the provider ended it); ``validate_conversation``
+and ``repair_conversation`` check and fix a whole conversation before it goes to a provider API.
 """
 
 from ._common import ConversionNote, Converted, ConvertedDict, OnUnsupported
@@ -16,7 +16,7 @@ from ._conversation import (
     repair_conversation,
     validate_conversation,
 )
-from ._responses import from_anthropic_response, from_openai_response
+from ._responses import from_anthropic_response, from_openai_response, stop_reason
 from .agentflow import from_agentflow, to_agentflow
 from .anthropic import from_anthropic, to_anthropic
 from .openai import from_openai, to_openai
@@ -41,6 +41,7 @@ __all__ = [
     "from_swarm_kit",
     "from_vercel_ai",
     "repair_conversation",
+    "stop_reason",
     "to_agentflow",
     "to_anthropic",
     "to_openai",

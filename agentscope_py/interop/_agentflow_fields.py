@@ -41,7 +41,7 @@ def read_timestamp(raw: Mapping[str, Any], path: str) -> str | None:
     value = as_plain(raw.get("timestamp"))
     if type(value) is str:  # older AgentFlow builds held a datetime, dumped as ISO-8601 text
         return _timestamp_from_iso(value, at(path, "timestamp"))
-    return read_epoch(raw, "timestamp", path)
+    return read_epoch(raw, "timestamp", path, "ms or s")
 
 
 def _timestamp_from_iso(text: str, path: str) -> str:
@@ -85,4 +85,4 @@ def written_timestamp(timestamp: str | None, carried_value: object, message_inde
                 return carried_value
         except DecodeError:
             pass
-    return written_epoch(timestamp, carried_value, message_index)
+    return written_epoch(timestamp, carried_value, message_index, "ms or s")

@@ -9,10 +9,15 @@ that is one rule, applied to every message, part and nested object alike:
 * writing: render our value and lay the kept fields over it (:func:`overlay`).
 
 So the carried dict holds exactly the format's own fields we have no place for
-(or spell differently), nothing else.  Renderers may read it to pick a spelling
-(AgentFlow's ``call_id`` against ``tool_call_id``, a ``"data"`` block against a
-``"document"``); a spelling is used only while it still reads back as what the
-block now holds, so editing a converted message is never undone by stale fields.
+(or spell differently), nothing else.  A field the rendering has no place for
+goes back wherever we write nothing of our own; a field the payload spelled
+otherwise than we write it (``null`` where we write ``{}``, a ``data:`` URL where
+we write bare base64), or left out, goes back so only while we still write what
+we wrote when reading it (its digest is kept: :data:`REPLACED`, :data:`ABSENT`).
+Renderers may read the carried dict to pick a spelling (AgentFlow's ``call_id``
+against ``tool_call_id``, a ``"data"`` block against a ``"document"``); a
+spelling is used only while it still reads back as what the block now holds.
+So editing a converted message is never undone by stale fields.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import attrs
 
 from .._blocks import ContentBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from .._frozen import thawed
-from ._carry import ESCAPED, escaped, fingerprint, unescaped
+from ._carry import ESCAPED, digest, escaped, fingerprint, unescaped
 
 __all__ = [
     "ABSENT",
@@ -37,6 +42,7 @@ __all__ = [
     "PARTS",
     "PART_OF",
     "RAN_BY_PROVIDER",
+    "REPLACED",
     "carried",
     "carried_form",
     "carried_value",
@@ -47,8 +53,12 @@ __all__ = [
     "with_carried",
 ]
 
-#: Bookkeeping entry of any carried dict: the keys we would write that the format's object did not have.
+#: Bookkeeping entry of any carried dict: ``{"<field>": "<digest>"}``, the fields we write that the format's
+#: object did not have, each with the digest of what we wrote there when reading it.
 ABSENT = "absent"
+#: Bookkeeping entry of any carried dict: ``{"<field>": "<digest>"}``, the carried fields that the format's
+#: object had otherwise than we write them, each with the digest of what we wrote there when reading it.
+REPLACED = "replaced"
 #: Bookkeeping entry of a message's carried dict: ``{"<index in the format's content>": {...}}``,
 #: the carried fields of parts that became blocks without metadata of their own (text, media).
 PARTS = "parts"
@@ -72,7 +82,7 @@ ARGUMENTS_AS_TEXT = "arguments_as_text"
 #: Every bookkeeping entry's name.  A format's own field so named is carried under ``ESCAPED``
 #: (at any level of a carried dict), so that the two never meet.
 BOOKKEEPING = frozenset(
-    {ABSENT, PARTS, PART_OF, BLOCKS, APPROVALS, CONTENT_FORM, LAYOUT, RAN_BY_PROVIDER, ARGUMENTS_AS_TEXT, ESCAPED}
+    {ABSENT, REPLACED, PARTS, PART_OF, BLOCKS, APPROVALS, CONTENT_FORM, LAYOUT, RAN_BY_PROVIDER, ARGUMENTS_AS_TEXT, ESCAPED}
 )
 
 _MISSING: Any = object()
@@ -85,9 +95,11 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, Any]:
-    """The entries of ``original`` that ``rendered`` does not reproduce (objects compared key by key),
-    and under :data:`ABSENT` the keys ``rendered`` has that ``original`` did not."""
+    """The entries of ``original`` that ``rendered`` does not reproduce (objects compared key by key);
+    with the digest of what ``rendered`` has in their place (:data:`REPLACED`), and of the entries it
+    has that ``original`` did not (:data:`ABSENT`)."""
     extras: dict[str, Any] = {}
+    replaced: dict[str, str] = {}
     for key, value in original.items():
         have = rendered.get(key, _MISSING)
         if isinstance(have, Mapping) and isinstance(value, Mapping):
@@ -96,8 +108,12 @@ def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, 
                 extras[key] = nested
         elif have is _MISSING or not _same(have, value):
             extras[key] = carried_form(value)
+            if have is not _MISSING:
+                replaced[key] = digest(have)
     extras = escaped(extras, BOOKKEEPING)
-    absent = [key for key in rendered if key not in original]
+    if replaced:
+        extras[REPLACED] = replaced
+    absent = {key: digest(value) for key, value in rendered.items() if key not in original}
     if absent:
         extras[ABSENT] = absent
     return extras
@@ -106,25 +122,43 @@ def diff(rendered: Mapping[str, Any], original: Mapping[str, Any]) -> dict[str, 
 def overlay(rendered: dict[str, Any], extras: Mapping[str, Any], ours: Iterable[str] = ()) -> dict[str, Any]:
     """``rendered`` with the carried ``extras`` laid over it (objects merged key by key).
 
-    Keys in ``ours`` keep the rendered value: the renderer decided them from the block.
-    Where it wrote nothing, a carried explicit ``null`` still shows; where it wrote
-    ``None``, the key is still dropped when the original did not have it.
+    A carried field goes where ``rendered`` has nothing of its own.  One that the format's object
+    had otherwise than we wrote it when reading (:data:`REPLACED`), or did not have (:data:`ABSENT`),
+    replaces or leaves out what ``rendered`` has only while that is still what we wrote then: what
+    it stands for has not been changed since.  Keys in ``ours`` keep the rendered value.
     """
     keep = frozenset(ours)
-    # Bookkeeping other than ABSENT is the caller's to leave out: a part reader's hints are laid so.
-    for key, value in unescaped(extras, (ABSENT, ESCAPED)).items():
-        if key in keep and (key in rendered or value is not None):
+    replaced, absent = _digests(extras, REPLACED), _digests(extras, ABSENT)
+    # Bookkeeping other than these is the caller's to leave out: a part reader's hints are laid so.
+    for key, value in unescaped(extras, (REPLACED, ABSENT, ESCAPED)).items():
+        if key in keep:
             continue
-        have = rendered.get(key)
-        if isinstance(have, dict) and isinstance(value, Mapping):
-            rendered[key] = overlay(have, value)
-        else:
+        have = rendered.get(key, _MISSING)
+        if key in replaced:
+            if _unchanged(have, replaced[key]):
+                rendered[key] = carried_value(value)
+        elif isinstance(value, Mapping) and (have is _MISSING or isinstance(have, dict)):
+            merged = overlay({} if have is _MISSING else have, value)
+            # A carried object goes in whole, but not the empty rest of one whose entries all stood for ours.
+            if merged or not value or have is not _MISSING:
+                rendered[key] = merged
+        elif have is _MISSING:
             rendered[key] = carried_value(value)
-    absent = extras.get(ABSENT)
-    for key in absent if isinstance(absent, list) else ():
-        if key not in keep or rendered.get(key) is None:
-            rendered.pop(key, None)
+    for key, written in absent.items():
+        if key not in keep and _unchanged(rendered.get(key, _MISSING), written):
+            del rendered[key]
     return rendered
+
+
+def _digests(extras: Mapping[str, Any], entry: str) -> Mapping[str, Any]:
+    # Anything else there (metadata edited by hand) is no record of what we wrote: nothing stands for ours.
+    found = extras.get(entry)
+    return found if isinstance(found, Mapping) else {}
+
+
+def _unchanged(have: Any, written: object) -> bool:
+    """Whether ``have``, what we write now, is what we wrote when reading (``written``, its digest)."""
+    return have is not _MISSING and digest(have) == written
 
 
 def carried_form(value: Any) -> Any:

@@ -43,6 +43,7 @@ __all__ = [
     "carried",
     "content_form",
     "data_url",
+    "digest",
     "escaped",
     "fetchable",
     "fingerprint",
@@ -212,7 +213,12 @@ def fingerprint(block: ContentBlock) -> str:
     document = block.to_dict()
     if isinstance(block, DataBlock):
         del document["id"]
-    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    return digest(document)
+
+
+def digest(value: Any) -> str:
+    """A short digest of a JSON value (objects compared whatever the order of their keys)."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 

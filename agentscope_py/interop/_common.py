@@ -44,6 +44,7 @@ __all__ = [
     "ConversionNote",
     "Converted",
     "ConvertedDict",
+    "ERROR_RESULT",
     "OnUnsupported",
     "as_message_list",
     "block_as_text",
@@ -78,6 +79,10 @@ class ConversionNote:
         done = "dropped" if self.action == "dropped" else "sent as text"
         where = _location(self.message_index, self.block_index, self.output_index)
         return f"{where}: {self.block_type} block {done} ({self.target} cannot hold it)"
+
+
+#: What makes a block other than text unfit in a result sent as an error (Anthropic, Vercel AI: text only).
+ERROR_RESULT = " in an error result, which holds text only"
 
 
 def in_message(kind: str) -> str:

@@ -9,7 +9,7 @@ import json
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import attrs
 
@@ -41,6 +41,7 @@ from ._carry import fingerprint
 from ._common import nesting_guard, storing
 
 __all__ = [
+    "EpochUnit",
     "MEDIA_BLOCKS",
     "PartReader",
     "PartRenderer",
@@ -108,15 +109,19 @@ def make_message(
 
 # -- timestamps: epoch numbers against Java's "yyyy-MM-dd HH:mm:ss.SSS" local time ---------------
 
-# Below this an epoch number is in seconds (1e11 s is the year 5138; 1e11 ms is 1973).
+#: The unit of a format's epoch numbers: ``"ms"`` (Codebuff's ``sentAt``), or ``"ms or s"`` (AgentFlow:
+#: its TypeScript client writes milliseconds, its Python side seconds), told apart by size.
+EpochUnit = Literal["ms", "ms or s"]
+# Below this, in magnitude, an epoch number in "ms or s" is in seconds: 1e11 s is the year 5138, and
+# 1e11 ms is 1973-03-03 (-1e11 ms is 1966-10-31), so only the times between those are ambiguous.
 _SECONDS_LIMIT = 1e11
 _JAVA_FORMAT = "%Y-%m-%d %H:%M:%S"  # then ".SSS"
 
 
-def timestamp_from_epoch(value: float, path: str) -> str:
-    """An epoch time (milliseconds, or seconds when small) as AgentScope writes timestamps."""
+def timestamp_from_epoch(value: float, path: str, unit: EpochUnit) -> str:
+    """An epoch time in ``unit`` as AgentScope writes timestamps."""
     try:
-        millis = round(value * 1000) if abs(value) < _SECONDS_LIMIT else round(value)
+        millis = round(value * 1000) if unit == "ms or s" and abs(value) < _SECONDS_LIMIT else round(value)
         seconds, ms = divmod(millis, 1000)
         moment = time.localtime(seconds)
         if not 1 <= moment.tm_year <= 9999:  # beyond what the four-digit Java form can say
@@ -285,28 +290,32 @@ def read_parts(
     return blocks, parts, part_of, whole
 
 
-def read_epoch(raw: Mapping[str, Any], key: str, path: str) -> str | None:
-    """The epoch number under ``key`` (absent or null: ``None``) as an AgentScope timestamp."""
+def read_epoch(raw: Mapping[str, Any], key: str, path: str, unit: EpochUnit) -> str | None:
+    """The epoch number under ``key`` (absent or null: ``None``), in ``unit``, as an AgentScope timestamp."""
     value = raw.get(key)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DecodeError("expected an epoch number or null", at(path, key))
-    return timestamp_from_epoch(value, at(path, key))
+    return timestamp_from_epoch(value, at(path, key), unit)
 
 
-def written_epoch(timestamp: str | None, carried_value: object, message_index: int) -> int | float | None:
+def written_epoch(timestamp: str | None, carried_value: object, message_index: int, unit: EpochUnit) -> int | float | None:
     """The epoch number to write for ``timestamp``: the carried one while it still reads the same
-    (seconds, or finer than milliseconds, as it came), else milliseconds."""
+    (seconds, or finer than milliseconds, as it came), else milliseconds; in ``"ms or s"``, seconds
+    for the times whose milliseconds would read as seconds (1966-10-31 to 1973-03-03)."""
     if timestamp is None:
         return None
     if isinstance(carried_value, (int, float)) and not isinstance(carried_value, bool):
         try:
-            if timestamp_from_epoch(carried_value, "") == timestamp:
+            if timestamp_from_epoch(carried_value, "", unit) == timestamp:
                 return carried_value
         except DecodeError:
             pass
-    return millis_from_timestamp(timestamp, message_index)
+    millis = millis_from_timestamp(timestamp, message_index)
+    if unit == "ms or s" and abs(millis) < _SECONDS_LIMIT:
+        return millis // 1000 if millis % 1000 == 0 else millis / 1000
+    return millis
 
 
 # -- media ---------------------------------------------------------------------

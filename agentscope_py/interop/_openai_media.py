@@ -113,9 +113,14 @@ def read_media_part(obj: Mapping[str, Any], path: str, part_type: str) -> tuple[
         audio = req_object(req(obj, "input_audio", path), audio_path)
         data = req_str(req(audio, "data", audio_path), at(audio_path, "data"))
         fmt = req_str(req(audio, "format", audio_path), at(audio_path, "format"))
+        media_type = _AUDIO_TYPES.get(fmt)
+        if media_type is None:  # the API refuses it, and so would to_openai
+            raise DecodeError(
+                f"expected the format 'wav' or 'mp3' (all that input_audio takes), got {fmt!r}", at(audio_path, "format")
+            )
         if kept := unread(audio, ("data", "format")):
             extras["input_audio"] = kept
-        source, name = Base64Source(_AUDIO_TYPES.get(fmt, f"audio/{fmt}"), data), None
+        source, name = Base64Source(media_type, data), None
     else:  # "file", the last of MEDIA_PARTS
         source, name = _read_file(obj, path, extras)
     if _inferred_part_type(source) != part_type:

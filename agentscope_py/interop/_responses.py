@@ -17,7 +17,7 @@ from typing import Any
 
 from .._checks import describe
 from .._enums import GenerateReason
-from .._messages import AssistantMessage
+from .._messages import AssistantMessage, Msg
 from .._reader import (
     as_plain,
     at,
@@ -37,7 +37,7 @@ from . import anthropic, openai
 from ._carry import RESPONSE_KEY
 from ._common import nesting_guard, read_usage, req_object, says_nothing, sdk_json
 
-__all__ = ["from_anthropic_response", "from_openai_response"]
+__all__ = ["from_anthropic_response", "from_openai_response", "stop_reason"]
 
 _OPENAI_REASONS = {
     "stop": GenerateReason.MODEL_STOP,
@@ -48,6 +48,11 @@ _ANTHROPIC_REASONS = {
     "stop_sequence": GenerateReason.MODEL_STOP,
     "tool_use": GenerateReason.TOOL_CALLS,
 }
+# The events of a streamed Anthropic answer (raw_message_stream_event.py, and the keep-alive "ping").
+_ANTHROPIC_STREAM_EVENTS = frozenset(
+    {"message_start", "message_delta", "message_stop", "content_block_start", "content_block_delta",
+     "content_block_stop", "ping"}
+)
 
 
 def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMessage:
@@ -57,7 +62,7 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
     ``usage`` gives ``ChatUsage(prompt_tokens, completion_tokens,
     prompt_tokens_details.cached_tokens)``; ``finish_reason`` ``"stop"`` gives
     ``GenerateReason.MODEL_STOP`` and ``"tool_calls"`` ``TOOL_CALLS`` (any other,
-    such as ``"length"``, sets none).  A refusal with no content (``null``, or
+    such as ``"length"``, sets none: :func:`stop_reason` gives it).  A refusal with no content (``null``, or
     blank text) and no tool calls is also the message's text, as is an audio answer's transcript; the
     audio goes into the next request by its id, and stays whole under ``"audio"`` in the kept
     fields.  The completion's other fields, and the
@@ -73,6 +78,13 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
             raise DecodeError(
                 "this is a Responses API answer (client.responses.create); from_openai_response reads "
                 "a Chat Completions answer (client.chat.completions.create)",
+                "object",
+            )
+        if answer.get("object") == "chat.completion.chunk":
+            raise DecodeError(
+                "this is a streaming chunk (chat.completion.chunk), which from_openai_response does not read: "
+                "give it the whole answer, as the SDK assembles it (with client.chat.completions.stream(...) "
+                "as stream: stream.get_final_completion())",
                 "object",
             )
         choices = req_list(req(answer, "choices", ""), "choices")
@@ -111,6 +123,24 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
 
 
+def stop_reason(message: Msg[Any]) -> str | None:
+    """Why the provider ended the answer ``message`` was read from, in its own words: OpenAI's
+    ``finish_reason`` (``"stop"``, ``"length"``, ``"content_filter"`` …) or Anthropic's ``stop_reason``
+    (``"end_turn"``, ``"max_tokens"``, ``"refusal"`` …); ``None`` for a message read from no answer,
+    or from one that gave none.
+
+    ``get_generate_reason()`` records only a stop or a tool call, and says ``MODEL_STOP`` where
+    nothing was recorded: a truncated answer is told from a finished one by this.
+    """
+    for fmt, keys in ((openai._FMT, ("choice", "finish_reason")), (anthropic._FMT, ("stop_reason",))):
+        value: object = message.metadata.get(fmt)
+        for key in (RESPONSE_KEY, *keys):
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if isinstance(value, str):
+            return value
+    return None
+
+
 def _said_instead(refusal: object, audio: Mapping[str, Any] | None) -> str | None:
     """What an answer with no content said: its refusal, else its audio's transcript."""
     for text in (refusal, None if audio is None else audio.get("transcript")):
@@ -137,7 +167,7 @@ def from_anthropic_response(message: object) -> AssistantMessage:
     cache_read_input_tokens``, of which ``cache_read_input_tokens`` are
     ``cached_tokens``.  ``stop_reason`` ``"end_turn"`` or ``"stop_sequence"`` gives
     ``GenerateReason.MODEL_STOP``, ``"tool_use"`` ``TOOL_CALLS`` (any other, such as
-    ``"max_tokens"``, sets none).  The answer's other fields are kept in
+    ``"max_tokens"``, sets none: :func:`stop_reason` gives it).  The answer's other fields are kept in
     ``metadata["anthropic"]["response"]``.  Malformed input raises
     :class:`~agentscope_py.DecodeError` naming the path.
     """
@@ -147,6 +177,13 @@ def from_anthropic_response(message: object) -> AssistantMessage:
         if kind != "message":
             # Named by its JSON kind unless it is a string: a tuple built in Python reads as its array.
             plain = as_plain(kind)
+            if type(plain) is str and plain in _ANTHROPIC_STREAM_EVENTS:
+                raise DecodeError(
+                    f"this is a streaming event ({plain!r}), which from_anthropic_response does not read: give it "
+                    "the whole answer, as the SDK assembles it (with client.messages.stream(...) as stream: "
+                    "stream.get_final_message())",
+                    "type",
+                )
             got = repr(plain) if type(plain) is str else json_kind(plain)
             raise DecodeError(f"expected an answer of type 'message', got {got}", "type")
         role = req_str(req(answer, "role", ""), "role")

@@ -30,7 +30,7 @@ from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
 from ._carry import position
-from ._common import Conversion
+from ._common import ERROR_RESULT, Conversion
 from ._frameworks import MEDIA_BLOCKS, json_text, likely_media_type, same_blocks
 
 __all__ = [
@@ -163,11 +163,9 @@ def _agreeing(
     value, AI SDK 6's URL items, say) while it still reads as what the block holds, and then without
     applying the policy to what the carried spelling holds and ours could not."""
     if key in extras:
-        rendered = render(Conversion(TARGET, "drop"))
-        candidate = overlay({key: thawed(rendered[key])}, {key: extras[key]})
+        candidate = overlay(render(Conversion(TARGET, "drop")), extras)
         if reads_as(candidate[key], block):
-            rendered[key] = candidate[key]
-            return overlay(rendered, extras, ours=(key,))
+            return candidate
     return overlay(render(conversion), extras, ours=(key,))
 
 
@@ -209,7 +207,9 @@ def _write_output(
     if is_error:
         # Only a text output says error: the blocks' text, each medium through the policy.
         parts = [
-            inner.text if isinstance(inner, TextBlock) else conversion.refuse(message_index, block_index, inner, inner_index)
+            inner.text
+            if isinstance(inner, TextBlock)
+            else conversion.refuse(message_index, block_index, inner, inner_index, ERROR_RESULT)
             for inner_index, inner in enumerate(block.output)
         ]
         return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}

@@ -332,7 +332,7 @@ def _write_fields(message: Msg[Any], message_index: int, extras: Mapping[str, An
             "cache_read_input_tokens": usage.cached_tokens,
         }
     fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, BLOCKS)}
-    return overlay(out, fields, ours=("message_id", "timestamp"))
+    return overlay(out, fields)
 
 
 def _written_id(message_id: str | None, carried_id: object) -> object:
@@ -379,7 +379,7 @@ def _write_block(
 
 def _write_reasoning(block: ThinkingBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
     key = "thinking" if "thinking" in extras else "summary"
-    return overlay({"type": "reasoning", key: block.thinking}, extras, ours=(key,))
+    return overlay({"type": "reasoning", key: block.thinking}, extras)
 
 
 def _write_media(
@@ -435,10 +435,8 @@ def _write_tool_result(
                 output.append(part)
     is_error = block.state in _ERROR_STATES
     rendered = {"type": "tool_result", id_key: block.id or "", output_key: output, "is_error": is_error}
-    # An error is written even where the payload left is_error out (it read as false then).  A carried
-    # status is AgentFlow's own and goes back as it came: payloads may contradict is_error with it.
-    ours = (id_key, output_key, "is_error") if is_error else (id_key, output_key)
-    return overlay(rendered, extras, ours=ours)
+    # A carried status is AgentFlow's own and goes back as it came: payloads may contradict is_error with it.
+    return overlay(rendered, extras)
 
 
 def _read_output_quietly(value: object) -> tuple[ContentBlock, ...] | None:

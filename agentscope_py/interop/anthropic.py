@@ -53,6 +53,7 @@ from ._carry import (
     write_kept,
 )
 from ._common import (
+    ERROR_RESULT,
     Conversion,
     ConvertedDict,
     OnUnsupported,
@@ -123,8 +124,10 @@ def to_anthropic(
             groups.append((role, [turn]))
     out: dict[str, Any] = {}
     if system:
-        writer.content(out, system)
-        out["system"] = out.pop("content")
+        # Optional: system messages that say nothing (blank text) leave it out, as the page promises.
+        writer.content(out, system, optional=True)
+        if "content" in out:
+            out["system"] = out.pop("content")
     out["messages"] = []
     empty: list[ConversationProblem] = []
     for role, group in groups:
@@ -149,8 +152,9 @@ class _Writer:
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
 
-    def content(self, out: dict[str, Any], turns: list[Turn]) -> None:
-        """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``."""
+    def content(self, out: dict[str, Any], turns: list[Turn], *, optional: bool = False) -> None:
+        """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``;
+        none at all when they write nothing and the field is ``optional``."""
         parts: list[dict[str, Any]] = []
         for turn in turns:
             own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
@@ -167,15 +171,23 @@ class _Writer:
         only = turns[0] if len(turns) == 1 else None
         whole = only is not None and only.own and len(only.blocks) == len(only.message.content)
         form = Carried(only.message.metadata, _FMT).form if whole and only is not None else None
-        write_content(out, parts, form, optional=False)
+        write_content(out, parts, form, optional=optional)
 
     def _or_fallback(
-        self, part: dict[str, Any] | None, turn: Turn, index: int, block: ContentBlock, output_index: int | None = None
+        self,
+        part: dict[str, Any] | None,
+        turn: Turn,
+        index: int,
+        block: ContentBlock,
+        output_index: int | None = None,
+        why: str = "",
     ) -> list[dict[str, Any]]:
-        """``[part]``, or what the policy makes of a block the target cannot hold."""
+        """``[part]``, or what the policy makes of a block the target cannot hold (``why``: what makes
+        a block of a result's output unfit)."""
         if part is not None:
             return [part]
-        why = "" if output_index is not None else _unfit(turn.kind, block)
+        if output_index is None:
+            why = _unfit(turn.kind, block)
         text = self.conversion.refuse(turn.message_index, index, block, output_index, why)
         return [] if text is None else [{"type": "text", "text": text}]
 
@@ -192,12 +204,17 @@ class _Writer:
 
     def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
         own = Carried(result.metadata, _FMT, result.output)
+        is_error = result.state in _ERROR_STATES
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
-            parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block, inner_index))
+            # The API refuses anything but text in an error ("all content must be type 'text' if 'is_error' is true").
+            if is_error and not isinstance(block, TextBlock):
+                parts.extend(self._or_fallback(None, turn, index, block, inner_index, ERROR_RESULT))
+            else:
+                parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block, inner_index))
         out: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_ids.get(result.id or "", result.id or "")}
         write_kept(out, own.fields)
-        if result.state in _ERROR_STATES:
+        if is_error:
             out["is_error"] = True
         write_content(out, parts, own.form, optional=True)
         return out
@@ -266,7 +283,7 @@ def _read_request(payload: object) -> list[Msg]:
     request = req_object(payload, "")
     out: list[Msg] = []
     if "system" in request:
-        out.append(_read_system(request, "", "system"))
+        out.append(_read_system(request, "", "system", optional=True))
     names: dict[str, str] = {}
     for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
         path = item("messages", index)
@@ -297,8 +314,9 @@ def _metadata(
     return {_FMT: own} if own else {}
 
 
-def _read_system(obj: Mapping[str, Any], path: str, key: str) -> SystemMessage:
-    """The system instructions ``obj[key]``: the request's ``system``, or a system message's content."""
+def _read_system(obj: Mapping[str, Any], path: str, key: str, *, optional: bool = False) -> SystemMessage:
+    """The system instructions ``obj[key]``: the request's ``system`` (``optional``), or a system
+    message's content."""
     value = req(obj, key, path)
     blocks: list[TextBlock] = []
     parts: dict[int, dict[str, Any]] = {}
@@ -308,7 +326,7 @@ def _read_system(obj: Mapping[str, Any], path: str, key: str) -> SystemMessage:
         blocks.append(block)
         if extras:
             parts[index] = extras
-    form = content_form(value, True, len(blocks), 0 not in parts, False)
+    form = content_form(value, True, len(blocks), 0 not in parts, optional)
     return SystemMessage(blocks, metadata=_metadata(parts, form, blocks))
 
 

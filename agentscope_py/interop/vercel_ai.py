@@ -151,7 +151,7 @@ def _read_message(value: object, path: str) -> Msg[Any]:
     options = opt_dict(raw.get("providerOptions"), options_path) or {}
     name, metadata, usage = _read_ours(options.get(_OURS), at(options_path, _OURS))
     plain = make_message(
-        role, blocks, name=name, metadata=metadata, timestamp=read_epoch(raw, _SENT_AT, path), usage=usage
+        role, blocks, name=name, metadata=metadata, timestamp=read_epoch(raw, _SENT_AT, path, "ms"), usage=usage
     )
     fields = {k: v for k, v in raw.items() if k not in layout_keys}
     extras = {**diff(_write_fields(plain, 0, {}, own=True), fields), **bookkeeping}
@@ -339,11 +339,11 @@ def _write_fields(
             }
         if ours:
             out["providerOptions"] = {_OURS: ours}
-        sent_at = written_epoch(message.timestamp, extras.get(_SENT_AT), message_index)
+        sent_at = written_epoch(message.timestamp, extras.get(_SENT_AT), message_index, "ms")
         if sent_at is not None:
             out[_SENT_AT] = sent_at
     fields = {k: v for k, v in extras.items() if k not in (PARTS, PART_OF, CONTENT_FORM, LAYOUT, APPROVALS)}
-    return overlay(out, fields, ours=(_SENT_AT,))
+    return overlay(out, fields)
 
 
 def _write_content(
