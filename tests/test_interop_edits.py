@@ -197,3 +197,15 @@ def test_an_input_given_to_a_vercel_call_read_with_no_object_is_written(given_in
     (written,) = to_vercel_ai([message.with_content([attrs.evolve(call, input={"city": "Paris"})])])
     assert written["content"][0]["input"] == {"city": "Paris"}
     assert to_vercel_ai([message])[0]["content"][0]["input"] == given_input  # unedited: as it came
+
+
+# -- the digests that tell an edit ----------------------------------------------------------
+
+
+def test_a_digest_reads_a_value_as_json_whatever_the_order_of_its_keys() -> None:
+    from agentscope_py.interop._carry import digest
+
+    assert digest({"a": 1, "b": [None, "x"]}) == digest({"b": [None, "x"], "a": 1})
+    # Values JSON writes differently digest differently, containers by their items.
+    distinct = [1, 1.0, True, "1", None, "null", [], {}, [[]], ["a", "b"], ["ab"], {"a": "b"}, {"ab": ""}, "\ud800"]
+    assert len({digest(value) for value in distinct}) == len(distinct)
