@@ -114,28 +114,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     schema_command.add_argument(
         "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
     )
-    args = parser.parse_args(argv)
     if sys.stdout is None:  # started with stdout closed (`agentscope-py demo >&-`): print() would drop it all
         if sys.stderr is not None:
             print("agentscope-py: there is no standard output to write to", file=sys.stderr)
         return 1
     if isinstance(sys.stdout, io.TextIOWrapper):  # a terminal or pipe that cannot show "°": escape, do not fail
         sys.stdout.reconfigure(errors="backslashreplace")
+    # The output is flushed where a failure to write it is caught: a short one would otherwise sit in
+    # the buffer until Python flushes it on exit, and fail there with a traceback.
     try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help and --version print, then exit
+            try:
+                sys.stdout.flush()
+            except OSError:
+                # argparse ignores a failure to write what it prints (unbuffered, it writes at once):
+                # so does this, and nothing is left for Python's own flush at exit to fail on.
+                _discard_stdout()
+            raise
         status = schema(args.root) if args.command == "schema" else demo()
-        # Written here, where a failure is caught: a short output would otherwise sit in the buffer
-        # until Python flushes it on exit, and fail there with a traceback.
         sys.stdout.flush()
         return status
     except BrokenPipeError:
         # The reader went away (``agentscope-py schema | head``): stop quietly, as other commands do.
-        # Python would otherwise complain again when it flushes stdout on exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         return 1
     except OSError as error:  # a full disk, a closed terminal: say so in one line, not a traceback
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         print(f"agentscope-py: cannot write the output: {error.strerror or error}", file=sys.stderr)
         return 1
+
+
+def _discard_stdout() -> None:
+    # What could not be written stays buffered: Python would try again when it flushes stdout on
+    # exit, and complain then.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _version() -> str:

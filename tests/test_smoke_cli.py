@@ -38,6 +38,8 @@ def _environment(buffered: bool) -> dict[str, str]:
 
 # A short output (the demo, the usage schema) fits Python's buffer; a long one (the message schema) does not.
 OUTPUTS = [["demo"], ["schema", "usage"], ["schema"]]
+# What argparse prints: it ignores a failure to write it, and so does the command, buffered or not.
+ARGPARSE_OUTPUTS = [["--help"], ["--version"]]
 
 
 @pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
@@ -119,3 +121,26 @@ def test_a_full_disk_is_one_line_not_a_traceback(command: list[str], buffered: b
         )
     assert done.returncode == 1
     assert done.stderr == "agentscope-py: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("command", ARGPARSE_OUTPUTS, ids=" ".join)
+@pytest.mark.parametrize(
+    "output",
+    [
+        "closed pipe",
+        pytest.param("full disk", marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")),
+    ],
+)
+def test_help_that_cannot_be_written_ends_as_argparse_ends_it(command: list[str], buffered: bool, output: str) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        with open("/dev/full" if output == "full disk" else os.devnull, "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "agentscope_py", *command], stdout=full if output == "full disk" else write_end,
+                stderr=subprocess.PIPE, text=True, check=False, env=_environment(buffered),
+            )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")
