@@ -149,3 +149,12 @@ def test_forget_the_only_rising_id_goes_back_to_the_highest_in_the_set() -> None
     assert not seen.first_sight(before[-1])
     assert seen.first_sight(after)
     assert not seen.first_sight(after)
+
+
+def test_a_replay_among_rising_ids_keeps_the_rising_ids_fast_path() -> None:
+    seen, ids = SeenIds(), rising_ids(LONG)
+    assert seen.take_run(list(ids[: RISING_AFTER * 2]))
+    # A new id above the highest, then one seen before: a replay, not ids that stopped rising.
+    assert not seen.take_run([ids[RISING_AFTER * 2], ids[5]])
+    assert seen._rising is not None  # still taken without a table lookup
+    assert seen.take_run(list(ids[RISING_AFTER * 2 :])) and not seen.first_sight(ids[-1])

@@ -84,8 +84,8 @@ class SeenIds:
                 rising += ids  # type: ignore[arg-type]  # no None: the comparisons above would have raised
                 self._highest = rising[-1]
                 return True
-            first: str = ids[0]  # type: ignore[assignment]  # not None: compared above
-            if first in self:  # a replay, perhaps of rising ids: the caller goes event by event
+            run: list[str] = ids  # type: ignore[assignment]  # no None: compared above
+            if any(event_id in self for event_id in run):  # a replay among them: the caller goes event by event
                 return False
             # New ids that do not rise (random ones, as Java's): every id goes back in one set for
             # good, and the run is taken there at once rather than event by event.
