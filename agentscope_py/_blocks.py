@@ -294,12 +294,8 @@ class ToolResultBlock(ContentBlock):
             raise ArgumentTypeError(
                 f"ToolResultBlock.suspended takes the ToolUseBlock that waits, got {describe(tool_use)}"
             )
-        return cls(
-            tool_use.id,
-            tool_use.name,
-            TextBlock("[Awaiting external execution]" if reason is None else check_str(reason, "ToolResultBlock.suspended reason")),
-            {cls.METADATA_SUSPENDED: True},
-        )
+        text = "[Awaiting external execution]" if reason is None else check_str(reason, "ToolResultBlock.suspended reason")
+        return cls(tool_use.id, tool_use.name, TextBlock(text), {cls.METADATA_SUSPENDED: True})
 
 
 # -- builders: one setter per field, same name as the field ---------------------

@@ -101,7 +101,7 @@ class AgentEvent(JsonSerializable):
         """
         if key is None:
             return self
-        if type(key) is not str and not isinstance(key, str):
+        if not isinstance(key, str):
             raise ArgumentTypeError(
                 f"{type(self).__name__}.with_metadata_entry key must be a str or None, got {describe(key)}"
             )
