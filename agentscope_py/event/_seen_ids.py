@@ -84,17 +84,22 @@ class SeenIds:
                 rising += ids  # type: ignore[arg-type]  # no None: the comparisons above would have raised
                 self._highest = rising[-1]
                 return True
-            run: list[str] = ids  # type: ignore[assignment]  # no None: compared above
-            if any(event_id in self for event_id in run):  # a replay among them: the caller goes event by event
+            # A replay, of rising ids most likely: the caller goes event by event.
+            if ids[0] in self:  # type: ignore[operator]  # not None: compared above
                 return False
-            # New ids that do not rise (random ones, as Java's): every id goes back in one set for
-            # good, and the run is taken there at once rather than event by event.
-            self._table.update(rising)
-            self._rising = None
         fresh = set(ids)
         if len(fresh) != len(ids) or None in fresh or not fresh.isdisjoint(table):
             return False
         known: set[str] = fresh  # type: ignore[assignment]  # no None: checked above
+        if rising is not None:
+            # New ids that do not rise (random ones, as Java's) put every id back in one set for
+            # good, and the run is taken there at once rather than event by event; unless one of
+            # them is among the ids since (a replay after all, which leaves the modes as they are).
+            since = set(rising)
+            if not known.isdisjoint(since):
+                return False
+            table |= since
+            self._rising = None
         if len(known) > len(table):  # the smaller set goes into the larger: merging is cheap
             known |= table
             self._table = known
