@@ -94,7 +94,8 @@ _AF_AGENT_BLOCKS = st.one_of(
     _obj({"type": st.just("tool_result"), "tool_call_id": _IDS, "content": _AF_OUTPUTS}, {"is_error": st.booleans(), "status": st.sampled_from(["completed", "failed"])}),
     _obj({"type": st.just("tool_result"), "call_id": _IDS, "output": _AF_OUTPUTS}, {"is_error": st.booleans(), "status": st.sampled_from(["completed", "failed"])}),
     _obj({"type": st.just("reasoning"), "thinking": _TEXT}, {"signature": st.none() | _TEXT}),
-    _obj({"type": st.just("reasoning"), "summary": _TEXT}, {"details": st.lists(_TEXT, max_size=2)}),
+    # A payload may give both spellings: the text is read from summary.
+    _obj({"type": st.just("reasoning"), "summary": _TEXT}, {"details": st.lists(_TEXT, max_size=2), "thinking": _TEXT}),
 )
 _AF_BLOCKS_BY_ROLE = {
     "system": st.one_of(_AF_TEXT, _AF_CARRIED),

@@ -201,6 +201,17 @@ def test_the_docs_pages_spelling_is_read_and_written_back_as_read() -> None:
     assert to_agentflow([tool])[0]["content"] == SEEDS["python"][3]["content"]
 
 
+def test_a_reasoning_block_with_both_spellings_is_read_from_summary_and_comes_back() -> None:
+    payload = [{"message_id": "m", "role": "assistant", "timestamp": 1.0, "metadata": {},
+                "content": [{"type": "reasoning", "summary": "short", "thinking": "long"}]}]
+    (message,) = from_agentflow(payload)
+    thought = message.content[0]
+    assert isinstance(thought, ThinkingBlock) and thought.thinking == "short"
+    assert to_agentflow([message]) == payload
+    edited = message.with_content([ThinkingBlock("shorter", thought.metadata)])
+    assert to_agentflow([edited])[0]["content"] == [{"type": "reasoning", "summary": "shorter", "thinking": "long"}]
+
+
 def test_a_null_output_is_no_output() -> None:
     dumped = SEEDS["python_model_dump"][2]
     (message,) = from_agentflow([dumped])

@@ -256,6 +256,21 @@ def test_a_block_anthropic_cannot_hold_raises_naming_where(message: Msg, block_i
     assert f"cannot hold {block_type} (" in str(caught.value)
 
 
+def test_redacted_thinking_given_text_is_not_sent_as_its_old_data() -> None:
+    request = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [
+        {"type": "redacted_thinking", "data": "EmwK"}, {"type": "text", "text": "hello"}]}]}
+    user, assistant = from_anthropic(request)
+    redacted = assistant.content[0]
+    assert isinstance(redacted, ThinkingBlock)
+    edited = [user, assistant.with_content([ThinkingBlock("my own words", redacted.metadata), assistant.content[1]])]
+    # The data is Anthropic's encryption of other thinking: the block is now unsigned thinking, refused.
+    with pytest.raises(UnsupportedContentError, match=r"ThinkingBlock with text, read from redacted_thinking .*content\[0\]"):
+        to_anthropic(edited)
+    as_text = to_anthropic(edited, on_unsupported="text")
+    assert as_text["messages"][1]["content"][0] == {"type": "text", "text": "[thinking] my own words"}
+    assert to_anthropic([user, assistant]) == request
+
+
 def test_drop_and_text_policies_record_their_choice() -> None:
     messages = [UserMessage(TextBlock("listen"), AudioBlock(URLSource("https://e.com/a.wav")))]
     dropped = to_anthropic(messages, on_unsupported="drop")

@@ -168,6 +168,20 @@ def test_refusal_audio_and_custom_calls_travel_in_metadata() -> None:
     conforms(to_openai(from_openai(payload)))
 
 
+def test_an_edit_of_a_custom_calls_text_or_input_is_written() -> None:
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}}]}]
+    (message,) = from_openai(payload)
+    call = message.content[0]
+    assert isinstance(call, ToolUseBlock)
+
+    def written(edited: ToolUseBlock) -> Any:
+        return to_openai([message.with_content([edited])], validate=False)[0]["tool_calls"][0]["custom"]["input"]
+
+    assert written(ToolUseBlock("c", "sql", {}, "SELECT 2", call.metadata)) == "SELECT 2"
+    # Custom input is text: an input given since, which the old text does not say, goes as its JSON.
+    assert written(ToolUseBlock("c", "sql", {"q": "SELECT 2"}, "SELECT 1", call.metadata)) == '{"q":"SELECT 2"}'
+
+
 # -- rule 1: round trips -------------------------------------------------------------
 
 

@@ -240,9 +240,11 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
 
 def _read_reasoning(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     # AgentFlow's models say summary (+ details); its Messages page says thinking (+ signature).
+    # The hint names the field the text was read from; with both, the other is carried as it came.
     if "summary" not in part and "thinking" in part:
         return ThinkingBlock(req_str(part["thinking"], at(path, "thinking"))), {"thinking": part["thinking"]}
-    return ThinkingBlock(req_str(req(part, "summary", path), at(path, "summary"))), {}
+    summary = req_str(req(part, "summary", path), at(path, "summary"))
+    return ThinkingBlock(summary), ({"summary": summary} if "thinking" in part else {})
 
 
 def _read_usage(value: object, path: str) -> ChatUsage | None:
@@ -378,7 +380,8 @@ def _write_block(
 
 
 def _write_reasoning(block: ThinkingBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
-    key = "thinking" if "thinking" in extras else "summary"
+    # A carried thinking is the text's spelling unless a carried summary says the text was read from there.
+    key = "thinking" if "thinking" in extras and "summary" not in extras else "summary"
     return overlay({"type": "reasoning", key: block.thinking}, extras)
 
 

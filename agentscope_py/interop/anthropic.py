@@ -223,6 +223,8 @@ class _Writer:
 def _unfit(kind: str, block: ContentBlock) -> str:
     """What makes ``block``, which the API holds elsewhere or otherwise, unfit for a ``kind`` turn."""
     if isinstance(block, ThinkingBlock) and kind == "assistant":
+        if _redacted_data(block) is not None:
+            return " with text, read from redacted_thinking (its encrypted data goes back only with empty text)"
         return " without a signature"  # the API takes back only the thinking it signed
     if isinstance(block, ToolUseBlock) and kind == "assistant":
         return " whose arguments are not a JSON object"
@@ -239,11 +241,23 @@ def _tool_use(block: ToolUseBlock, tool_ids: Mapping[str, str]) -> dict[str, Any
     return write_kept(out, Carried(block.metadata, _FMT).fields)
 
 
+def _redacted_data(block: ThinkingBlock) -> str | None:
+    """The encrypted data of a block read from ``redacted_thinking``; ``None`` for any other."""
+    fields = Carried(block.metadata, _FMT).fields
+    data = fields.get("data")
+    return data if fields.get("type") == "redacted_thinking" and isinstance(data, str) else None
+
+
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
     fields = Carried(block.metadata, _FMT).fields
-    kind = fields.pop("type", None)
-    if kind == "redacted_thinking" and isinstance(fields.get("data"), str):
-        return write_kept({"type": "redacted_thinking", "data": fields.pop("data")}, fields)
+    fields.pop("type", None)  # ours to write
+    data = _redacted_data(block)
+    if data is not None:
+        if block.thinking:
+            # Text given since: the opaque data cannot say it, and unsigned thinking is refused.
+            return None
+        del fields["data"]
+        return write_kept({"type": "redacted_thinking", "data": data}, fields)
     signature = fields.pop("signature", None)
     if isinstance(signature, str):
         return write_kept({"type": "thinking", "thinking": block.thinking, "signature": signature}, fields)

@@ -242,7 +242,9 @@ def _tool_call(block: ToolUseBlock) -> dict[str, Any]:
     kind = "custom" if fields.pop("type", None) == "custom" else "function"
     body = {"name": block.name or ""}
     if kind == "custom":
-        body["input"] = block.content or ""
+        # Free text, read into content; an input given since, which the text no longer says, is
+        # written as its JSON text (the rule for every call), so that the edit is what is sent.
+        body["input"] = arguments_text(block) if block.input else block.content or ""
     else:
         body["arguments"] = arguments_text(block)
     kept_body = fields.pop(kind, None)
