@@ -8,6 +8,7 @@ time on every path that creates a message.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
@@ -441,6 +442,19 @@ class _RolePinnedMsg(Msg[_B]):
         generate_reason: GenerateReason | None = None,
     ) -> None:
         self._init(content, self._ROLE, name, id, metadata, timestamp, usage, generate_reason)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Python names the function in its argument errors: each class gets this __init__ under its
+        # own name, so UserMessage("hi", role=...) is refused as UserMessage.__init__(), not as a
+        # private base class nobody wrote.
+        shared = _RolePinnedMsg.__init__
+        own = types.FunctionType(shared.__code__, shared.__globals__, "__init__", shared.__defaults__, shared.__closure__)
+        own.__kwdefaults__ = shared.__kwdefaults__
+        own.__annotations__ = shared.__annotations__
+        own.__doc__ = shared.__doc__
+        own.__qualname__ = f"{cls.__qualname__}.__init__"
+        cls.__init__ = own  # type: ignore[method-assign]
 
     @classmethod
     def builder(cls) -> RoleMessageBuilder[Self, _B]:  # type: ignore[override]  # a pinned builder has no role()

@@ -226,6 +226,15 @@ def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
         msg.__replace__(name=3)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("cls", [UserMessage, AssistantMessage, SystemMessage, ToolResultMessage])
+def test_a_role_pinned_constructor_is_named_after_its_class_in_argument_errors(cls: type[Msg[Any]]) -> None:
+    # The constructor is shared through a private base class, whose name would mean nothing to a user.
+    with pytest.raises(TypeError, match=rf"^{cls.__name__}\.__init__\(\) got an unexpected keyword argument 'role'$"):
+        cls("hi", role=MsgRole.USER)  # typed as a Msg here, which takes a role
+    assert cls.__init__.__qualname__ == f"{cls.__name__}.__init__"
+    assert cls("hi", name="ann").get_text_content() == "hi"
+
+
 def test_messages_compare_by_value() -> None:
     fields: dict[str, Any] = {"id": "m1", "timestamp": "2025-01-01 12:00:00.000", "metadata": {"k": 1}}
     assert UserMessage("x", **fields) == UserMessage("x", **fields)
