@@ -14,8 +14,10 @@ import attrs
 
 from ._builder import Builder, FieldSetter
 from ._checks import (
+    JAVA_FLOAT_MAX,
     Sentinel,
     check_mapping,
+    check_optional_java_float,
     check_optional_str,
     check_str,
     describe,
@@ -89,8 +91,16 @@ def _tool_result_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return check_mapping(value, "ToolResultBlock.metadata", drop_none=True)
 
 
-# A frozen mapping passes these unchanged, so the decoder may skip them (see _fields).
-mark_type_checks(_thinking_metadata, _tool_use_input, _tool_use_metadata)
+def _video_fps(value: float | None) -> float | None:
+    # A Java Float, not a double: Java could not read a larger number back.
+    if value is None or (type(value) is float and -JAVA_FLOAT_MAX <= value <= JAVA_FLOAT_MAX):
+        return value
+    return check_optional_java_float(value, "VideoBlock.fps")
+
+
+# A frozen mapping passes these unchanged, and a float in range _video_fps, so the decoder, which
+# checks as much itself, may skip them (see _fields).
+mark_type_checks(_thinking_metadata, _tool_use_input, _tool_use_metadata, _video_fps)
 
 
 @attrs.frozen(field_transformer=checked_fields)
@@ -167,7 +177,7 @@ class VideoBlock(ContentBlock):
         return VideoBlockBuilder()
 
     source: Source | None = None
-    fps: float | None = None
+    fps: float | None = attrs.field(default=None, converter=_video_fps)
     max_frames: int | None = None
     min_pixels: int | None = None
     max_pixels: int | None = None

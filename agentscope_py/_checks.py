@@ -33,6 +33,7 @@ class NestedTooDeeply(ArgumentValueError):
 
 
 __all__ = [
+    "JAVA_FLOAT_MAX",
     "JAVA_INT_MAX",
     "JAVA_INT_MIN",
     "NestedTooDeeply",
@@ -43,6 +44,7 @@ __all__ = [
     "check_mapping",
     "check_optional_int",
     "check_optional_float",
+    "check_optional_java_float",
     "check_optional_str",
     "check_str",
 ]
@@ -130,6 +132,20 @@ def check_optional_float(value: object, arg: str) -> float | None:
     if value is None:
         return None
     return check_float(value, arg)
+
+
+#: The largest Java ``float`` (``Float.MAX_VALUE``).  Java reads a larger number into one as
+#: infinity, and writes that back as the string ``"Infinity"``, which is no JSON number.
+JAVA_FLOAT_MAX = 3.4028234663852886e38
+
+
+def check_optional_java_float(value: object, arg: str) -> float | None:
+    number = check_optional_float(value, arg)
+    if number is not None and not -JAVA_FLOAT_MAX <= number <= JAVA_FLOAT_MAX:
+        raise ArgumentValueError(
+            f"{arg} must be within ±{JAVA_FLOAT_MAX:.8g}, the range of a Java float, got {value!r}"
+        )
+    return number
 
 
 def check_enum(value: object, enum_cls: type[_E], arg: str) -> _E:

@@ -29,10 +29,9 @@ class SpelledEnum(enum.Enum):
 def unknown_value(cls: type[enum.Enum], value: object) -> str:
     member = member_by_folding(cls, value)
     if member is not None:
-        return (
-            f"{value!r} is not a value of {cls.__name__}; values are case-sensitive: "
-            f"use {cls.__name__}.{member.name} (value {member.value!r})"
-        )
+        # A look-alike letter (the Kelvin sign folds to "k") is no matter of case.
+        why = "values are case-sensitive" if str(value).isascii() else "it holds a letter that is not ASCII"
+        return f"{value!r} is not a value of {cls.__name__}; {why}: use {cls.__name__}.{member.name} (value {member.value!r})"
     values = ", ".join(repr(member.value) for member in cls)
     return f"{value!r} is not a value of {cls.__name__}; the values are {values}"
 

@@ -133,12 +133,12 @@ class _Builder:
         return schema
 
     def _aliases(self, spec: WireClass, field: WireField) -> list[dict[str, Any]]:
-        """The decoder reads an alias (``min_pixels``) only where the key (``minPixels``) and the
-        aliases before it are absent or null: each alias is checked only then."""
+        """The decoder reads an alias (``min_pixels``) only where the key (``minPixels``) is absent
+        and the aliases before it are absent or null: each alias is checked only then."""
         value = self._field(spec, field)
         conditions = []
         for index, alias in enumerate(field.aliases):
-            unread = [_absent_or_null(key) for key in (field.key, *field.aliases[:index])]
+            unread = [{"not": {"required": [field.key]}}, *(_absent_or_null(key) for key in field.aliases[:index])]
             conditions.append({"if": {"allOf": unread}, "then": {"properties": {alias: value}}})
         return conditions
 

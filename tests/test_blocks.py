@@ -14,6 +14,7 @@ from strategies import BLOCK_CLASSES, EXAMPLE_BLOCKS
 
 from agentscope_py import (
     ArgumentTypeError,
+    ArgumentValueError,
     AudioBlock,
     Base64Source,
     ContentBlock,
@@ -86,6 +87,18 @@ def test_thinking_metadata_stays_none_unless_given() -> None:
 def test_video_fps_given_as_int_is_stored_as_float() -> None:
     fps = VideoBlock(SOURCE, 24).fps
     assert fps == 24.0 and type(fps) is float
+
+
+@pytest.mark.parametrize("fps", [3.5e38, -1e39, 10**39, float("inf")])
+def test_video_fps_must_fit_a_java_float(fps: float) -> None:
+    # Java reads a larger number as infinity, and writes it back as the string "Infinity".
+    with pytest.raises(ArgumentValueError, match=r"VideoBlock\.fps must be (within ±3\.4028235e\+38|a finite number)"):
+        VideoBlock(SOURCE, fps)
+    with pytest.raises(ArgumentValueError, match=r"VideoBlock\.fps"):
+        VideoBlock.builder().fps(fps).build()
+    largest = 3.4028234663852886e38
+    assert VideoBlock(SOURCE, -largest).fps == -largest
+    assert VideoBlock.from_dict({"type": "video", "fps": largest}).fps == largest
 
 
 # -- DataBlock ids ---------------------------------------------------------------

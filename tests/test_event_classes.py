@@ -270,6 +270,9 @@ def test_permission_behavior_reads_case_insensitively() -> None:
     assert PermissionBehavior("PassThrough") is PermissionBehavior.PASSTHROUGH
     with pytest.raises(ValueError):
         PermissionBehavior("maybe")
+    # ASCII letters only, as the decoder reads them: a Kelvin sign lowers to "k" but is not one.
+    with pytest.raises(ValueError, match="it holds a letter that is not ASCII: use PermissionBehavior.ASK"):
+        PermissionBehavior("AS\u212a")
 
 
 def test_confirm_result_and_permission_rule() -> None:

@@ -59,6 +59,7 @@ from agentscope_py.event import (
     ToolResultDataDeltaEvent,
     ToolResultEndEvent,
     ToolResultStartEvent,
+    ToolResultTextDeltaEvent,
     UserConfirmResultEvent,
 )
 
@@ -237,6 +238,21 @@ def test_type_is_written_once_and_first() -> None:
     assert text.startswith('{"type":"TEXT_BLOCK_DELTA",')
     assert text.count('"type"') == 1
     assert list(event.to_dict()) == ["type", "id", "createdAt", "replyId", "blockId", "delta", "source", "metadata"]
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        ToolResultStartEvent("r1", "call-1", "search"),
+        ToolResultTextDeltaEvent("r1", "call-1", "search", "Sun"),
+        ToolResultDataDeltaEvent("r1", "call-1", "search", TextBlock("x")),
+        ToolResultEndEvent("r1", "call-1", "search", ToolResultState.SUCCESS),
+    ],
+)
+def test_tool_result_events_write_metadata_before_source_as_java_does(event: AgentEvent) -> None:
+    # Their Java constructors take metadata, and Jackson writes a constructor's properties first.
+    keys = list(event.with_source("main/a").with_metadata({"k": 1}).to_dict())
+    assert keys[-2:] == ["metadata", "source"]
 
 
 @pytest.mark.parametrize(

@@ -213,7 +213,7 @@ _IMAGE = {"type": "image", "source": {"type": "url", "url": "https://e.com/a.png
         {"minPixels": 1, "min_pixels": "junk"},  # the key is read; the alias is not
         {"min_pixels": "junk"},
         {"minPixels": None, "min_pixels": 3},
-        {"minPixels": None, "min_pixels": "x"},
+        {"minPixels": None, "min_pixels": "x"},  # the key is there, even as null: the alias is not read
         {"min_pixels": 3},
     ],
 )

@@ -90,6 +90,8 @@ WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
     (ContentBlock, {"type": "hint", "id": []}, "id", "expected a string, got array"),
     (ContentBlock, {"type": "image", "source": PNG, "minPixels": 1.5}, "minPixels", "expected an integer"),
     (ContentBlock, {"type": "video", "fps": True}, "fps", "expected a number, got boolean"),
+    (ContentBlock, {"type": "video", "fps": 1e39}, "fps", "1e+39 is beyond the range of a Java float (±3.4028235e+38)"),
+    (ContentBlock, {"type": "video", "fps": -3.5e38}, "fps", "beyond the range of a Java float"),
     (ContentBlock, {"type": "tool_result", "output": [{"type": "text", "text": False}]}, "output[0].text",
      "expected a string, got boolean"),
     (ContentBlock, {"type": "tool_result", "output": [None]}, "output[0]", "expected an object, got null"),

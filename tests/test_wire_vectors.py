@@ -235,6 +235,14 @@ def test_legacy_media_blocks_read_snake_case_too() -> None:
     assert video.to_dict() == {"type": "video", "maxFrames": 3, "totalPixels": 4}
 
 
+def test_a_camel_case_key_wins_over_its_snake_case_alias_even_as_null() -> None:
+    # Java's constructor reads the snake_case key, then sets the camelCase property over it.
+    image = ImageBlock.from_dict({"type": "image", "source": CAT.to_dict(), "min_pixels": 1, "minPixels": None})
+    assert image.min_pixels is None
+    video = VideoBlock.from_dict({"type": "video", "total_pixels": 4, "totalPixels": 5, "max_frames": 6})
+    assert (video.total_pixels, video.max_frames) == (5, 6)
+
+
 def test_an_empty_data_block_id_is_replaced_with_a_fresh_one_as_in_java() -> None:
     first = DataBlock.from_dict({"type": "data", "source": PNG.to_dict(), "id": ""})
     second = DataBlock.from_dict({"type": "data", "source": PNG.to_dict()})

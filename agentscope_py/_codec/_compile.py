@@ -234,7 +234,8 @@ def field_default(spec: WireClass, field: WireField) -> Any:
 
 def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> list[str]:
     lines = [f"{v} = d.get({field.key!r})"]
-    lines += [f"if {v} is None: {v} = d.get({alias!r})" for alias in field.aliases]
+    # Java applies the written key after the constructor's alias: present, even as null, it wins.
+    lines += [f"if {v} is None and {field.key!r} not in d: {v} = d.get({alias!r})" for alias in field.aliases]
     default = field_default(spec, field)
     keys = (field.key, *field.aliases)
     convert = _items_inline(field.kind, v, field.key, gen) or field.kind.decode(v, field.key, gen)

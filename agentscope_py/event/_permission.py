@@ -21,7 +21,7 @@ __all__ = ["ConfirmResult", "PermissionBehavior", "PermissionRule"]
 
 
 class PermissionBehavior(SpelledEnum):
-    """What a permission rule decides.  Lower-case values; input is case-insensitive, as in Java."""
+    """What a permission rule decides.  Lower-case values; input may be in any case of ASCII letters."""
 
     ALLOW = "allow"
     DENY = "deny"
@@ -30,8 +30,8 @@ class PermissionBehavior(SpelledEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Any:
-        # PermissionBehavior("ALLOW") is PermissionBehavior.ALLOW
-        member = _BY_LOWER_VALUE.get(value.lower()) if isinstance(value, str) else None
+        # PermissionBehavior("ALLOW") is PermissionBehavior.ALLOW, as the decoder reads it (see _wire)
+        member = _BY_LOWER_VALUE.get(value.lower()) if isinstance(value, str) and value.isascii() else None
         return super()._missing_(value) if member is None else member
 
 

@@ -7,7 +7,8 @@ same Java rules: null fields are left out (``@JsonInclude(NON_NULL)``), an
 empty ``metadata`` too, and a missing or null key reads as the field's default
 (``0`` for counts, ``None`` for the generated ``id`` and ``createdAt``).  The
 order is Java's: ``type``, ``id``, ``createdAt``, the event's own fields,
-``source``, ``metadata``.
+``source``, ``metadata`` (``metadata`` before ``source`` for the tool-result
+events, whose constructors take it).
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ __all__: list[str] = []
 class _CaseInsensitiveEnum(Enum):
     """An enum Java reads case-insensitively (``PermissionBehavior``): ``"ALLOW"`` is ``allow``.
 
-    ASCII letters only: ``str.lower`` also folds the Kelvin sign to ``k``."""
+    ASCII letters only, so that the schema can list every spelling.  Java's
+    ``toLowerCase`` also folds the Kelvin sign (U+212A) to ``k``, and reads
+    ``"AS\u212a"`` as ``ask``; no producer writes that."""
 
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         return [f"if type({var}) is str and {var}.isascii(): {var} = {var}.lower()", *super().decode(var, path, gen)]
@@ -86,6 +89,13 @@ _KINDS: dict[str, Kind] = {
 
 _LEADING = ("id", "created_at")
 _TRAILING = ("source", "metadata")
+# Jackson writes a constructor's properties first, in its order; these take metadata last.
+_METADATA_IN_CONSTRUCTOR = (
+    _tool_events.ToolResultStartEvent,
+    _tool_events.ToolResultTextDeltaEvent,
+    _tool_events.ToolResultDataDeltaEvent,
+    _tool_events.ToolResultEndEvent,
+)
 
 
 def _camel_case(name: str) -> str:
@@ -118,7 +128,8 @@ def event_wire_class(cls: type[AgentEvent]) -> WireClass:
     """The wire declaration of an event class, derived from its attrs fields."""
     attributes = attrs.fields_dict(cls)
     own = [name for name in attributes if name not in _LEADING + _TRAILING]
-    ordered = [*_LEADING, *own, *_TRAILING]
+    trailing = _TRAILING[::-1] if cls in _METADATA_IN_CONSTRUCTOR else _TRAILING
+    ordered = [*_LEADING, *own, *trailing]
     return WireClass(cls, tuple(_event_field(cls, attributes[name]) for name in ordered), tag=cls.type.value)
 
 
