@@ -55,7 +55,8 @@ def decode_event(message: SSEMessage, limits: DecodeLimits) -> AgentEvent:
     try:
         return AgentEvent.from_json(message.data, limits=limits)
     except DecodeError as error:
-        where = f"SSE message {elided(message.event)}"
+        # "message" is SSE's name for an unnamed message: saying it would read as a name the server chose.
+        where = "an unnamed SSE message" if message.event == "message" else f"the SSE message {elided(message.event)}"
         if message.last_event_id:
             where += f" with last event id {elided(message.last_event_id)}"
         raise DecodeError(f"{error.reason} (in {where})", error.path) from None

@@ -434,6 +434,7 @@ def test_what_is_stored_is_plain_json() -> None:
         (lambda: UserMessage("x", metadata={"when": [datetime.date(2025, 1, 2)]}), ArgumentTypeError,
          r"UserMessage.metadata\['when'\]\[0\] holds a date, which has no JSON form; store str, int"),
         (lambda: UserMessage("x", metadata={"tags": {"a"}}), ArgumentTypeError, r"UserMessage.metadata\['tags'\] holds a set"),
+        (lambda: UserMessage("x", metadata={"k": object()}), ArgumentTypeError, r"\['k'\] holds an object, which has no JSON form"),
         (lambda: ToolUseBlock("c", "f", {"raw": bytearray(b"1")}), ArgumentTypeError, r"ToolUseBlock.input\['raw'\] holds a bytearray"),
         (lambda: UserMessage("x", metadata={"score": float("nan")}), ArgumentValueError, r"UserMessage.metadata\['score'\] is nan"),
         (lambda: AssistantMessage("x", metadata={"s": [{"v": float("inf")}]}), ArgumentValueError, r"AssistantMessage.metadata\['s'\]\[0\]\['v'\] is inf"),

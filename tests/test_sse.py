@@ -326,8 +326,11 @@ def test_parse_events_names_bad_data() -> None:
         list(parse_events("".join(encode_events(EVENTS[:3])) + bad))
     assert caught.value.path == "delta"
     assert str(caught.value) == (
-        "delta: expected a string, got number (in SSE message 'TEXT_BLOCK_DELTA' with last event id 'e5')"
+        "delta: expected a string, got number (in the SSE message 'TEXT_BLOCK_DELTA' with last event id 'e5')"
     )
+    unnamed = 'data: {"type":"TEXT_BLOCK_DELTA","delta":5}\n\n'
+    with pytest.raises(DecodeError, match=r"\(in an unnamed SSE message\)$"):
+        list(parse_events(unnamed))
     with pytest.raises(DecodeError, match=r"with last event id 'eeee.*'…\(1,000,000 characters\)\)$"):
         list(parse_events(bad.replace("e5", "e" * 1_000_000)))
 
