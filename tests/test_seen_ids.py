@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,28 @@ def test_a_replay_among_rising_ids_keeps_the_rising_ids_fast_path() -> None:
     assert not seen.take_run([ids[RISING_AFTER * 2], ids[5]])
     assert seen._rising is not None  # still taken without a table lookup
     assert seen.take_run(list(ids[RISING_AFTER * 2 :])) and not seen.first_sight(ids[-1])
+
+
+class _Unwalkable(list[str]):
+    def __iter__(self) -> Any:
+        raise AssertionError("walked every id since the ids began to rise")
+
+
+def test_a_short_run_holding_a_replay_is_checked_without_walking_every_rising_id() -> None:
+    # Walking them for each such run (at-least-once delivery of rising ids) made a stream quadratic.
+    seen, ids = SeenIds(), rising_ids(LONG)
+    assert seen.take_run(list(ids[: RISING_AFTER * 2]))
+    seen._rising = _Unwalkable(seen._rising or [])
+    replayed = ids[RISING_AFTER + 500]  # among the rising ids, not in the set from before
+    for new in ids[RISING_AFTER * 2 : RISING_AFTER * 2 + 50]:
+        assert not seen.take_run([new, replayed])  # the caller then goes event by event
+        assert seen.first_sight(new) and not seen.first_sight(replayed)
+    assert isinstance(seen._rising, _Unwalkable)  # still rising
+
+
+def test_a_long_run_of_random_ids_leaves_rising_ids_at_once() -> None:
+    seen = SeenIds()
+    assert seen.take_run(list(rising_ids(RISING_AFTER + 10)))
+    randoms = [uuid.UUID(int=random.getrandbits(128)).hex for _ in range(5_000)]
+    assert seen.take_run(list(randoms)) and seen._rising is None
+    assert not any(map(seen.first_sight, randoms[::97])) and seen.first_sight("zz-new")

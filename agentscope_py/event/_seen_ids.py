@@ -55,8 +55,9 @@ class SeenIds:
 
     def __contains__(self, event_id: str) -> bool:
         """Whether ``event_id`` was recorded (recording nothing)."""
-        if event_id in self._table:
-            return True
+        return event_id in self._table or self._among_rising(event_id)
+
+    def _among_rising(self, event_id: str) -> bool:
         rising = self._rising
         if not rising:
             return False
@@ -95,10 +96,15 @@ class SeenIds:
             # New ids that do not rise (random ones, as Java's) put every id back in one set for
             # good, and the run is taken there at once rather than event by event; unless one of
             # them is among the ids since (a replay after all, which leaves the modes as they are).
-            since = set(rising)
-            if not known.isdisjoint(since):
+            # The shorter side is walked: a long run of random ids, just after the ids since began,
+            # against those few, in C; a short run holding a replay, among many rising ids, by
+            # bisection.  Walking the ids since for every such run made a stream of them quadratic.
+            if len(rising) <= len(known):
+                if not known.isdisjoint(rising):
+                    return False
+            elif any(map(self._among_rising, known)):
                 return False
-            table |= since
+            table.update(rising)
             self._rising = None
         if len(known) > len(table):  # the smaller set goes into the larger: merging is cheap
             known |= table
