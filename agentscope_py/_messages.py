@@ -48,6 +48,8 @@ _KEEP: Any = Sentinel("<unchanged>")  # a field ``__replace__`` is not asked to 
 # Covariant so that a SystemMessage is usable wherever a Msg is expected.
 _B = TypeVar("_B", bound=ContentBlock, default=ContentBlock, covariant=True)
 _T = TypeVar("_T", bound=ContentBlock)
+_U = TypeVar("_U", bound=ContentBlock)
+_V = TypeVar("_V", bound=ContentBlock)
 # What the block-reading methods take, as isinstance does: a block class or a tuple of them.
 _BlockClasses = type[ContentBlock] | tuple[type[ContentBlock], ...]
 
@@ -261,7 +263,7 @@ class Msg(JsonSerializable, Generic[_B]):
     def builder_for_role(role: None) -> MsgBuilder: ...
     @overload
     @staticmethod
-    def builder_for_role(role: MsgRole | None) -> MessageBuilder[Msg, Any]: ...
+    def builder_for_role(role: MsgRole | None) -> MessageBuilder[Msg, ContentBlock]: ...
     @staticmethod
     def builder_for_role(role: MsgRole | None) -> MessageBuilder[Any, Any]:
         """The builder of ``role``'s subclass (``MsgRole.USER`` gives ``UserMessage.builder()``)."""
@@ -275,11 +277,17 @@ class Msg(JsonSerializable, Generic[_B]):
         """Every ``TextBlock.text`` joined by ``"\\n"`` (empty texts count); ``""`` when none."""
         return "\n".join([block.text for block in self.content if isinstance(block, TextBlock)])
 
+    # Tuples of two and three classes are typed as the union of their members; a longer one as
+    # their common base, which is what mypy infers for a variable-length tuple.
     @overload
     def get_content_blocks(self, cls: type[_T]) -> list[_T]: ...
     @overload
+    def get_content_blocks(self, cls: tuple[type[_T], type[_U]]) -> list[_T | _U]: ...
+    @overload
+    def get_content_blocks(self, cls: tuple[type[_T], type[_U], type[_V]]) -> list[_T | _U | _V]: ...
+    @overload
     def get_content_blocks(self, cls: tuple[type[_T], ...]) -> list[_T]: ...
-    def get_content_blocks(self, cls: type[_T] | tuple[type[_T], ...]) -> list[_T]:
+    def get_content_blocks(self, cls: _BlockClasses) -> list[Any]:
         """The blocks that are instances of ``cls`` (a block class, or a tuple of them, as for
         ``isinstance``), in order."""
         check_block_class(cls, "get_content_blocks")
@@ -290,8 +298,12 @@ class Msg(JsonSerializable, Generic[_B]):
     @overload
     def get_first_content_block(self, cls: type[_T]) -> _T | None: ...
     @overload
+    def get_first_content_block(self, cls: tuple[type[_T], type[_U]]) -> _T | _U | None: ...
+    @overload
+    def get_first_content_block(self, cls: tuple[type[_T], type[_U], type[_V]]) -> _T | _U | _V | None: ...
+    @overload
     def get_first_content_block(self, cls: tuple[type[_T], ...]) -> _T | None: ...
-    def get_first_content_block(self, cls: type[_T] | tuple[type[_T], ...] | None = None) -> ContentBlock | None:
+    def get_first_content_block(self, cls: _BlockClasses | None = None) -> ContentBlock | None:
         """The first block (of ``cls``, a block class or a tuple of them), or ``None``."""
         if cls is not None:
             check_block_class(cls, "get_first_content_block")

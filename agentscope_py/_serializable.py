@@ -76,7 +76,7 @@ class Codec(Protocol):
     def to_dict(self, obj: object) -> dict[str, Any]: ...
     def to_json(self, obj: object) -> str: ...
     def from_dict(self, cls: type[_T], data: object, limits: DecodeLimits) -> _T: ...
-    def from_json(self, cls: type[_T], text: str | bytes, limits: DecodeLimits) -> _T: ...
+    def from_json(self, cls: type[_T], text: str | bytes | bytearray | memoryview, limits: DecodeLimits) -> _T: ...
 
 
 class _InstalledOnFirstUse:
@@ -125,8 +125,8 @@ class JsonSerializable:
         return _codec.from_dict(cls, data, limits)
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
-        """Like :meth:`from_dict`, from JSON text (``bytes`` must be UTF-8)."""
+    def from_json(cls, text: str | bytes | bytearray | memoryview, *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:
+        """Like :meth:`from_dict`, from JSON text (bytes, in any of Python's byte containers, must be UTF-8)."""
         if limits is not DEFAULT_LIMITS:
             check_limits(limits)
         return _codec.from_json(cls, text, limits)

@@ -268,7 +268,7 @@ def test_unknown_keys_are_ignored_at_every_level(backend: str) -> None:
 def test_bytes_are_read_as_utf_8(backend: str) -> None:
     text = '{"type":"text","text":"héllo 😀"}'
     for data in (text.encode(), bytearray(text.encode()), memoryview(text.encode())):
-        assert ContentBlock.from_json(data) == TextBlock("héllo 😀")  # type: ignore[arg-type]
+        assert ContentBlock.from_json(data) == TextBlock("héllo 😀")
     with pytest.raises(DecodeError, match="not valid UTF-8"):
         ContentBlock.from_json(b'{"type":"text","text":"\xff"}')
     with pytest.raises(DecodeError):

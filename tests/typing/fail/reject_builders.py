@@ -7,6 +7,7 @@ from agentscope_py import (
     ChatUsage,
     DataBlock,
     GenerateReason,
+    Msg,
     MsgRole,
     SystemMessage,
     TextBlock,
@@ -40,3 +41,8 @@ def user_builder_cannot_change_role() -> None:
 
 def tool_builder_cannot_change_role() -> None:
     ToolResultMessage.builder().role(MsgRole.TOOL)  # E: arg-type
+
+
+def builder_for_a_role_known_at_run_time(role: MsgRole) -> None:
+    # Which role is unknown here, but whatever it is, its content is blocks or strings.
+    Msg.builder_for_role(role).content(3)  # E: arg-type

@@ -52,3 +52,5 @@ def tool_calls_of(msg: Msg) -> list[ToolUseBlock]:
 texts: tuple[TextBlock, ...] = UserMessage("x").content  # E: assignment
 system: SystemMessage = UserMessage("x")  # E: assignment
 system_again: SystemMessage = Msg.builder().build()  # E: assignment
+# a filter of two classes is typed as their union, which a system message refuses
+SystemMessage(UserMessage("x").get_content_blocks((TextBlock, DataBlock)))  # E: arg-type

@@ -52,7 +52,7 @@ assert_type(Msg.builder_for_role(None).build(), Msg[ContentBlock])
 
 def builder_for_any_role(role: MsgRole | None) -> Msg:
     builder = Msg.builder_for_role(role)
-    assert_type(builder, MessageBuilder[Msg[ContentBlock], Any])
+    assert_type(builder, MessageBuilder[Msg[ContentBlock], ContentBlock])
     return builder.text_content("hi").build()
 
 

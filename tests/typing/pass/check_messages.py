@@ -12,6 +12,7 @@ from agentscope_py import (
     ChatUsage,
     ContentBlock,
     DataBlock,
+    HintBlock,
     GenerateReason,
     ImageBlock,
     Msg,
@@ -51,9 +52,15 @@ assert_type(assistant.get_first_content_block(TextBlock), TextBlock | None)
 assert_type(system.get_first_content_block(), TextBlock | None)
 assert_type(user.get_first_content_block(), UserContent | None)
 assert_type(assistant.has_content_blocks(ToolUseBlock), bool)
-# a tuple of classes, as isinstance takes: the blocks' common base
-assert_type(assistant.get_content_blocks((TextBlock, ToolUseBlock)), list[ContentBlock])
+# a tuple of classes, as isinstance takes: the union of two or three, the common base of more
+assert_type(assistant.get_content_blocks((TextBlock, ToolUseBlock)), list[TextBlock | ToolUseBlock])
+assert_type(assistant.get_content_blocks((TextBlock, DataBlock, HintBlock)), list[TextBlock | DataBlock | HintBlock])
+assert_type(assistant.get_content_blocks((TextBlock, DataBlock, HintBlock, ToolUseBlock)), list[ContentBlock])
 assert_type(assistant.get_first_content_block((TextBlock,)), TextBlock | None)
+assert_type(assistant.get_first_content_block((TextBlock, DataBlock)), TextBlock | DataBlock | None)
+assert_type(assistant.get_first_content_block((TextBlock, DataBlock, ThinkingBlock)), TextBlock | DataBlock | ThinkingBlock | None)
+# what they find goes where the union may go: here into a user's message
+UserMessage(assistant.get_content_blocks((TextBlock, DataBlock)))
 assert_type(assistant.has_content_blocks((TextBlock, ToolUseBlock)), bool)
 assert_type(assistant.get_text_content(), str)
 assert_type(assistant.get_generate_reason(), GenerateReason)
