@@ -8,6 +8,7 @@ after the last event received, and skips any event it has already yielded.
 from __future__ import annotations
 
 import http.client
+import re
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +28,7 @@ _OWN_HEADERS = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
 # What counts as the connection dropping: socket errors and timeouts (OSError) and
 # truncated or malformed HTTP (a chunked body cut short raises IncompleteRead).
 _DROPPED = (OSError, http.client.HTTPException)
+_HEADER_NAME = re.compile(r"[!-9;-~]+")  # a token: visible ASCII, no ':'; http.client refuses others late
 
 
 def is_reply_end(event: AgentEvent) -> bool:
@@ -101,12 +103,29 @@ class ResumableEventStream:
         parts = urllib.parse.urlsplit(check_str(url, "url"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
+        if parts.username is not None:
+            # Not sent (http.client does no authentication), and every error would show them.
+            raise ArgumentValueError(
+                "url must not hold credentials (user:password@); pass them as a header, "
+                "e.g. headers={'Authorization': 'Bearer ...'}"
+            )
+        try:
+            port = parts.port
+        except ValueError:  # out of range, or not a number
+            port = 0
+        if port == 0:  # None when the url gives none
+            raise ArgumentValueError(f"url must have a port from 1 to 65535, got {url!r}")
         if headers is not None and not isinstance(headers, Mapping):
             raise ArgumentTypeError(f"headers must be a mapping of names to values, got {describe(headers)}")
         headers = dict(headers or {})
-        for name in headers:
+        for name, value in headers.items():
             if not isinstance(name, str):  # compared without regard to case, below and at each request
                 raise ArgumentTypeError(f"header names must be str, got {describe(name)}")
+            if not _HEADER_NAME.fullmatch(name):
+                raise ArgumentValueError(f"header name {name!r} must be printable ASCII without spaces or ':'")
+            check_str(value, f"headers[{name!r}]")
+            if any(c in value for c in "\r\n\0"):
+                raise ArgumentValueError(f"headers[{name!r}] cannot contain CR, LF or NUL")
         for name in [name for name in headers if name.lower() == "last-event-id"]:
             # The client sends the header itself, updated on every reconnection: a second copy in
             # another case would go too, and a server reading the first would replay everything.
@@ -132,6 +151,8 @@ class ResumableEventStream:
         self.last_event_id = last_event_id or ""
         self.reconnects = 0
         self._parts = parts
+        # Explicit: given None, http.client would read the end of an IPv6 address ("::1") as a port.
+        self._port = port or (443 if parts.scheme == "https" else 80)
         self._headers = headers
         self._timeout = timeout
         self._max_retries = max_retries
@@ -145,6 +166,7 @@ class ResumableEventStream:
         fruitless = 0  # connections in a row that brought no new event
         while True:
             progressed = False
+            in_stop = False  # an OSError from the caller's stop() is theirs, not a dropped connection
             cause: BaseException | None = None
             connection = self._open_connection()
             try:
@@ -156,11 +178,16 @@ class ResumableEventStream:
                     # an event never seen before shows the stream moving on.
                     progressed = progressed or event.id is not None
                     yield event
-                    if self._stop is not None and self._stop(event):
-                        return
+                    if self._stop is not None:
+                        in_stop = True
+                        if self._stop(event):
+                            return
+                        in_stop = False
             except StreamConnectionError:
                 raise  # a ConnectionError, but an answer, not a drop: retrying would not help
             except _DROPPED as error:
+                if in_stop:
+                    raise
                 cause = error
             finally:
                 connection.close()
@@ -198,16 +225,15 @@ class ResumableEventStream:
         parts = self._parts
         https = parts.scheme == "https"
         connection_class = http.client.HTTPSConnection if https else http.client.HTTPConnection
-        # An explicit port: given None, http.client would read the end of an IPv6 address ("::1") as one.
-        port = parts.port or (443 if https else 80)
-        return connection_class(parts.hostname or "", port, timeout=self._timeout)
+        return connection_class(parts.hostname or "", self._port, timeout=self._timeout)
 
     def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
         """Send the GET; the response to read, or None when the server says the stream is over."""
         path = urllib.parse.urlunsplit(("", "", self._parts.path or "/", self._parts.query, ""))
         given = {name.lower() for name in self._headers}  # the caller's replace ours, whatever their case
         headers: dict[str, str | bytes] = {name: value for name, value in _OWN_HEADERS.items() if name.lower() not in given}
-        headers.update(self._headers)
+        # UTF-8, as the Last-Event-ID below: http.client would encode a str as Latin-1, and fail on others.
+        headers.update((name, value.encode()) for name, value in self._headers.items())
         if self.last_event_id:
             # UTF-8, as browsers send it: http.client would encode a str as Latin-1, and fail on "事件-3".
             headers["Last-Event-ID"] = self.last_event_id.encode()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from typing import TypeAlias
+from typing import Final, NoReturn, TypeAlias
 
 import attrs
 
@@ -23,10 +23,10 @@ __all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "LINE_END", "MAX_RETRY", "Chunk", "SSEMes
 #: A piece of an event stream: text, or UTF-8 bytes in any of Python's byte containers.
 Chunk: TypeAlias = str | bytes | bytearray | memoryview
 
-DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024  # characters; the JSON decoder's default limit is the same
+DEFAULT_MAX_MESSAGE_SIZE: Final = 64 * 1024 * 1024  # characters; the JSON decoder's default limit is the same
 #: The longest reconnection delay a server can ask for (one day, in milliseconds): a longer
 #: ``retry:`` is read as this.  Unbounded, it could overflow the client's sleep, or int() itself.
-MAX_RETRY = 24 * 60 * 60 * 1000
+MAX_RETRY: Final = 24 * 60 * 60 * 1000
 
 # CRLF, a lone CR and a lone LF all end a line; no other character does (unlike str.splitlines).
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -56,7 +56,8 @@ class SSEParser:
     ``feed`` returns the messages the chunk completed.  A message is dispatched
     only at the blank line that ends it, so a stream cut in the middle of a
     message never yields half of it.  Feed either ``bytes`` (decoded as UTF-8,
-    invalid sequences replaced, as browsers do) or ``str``, not both.
+    invalid sequences replaced, as browsers do) or ``str``: a parser fed one
+    refuses the other with :class:`~agentscope_py.ArgumentTypeError`.
 
     ``last_event_id`` and ``retry`` (the reconnection delay the server asked
     for, in milliseconds, or ``None``) are what a client needs to resume.
@@ -74,6 +75,7 @@ class SSEParser:
         self.max_message_size = check_size(max_message_size, "SSEParser max_message_size")
         self.retry: int | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._fed_bytes: bool | None = None  # what the first chunk was: bytes, or str
         self._at_start = True  # a byte order mark is dropped only at the very start
         self._after_cr = False  # the last chunk ended in CR: a leading LF completes that CRLF
         self._partial: list[str] = []  # the unfinished line, in pieces
@@ -87,9 +89,16 @@ class SSEParser:
 
     def feed(self, chunk: Chunk) -> list[SSEMessage]:
         """Parse ``chunk`` and return the messages it completed (often none)."""
+        # Checked before anything is read, so that a refused chunk leaves the parser as it was.
         if isinstance(chunk, (bytes, bytearray, memoryview)):
+            if self._fed_bytes is False:
+                _refuse_mixing("str")
+            self._fed_bytes = True
             text = self._decoder.decode(chunk)
         elif isinstance(chunk, str):
+            if self._fed_bytes:
+                _refuse_mixing("bytes")
+            self._fed_bytes = False
             text = chunk
         else:
             raise ArgumentTypeError(f"an SSE chunk is str or bytes, got {type(chunk).__name__}")
@@ -175,6 +184,11 @@ class SSEParser:
         self._data = []
         self._data_runs = 0
         return SSEMessage(event_type or "message", data, self.last_event_id)
+
+
+def _refuse_mixing(fed_first: str) -> NoReturn:
+    # The bytes of a character split across chunks are held back: text fed between would go before them.
+    raise ArgumentTypeError(f"feed an SSEParser bytes or str, not both: it was fed {fed_first} first")
 
 
 def _join_run(pieces: list[str], joined: int, separator: str) -> int:

@@ -237,6 +237,42 @@ def test_the_client_checks_its_arguments() -> None:
         ResumableEventStream(url, headers={"last-event-id": 5})  # type: ignore[dict-item]
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        # Refused where they are given, not by http.client at the first connection.
+        ({"url": "http://127.0.0.1:99999/x"}, ArgumentValueError, "port from 1 to 65535"),
+        ({"url": "http://127.0.0.1:abc/x"}, ArgumentValueError, "port from 1 to 65535"),
+        ({"url": "http://127.0.0.1:0/x"}, ArgumentValueError, "port from 1 to 65535"),
+        ({"url": "http://ann:secret@127.0.0.1/x"}, ArgumentValueError, r"credentials .* pass them as a header"),
+        ({"url": "http://h/x", "headers": {"Authorization": None}}, ArgumentTypeError, r"headers\['Authorization'\] must be a str"),
+        ({"url": "http://h/x", "headers": {"X-Id": "a\nb"}}, ArgumentValueError, "cannot contain CR, LF or NUL"),
+        ({"url": "http://h/x", "headers": {"X Id": "a"}}, ArgumentValueError, "printable ASCII without spaces or ':'"),
+        ({"url": "http://h/x", "headers": {"X:Id": "a"}}, ArgumentValueError, "printable ASCII without spaces or ':'"),
+    ],
+)
+def test_the_client_refuses_a_url_or_header_it_could_not_send(arguments: dict[str, object], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        ResumableEventStream(**arguments)  # type: ignore[arg-type]
+
+
+def test_header_values_beyond_latin_1_are_sent_as_utf_8() -> None:
+    with serve_bodies(["".join(map(encode_event, EVENTS))]) as server:
+        stream = ResumableEventStream(server.url, headers={"X-Name": "事件"}, timeout=TIMEOUT)
+        assert list(stream) == EVENTS
+    assert server.headers[0]["X-Name"].encode("latin-1").decode() == "事件"
+
+
+def test_an_os_error_of_the_stop_function_is_raised_as_it_is_not_taken_for_a_drop() -> None:
+    def stop(event: AgentEvent) -> bool:
+        raise PermissionError("the caller's own")
+
+    with serve_bodies(["".join(map(encode_event, EVENTS))]) as server:
+        with pytest.raises(PermissionError, match="the caller's own"):
+            list(ResumableEventStream(server.url, timeout=TIMEOUT, max_retries=1, retry_delay=0.001, stop=stop))
+    assert len(server.last_event_ids) == 1  # no reconnection
+
+
 def test_the_encoders_and_parsers_check_their_arguments() -> None:
     with pytest.raises(ArgumentTypeError, match="encode_sse data must be a str"):
         encode_sse(None)  # type: ignore[arg-type]

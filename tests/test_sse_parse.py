@@ -181,7 +181,7 @@ def test_the_size_counts_the_lines_as_written() -> None:
     ("feed", "counted", "messages"),
     [
         # 100,000 data lines "xy": 300,000 characters with their line ends, one message of them all.
-        (lambda parser: [parser.feed("data:xy\n" * 1000) for _ in range(100)], 300_000, ["xy\n" * 99_999 + "xy"]),
+        (lambda parser: [parser.feed(b"data:xy\n" * 1000) for _ in range(100)], 300_000, ["xy\n" * 99_999 + "xy"]),
         # One 200,000-character line a byte at a time (a field of no known name: no message).
         (lambda parser: [parser.feed(b"x") for _ in range(200_000)], 200_000, []),
     ],
@@ -200,7 +200,7 @@ def test_what_a_message_holds_in_memory_stays_near_the_characters_it_counts(
     finally:
         tracemalloc.stop()
     assert held < 2 * counted, f"{held} bytes held for {counted} characters"
-    assert [message.data for message in parser.feed("\n\n")] == messages
+    assert [message.data for message in parser.feed(b"\n\n")] == messages
 
 
 # -- encoding -------------------------------------------------------------------------
@@ -274,3 +274,16 @@ def test_chunks_may_be_any_bytes_like_object_and_nothing_else() -> None:
     assert parser.feed(memoryview("\u00e9\n\n".encode())) == [SSEMessage("message", "caf\u00e9", "")]
     with pytest.raises(ArgumentTypeError, match="an SSE chunk is str or bytes, got int"):
         SSEParser().feed(3)  # type: ignore[arg-type]
+
+
+def test_a_parser_fed_bytes_refuses_str_and_the_other_way_round() -> None:
+    # The bytes of a character split across chunks are held back: text fed between would go before them.
+    parser = SSEParser()
+    assert parser.feed(b"data: caf\xc3") == []
+    with pytest.raises(ArgumentTypeError, match="bytes or str, not both: it was fed bytes first"):
+        parser.feed("\n\n")
+    assert parser.feed(b"\xa9\n\n") == [SSEMessage("message", "caf\u00e9", "")]  # the refused chunk changed nothing
+    text_parser = SSEParser()
+    assert text_parser.feed("data: x\n\n") == [SSEMessage("message", "x", "")]
+    with pytest.raises(ArgumentTypeError, match="it was fed str first"):
+        text_parser.feed(b"data: y\n\n")

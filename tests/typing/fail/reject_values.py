@@ -19,6 +19,9 @@ from agentscope_py import (
     UserMessage,
 )
 from agentscope_py import TextBlok  # E: attr-defined
+from agentscope_py import sse
+
+sse.MAX_RETRY = 1000  # E: misc
 
 msg = UserMessage("hi", name="alice")
 call = ToolUseBlock("call_1", "zoom", {"x": 1})
