@@ -32,6 +32,7 @@ TYPE_CHECKED = [
             "index.md", "quickstart.md", "messages.md", "typing.md", "java-to-python.md", "wire-format.md", "events.md", "sse.md",
         )
     ),
+    *sorted((ROOT / "docs" / "interop").glob("*.md")),
 ]
 
 
@@ -115,7 +116,8 @@ def test_type_checked_pages_pass_mypy_strict(tmp_path: Path) -> None:
         for block in python_blocks(page):
             lines.extend([""] * (block.line - 1 - len(lines)))
             lines.extend(block.code.splitlines())
-        module = tmp_path / f"docs_{page.stem.replace('-', '_')}.py"
+        # Named after the page's path: docs/index.md and docs/interop/index.md are two modules.
+        module = tmp_path / ("_".join(page.relative_to(ROOT).with_suffix("").parts).replace("-", "_") + ".py")
         module.write_text("\n".join(lines) + "\n", encoding="utf-8")
         modules[str(module)] = str(page.relative_to(ROOT))
     stdout, stderr, status = mypy_api.run(
