@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from typing import Final, NoReturn, TypeAlias
+from typing import Final, TypeAlias
 
 import attrs
 
@@ -55,9 +55,9 @@ class SSEParser:
 
     ``feed`` returns the messages the chunk completed.  A message is dispatched
     only at the blank line that ends it, so a stream cut in the middle of a
-    message never yields half of it.  Feed either ``bytes`` (decoded as UTF-8,
-    invalid sequences replaced, as browsers do) or ``str``: a parser fed one
-    refuses the other with :class:`~agentscope_py.ArgumentTypeError`.
+    message never yields half of it.  Feed it ``bytes`` (decoded as UTF-8,
+    invalid sequences replaced, as browsers do) or ``str``, in any mix: text fed
+    in the middle of a character's bytes makes them an invalid sequence.
 
     ``last_event_id`` and ``retry`` (the reconnection delay the server asked
     for, in milliseconds, or ``None``) are what a client needs to resume.
@@ -75,7 +75,7 @@ class SSEParser:
         self.max_message_size = check_size(max_message_size, "SSEParser max_message_size")
         self.retry: int | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._fed_bytes: bool | None = None  # what the first chunk was: bytes, or str
+        self._fed_bytes = False
         self._at_start = True  # a byte order mark is dropped only at the very start
         self._after_cr = False  # the last chunk ended in CR: a leading LF completes that CRLF
         self._partial: list[str] = []  # the unfinished line, in pieces
@@ -89,17 +89,13 @@ class SSEParser:
 
     def feed(self, chunk: Chunk) -> list[SSEMessage]:
         """Parse ``chunk`` and return the messages it completed (often none)."""
-        # Checked before anything is read, so that a refused chunk leaves the parser as it was.
         if isinstance(chunk, (bytes, bytearray, memoryview)):
-            if self._fed_bytes is False:
-                _refuse_mixing("str")
             self._fed_bytes = True
             text = self._decoder.decode(chunk)
         elif isinstance(chunk, str):
-            if self._fed_bytes:
-                _refuse_mixing("bytes")
-            self._fed_bytes = False
-            text = chunk
+            # Text after bytes ends the bytes held back for a character they began: an invalid
+            # sequence, replaced as any other, before the text.
+            text = self._decoder.decode(b"", True) + chunk if self._fed_bytes else chunk
         else:
             raise ArgumentTypeError(f"an SSE chunk is str or bytes, got {type(chunk).__name__}")
         if not text:
@@ -184,11 +180,6 @@ class SSEParser:
         self._data = []
         self._data_runs = 0
         return SSEMessage(event_type or "message", data, self.last_event_id)
-
-
-def _refuse_mixing(fed_first: str) -> NoReturn:
-    # The bytes of a character split across chunks are held back: text fed between would go before them.
-    raise ArgumentTypeError(f"feed an SSEParser bytes or str, not both: it was fed {fed_first} first")
 
 
 def _join_run(pieces: list[str], joined: int, separator: str) -> int:

@@ -276,14 +276,14 @@ def test_chunks_may_be_any_bytes_like_object_and_nothing_else() -> None:
         SSEParser().feed(3)  # type: ignore[arg-type]
 
 
-def test_a_parser_fed_bytes_refuses_str_and_the_other_way_round() -> None:
-    # The bytes of a character split across chunks are held back: text fed between would go before them.
+def test_text_fed_inside_a_characters_bytes_makes_them_an_invalid_sequence() -> None:
+    # The bytes held back for the rest of a character were joined to whatever bytes came next,
+    # after the text fed between: "\xa9" completed "é" at the start of the next line.  Now the
+    # stream reads as the same stream all in bytes does.
     parser = SSEParser()
     assert parser.feed(b"data: caf\xc3") == []
-    with pytest.raises(ArgumentTypeError, match="bytes or str, not both: it was fed bytes first"):
-        parser.feed("\n\n")
-    assert parser.feed(b"\xa9\n\n") == [SSEMessage("message", "caf\u00e9", "")]  # the refused chunk changed nothing
-    text_parser = SSEParser()
-    assert text_parser.feed("data: x\n\n") == [SSEMessage("message", "x", "")]
-    with pytest.raises(ArgumentTypeError, match="it was fed str first"):
-        text_parser.feed(b"data: y\n\n")
+    assert parser.feed("\n\n") == [SSEMessage("message", "caf\ufffd", "")]
+    assert parser.feed(b"\xa9data: x\n\n") == []  # a field named "\ufffddata": ignored
+    assert list(parse_messages(b"data: caf\xc3\n\n\xa9data: x\n\n")) == [SSEMessage("message", "caf\ufffd", "")]
+    assert parser.feed(b"data: y\n\ndata: ") == [SSEMessage("message", "y", "")]
+    assert parser.feed("z\n\n") == [SSEMessage("message", "z", "")]  # nothing held: nothing replaced
