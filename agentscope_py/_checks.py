@@ -33,7 +33,7 @@ class NestedTooDeeply(ArgumentValueError):
 
 
 __all__ = [
-    "JAVA_FLOAT_MAX",
+    "JAVA_FLOAT_OVERFLOW",
     "JAVA_INT_MAX",
     "JAVA_INT_MIN",
     "NestedTooDeeply",
@@ -134,17 +134,16 @@ def check_optional_float(value: object, arg: str) -> float | None:
     return check_float(value, arg)
 
 
-#: The largest Java ``float`` (``Float.MAX_VALUE``).  Java reads a larger number into one as
-#: infinity, and writes that back as the string ``"Infinity"``, which is no JSON number.
-JAVA_FLOAT_MAX = 3.4028234663852886e38
+#: The least magnitude Java reads into a ``float`` as infinity (which it writes back as the string
+#: ``"Infinity"``, no JSON number): ``Float.MAX_VALUE`` plus half its last step.  Anything smaller
+#: rounds to a finite float, ``Float.MAX_VALUE`` (written ``3.4028235E38``) at most.
+JAVA_FLOAT_OVERFLOW = 2.0**128 - 2.0**103
 
 
 def check_optional_java_float(value: object, arg: str) -> float | None:
     number = check_optional_float(value, arg)
-    if number is not None and not -JAVA_FLOAT_MAX <= number <= JAVA_FLOAT_MAX:
-        raise ArgumentValueError(
-            f"{arg} must be within ±{JAVA_FLOAT_MAX:.8g}, the range of a Java float, got {value!r}"
-        )
+    if number is not None and not -JAVA_FLOAT_OVERFLOW < number < JAVA_FLOAT_OVERFLOW:
+        raise ArgumentValueError(f"{arg} must be a number a Java float holds (3.4028235e38 at most), got {value!r}")
     return number
 
 

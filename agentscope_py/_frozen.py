@@ -204,7 +204,7 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
         try:
             document = value.to_dict()
         except (ArgumentTypeError, ArgumentValueError) as error:  # a class of its own: no wire format
-            raise NoJsonForm(value, f"holds {_a(kind.__name__)}, which cannot be written ({error})") from None
+            raise NoJsonForm(value, f"holds a value of type {kind.__name__}, which cannot be written ({error})") from None
         return copy_json_value(document, depth)
     if isinstance(value, str):
         return str.__str__(value)
@@ -212,11 +212,7 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
         return int.__index__(value)
     if isinstance(value, float):
         return copy_json_value(float.__float__(value))
-    raise NoJsonForm(value, f"holds {_a(kind.__name__)}, which has no JSON form")
-
-
-def _a(name: str) -> str:
-    return f"{'an' if name[:1].lower() in ('a', 'e', 'i', 'o', 'u') else 'a'} {name}"
+    raise NoJsonForm(value, f"holds a value of type {kind.__name__}, which has no JSON form")
 
 
 def thawed(value: Any) -> Any:

@@ -459,8 +459,10 @@ class _RolePinnedMsg(Msg[_B]):
         super().__init_subclass__(**kwargs)
         # Python names the function in its argument errors: each class gets this __init__ under its
         # own name, so UserMessage("hi", role=...) is refused as UserMessage.__init__(), not as a
-        # private base class nobody wrote.
+        # private base class nobody wrote.  A subclass with a constructor of its own keeps it.
         shared = _RolePinnedMsg.__init__
+        if cls.__init__.__code__ is not shared.__code__:
+            return
         own = types.FunctionType(shared.__code__, shared.__globals__, "__init__", shared.__defaults__, shared.__closure__)
         own.__kwdefaults__ = shared.__kwdefaults__
         own.__annotations__ = shared.__annotations__

@@ -28,7 +28,25 @@ _OWN_HEADERS = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
 # What counts as the connection dropping: socket errors and timeouts (OSError) and
 # truncated or malformed HTTP (a chunked body cut short raises IncompleteRead).
 _DROPPED = (OSError, http.client.HTTPException)
-_HEADER_NAME = re.compile(r"[!-9;-~]+")  # a token: visible ASCII, no ':'; http.client refuses others late
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110's token: what a header name may be
+
+
+def _check_header_value(value: object, arg: str) -> None:
+    # http.client finds these at the first connection, with exceptions of its own, or sends them.
+    if isinstance(value, str):
+        try:
+            data = value.encode("latin-1")  # how http.client sends a str
+        except UnicodeEncodeError:
+            raise ArgumentValueError(
+                f"{arg} must be Latin-1 text, as HTTP sends a str; give bytes in the encoding the server reads, "
+                f"such as {value!r}.encode()"
+            ) from None
+    elif isinstance(value, bytes):
+        data = value
+    else:
+        raise ArgumentTypeError(f"{arg} must be a str or bytes, got {describe(value)}")
+    if any(c in data for c in (b"\r", b"\n", b"\0")):
+        raise ArgumentValueError(f"{arg} cannot contain CR, LF or NUL")
 
 
 def is_reply_end(event: AgentEvent) -> bool:
@@ -92,7 +110,7 @@ class ResumableEventStream:
         url: str,
         *,
         last_event_id: str | None = None,
-        headers: Mapping[str, str] | None = None,
+        headers: Mapping[str, str | bytes] | None = None,
         timeout: float = 30.0,
         max_retries: int = 5,
         retry_delay: float = 1.0,
@@ -121,11 +139,9 @@ class ResumableEventStream:
         for name, value in headers.items():
             if not isinstance(name, str):  # compared without regard to case, below and at each request
                 raise ArgumentTypeError(f"header names must be str, got {describe(name)}")
-            if not _HEADER_NAME.fullmatch(name):
-                raise ArgumentValueError(f"header name {name!r} must be printable ASCII without spaces or ':'")
-            check_str(value, f"headers[{name!r}]")
-            if any(c in value for c in "\r\n\0"):
-                raise ArgumentValueError(f"headers[{name!r}] cannot contain CR, LF or NUL")
+            if not _TOKEN.fullmatch(name):
+                raise ArgumentValueError(f"header name {name!r} is no HTTP token (letters, digits and !#$%&'*+-.^_`|~)")
+            _check_header_value(value, f"headers[{name!r}]")
         for name in [name for name in headers if name.lower() == "last-event-id"]:
             # The client sends the header itself, updated on every reconnection: a second copy in
             # another case would go too, and a server reading the first would replay everything.
@@ -232,8 +248,7 @@ class ResumableEventStream:
         path = urllib.parse.urlunsplit(("", "", self._parts.path or "/", self._parts.query, ""))
         given = {name.lower() for name in self._headers}  # the caller's replace ours, whatever their case
         headers: dict[str, str | bytes] = {name: value for name, value in _OWN_HEADERS.items() if name.lower() not in given}
-        # UTF-8, as the Last-Event-ID below: http.client would encode a str as Latin-1, and fail on others.
-        headers.update((name, value.encode()) for name, value in self._headers.items())
+        headers.update(self._headers)
         if self.last_event_id:
             # UTF-8, as browsers send it: http.client would encode a str as Latin-1, and fail on "事件-3".
             headers["Last-Event-ID"] = self.last_event_id.encode()

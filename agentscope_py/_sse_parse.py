@@ -95,7 +95,7 @@ class SSEParser:
         elif isinstance(chunk, str):
             # Text after bytes ends the bytes held back for a character they began: an invalid
             # sequence, replaced as any other, before the text.
-            text = self._decoder.decode(b"", True) + chunk if self._fed_bytes else chunk
+            text = self._decoder.decode(b"", True) + chunk if self._fed_bytes and chunk else chunk
         else:
             raise ArgumentTypeError(f"an SSE chunk is str or bytes, got {type(chunk).__name__}")
         if not text:

@@ -89,16 +89,24 @@ def test_video_fps_given_as_int_is_stored_as_float() -> None:
     assert fps == 24.0 and type(fps) is float
 
 
-@pytest.mark.parametrize("fps", [3.5e38, -1e39, 10**39, float("inf")])
+# Float.MAX_VALUE plus half its last step: Java reads this and more as infinity, and writes that
+# back as the string "Infinity".
+OVERFLOW = 2.0**128 - 2.0**103
+
+
+@pytest.mark.parametrize("fps", [OVERFLOW, -OVERFLOW, 3.5e38, -1e39, 10**39, float("inf")])
 def test_video_fps_must_fit_a_java_float(fps: float) -> None:
-    # Java reads a larger number as infinity, and writes it back as the string "Infinity".
-    with pytest.raises(ArgumentValueError, match=r"VideoBlock\.fps must be (within ±3\.4028235e\+38|a finite number)"):
+    with pytest.raises(ArgumentValueError, match=r"VideoBlock\.fps must be (a number a Java float holds|a finite number)"):
         VideoBlock(SOURCE, fps)
     with pytest.raises(ArgumentValueError, match=r"VideoBlock\.fps"):
         VideoBlock.builder().fps(fps).build()
-    largest = 3.4028234663852886e38
-    assert VideoBlock(SOURCE, -largest).fps == -largest
-    assert VideoBlock.from_dict({"type": "video", "fps": largest}).fps == largest
+
+
+@pytest.mark.parametrize("fps", [3.4028234663852886e38, 3.4028235e38, -3.4028235677973362e38])
+def test_video_fps_that_java_rounds_to_its_largest_float_is_kept(fps: float) -> None:
+    # Java writes Float.MAX_VALUE as 3.4028235E38, which is above it read as a double.
+    assert VideoBlock(SOURCE, fps).fps == fps
+    assert VideoBlock.from_dict({"type": "video", "fps": fps}).fps == fps
 
 
 # -- DataBlock ids ---------------------------------------------------------------

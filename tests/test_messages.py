@@ -8,6 +8,7 @@ import datetime
 import enum
 import pickle
 import re
+import uuid
 import weakref
 from typing import Any
 
@@ -235,6 +236,24 @@ def test_a_role_pinned_constructor_is_named_after_its_class_in_argument_errors(c
     assert cls("hi", name="ann").get_text_content() == "hi"
 
 
+def test_a_subclass_keeps_its_own_constructor_and_its_subclasses_inherit_it() -> None:
+    class Greeting(UserMessage):
+        __slots__ = ()
+
+        def __init__(self, who: str) -> None:
+            super().__init__(f"hello {who}")
+
+    class LoudGreeting(Greeting):
+        __slots__ = ()
+
+    class Note(UserMessage):
+        __slots__ = ()
+
+    assert Greeting("ann").get_text_content() == LoudGreeting("ann").get_text_content() == "hello ann"
+    with pytest.raises(TypeError, match=r"\.Note\.__init__\(\) got an unexpected keyword argument 'role'$"):
+        Note("hi", role=MsgRole.USER)  # type: ignore[call-arg]
+
+
 def test_messages_compare_by_value() -> None:
     fields: dict[str, Any] = {"id": "m1", "timestamp": "2025-01-01 12:00:00.000", "metadata": {"k": 1}}
     assert UserMessage("x", **fields) == UserMessage("x", **fields)
@@ -432,15 +451,15 @@ def test_what_is_stored_is_plain_json() -> None:
     ("store", "error", "message"),
     [
         (lambda: UserMessage("x", metadata={"when": [datetime.date(2025, 1, 2)]}), ArgumentTypeError,
-         r"UserMessage.metadata\['when'\]\[0\] holds a date, which has no JSON form; store str, int"),
-        (lambda: UserMessage("x", metadata={"tags": {"a"}}), ArgumentTypeError, r"UserMessage.metadata\['tags'\] holds a set"),
-        (lambda: UserMessage("x", metadata={"k": object()}), ArgumentTypeError, r"\['k'\] holds an object, which has no JSON form"),
-        (lambda: ToolUseBlock("c", "f", {"raw": bytearray(b"1")}), ArgumentTypeError, r"ToolUseBlock.input\['raw'\] holds a bytearray"),
+         r"UserMessage.metadata\['when'\]\[0\] holds a value of type date, which has no JSON form; store str, int"),
+        (lambda: UserMessage("x", metadata={"tags": {"a"}}), ArgumentTypeError, r"UserMessage.metadata\['tags'\] holds a value of type set"),
+        (lambda: UserMessage("x", metadata={"k": uuid.uuid4()}), ArgumentTypeError, r"\['k'\] holds a value of type UUID, which has no JSON form"),
+        (lambda: ToolUseBlock("c", "f", {"raw": bytearray(b"1")}), ArgumentTypeError, r"ToolUseBlock.input\['raw'\] holds a value of type bytearray"),
         (lambda: UserMessage("x", metadata={"score": float("nan")}), ArgumentValueError, r"UserMessage.metadata\['score'\] is nan"),
         (lambda: AssistantMessage("x", metadata={"s": [{"v": float("inf")}]}), ArgumentValueError, r"AssistantMessage.metadata\['s'\]\[0\]\['v'\] is inf"),
         (lambda: UserMessage("x", metadata={"a": {1: "one"}}), ArgumentTypeError, r"UserMessage.metadata\['a'\] has the key 1; JSON keys are strings"),
         (lambda: UserMessage("x", metadata={"k": [_ScoredText("a", 1)]}), ArgumentTypeError,
-         r"UserMessage.metadata\['k'\]\[0\] holds a _ScoredText, which cannot be written \(cannot write _ScoredText"),
+         r"UserMessage.metadata\['k'\]\[0\] holds a value of type _ScoredText, which cannot be written \(cannot write _ScoredText"),
     ],
 )
 def test_values_without_a_json_form_are_refused_when_stored(store: Any, error: type[Exception], message: str) -> None:

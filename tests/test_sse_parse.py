@@ -181,7 +181,7 @@ def test_the_size_counts_the_lines_as_written() -> None:
     ("feed", "counted", "messages"),
     [
         # 100,000 data lines "xy": 300,000 characters with their line ends, one message of them all.
-        (lambda parser: [parser.feed(b"data:xy\n" * 1000) for _ in range(100)], 300_000, ["xy\n" * 99_999 + "xy"]),
+        (lambda parser: [parser.feed("data:xy\n" * 1000) for _ in range(100)], 300_000, ["xy\n" * 99_999 + "xy"]),
         # One 200,000-character line a byte at a time (a field of no known name: no message).
         (lambda parser: [parser.feed(b"x") for _ in range(200_000)], 200_000, []),
     ],
@@ -200,7 +200,7 @@ def test_what_a_message_holds_in_memory_stays_near_the_characters_it_counts(
     finally:
         tracemalloc.stop()
     assert held < 2 * counted, f"{held} bytes held for {counted} characters"
-    assert [message.data for message in parser.feed(b"\n\n")] == messages
+    assert [message.data for message in parser.feed("\n\n")] == messages
 
 
 # -- encoding -------------------------------------------------------------------------
@@ -282,6 +282,7 @@ def test_text_fed_inside_a_characters_bytes_makes_them_an_invalid_sequence() -> 
     # stream reads as the same stream all in bytes does.
     parser = SSEParser()
     assert parser.feed(b"data: caf\xc3") == []
+    assert parser.feed("") == []  # no text: the character may still be completed
     assert parser.feed("\n\n") == [SSEMessage("message", "caf\ufffd", "")]
     assert parser.feed(b"\xa9data: x\n\n") == []  # a field named "\ufffddata": ignored
     assert list(parse_messages(b"data: caf\xc3\n\n\xa9data: x\n\n")) == [SSEMessage("message", "caf\ufffd", "")]

@@ -121,24 +121,27 @@ def _finite(value: float, where: str) -> float:
     raise ArgumentValueError(f"{where} is {value}, which JSON cannot represent")
 
 
-def _beyond(value: float, limit: float, path: str) -> DecodeError:
-    return DecodeError(f"{value!r} is beyond the range of a Java float (±{limit:.8g})", path)
+def _beyond_java_float(value: float, path: str) -> DecodeError:
+    return DecodeError(f"{value!r} is more than a Java float holds (3.4028235e38 at most)", path)
 
 
 class Float(Kind):
-    """A number field: a Java ``double``, or with ``limit=JAVA_FLOAT_MAX`` a Java ``float``."""
+    """A number field: a Java ``double``; with ``overflow`` (``JAVA_FLOAT_OVERFLOW``), a Java
+    ``float``, refusing the magnitudes that Java would read as infinity."""
 
     json_type = "number"
 
-    def __init__(self, limit: float = sys.float_info.max) -> None:
-        self.limit = limit
+    def __init__(self, overflow: float | None = None) -> None:
+        self.overflow = overflow
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
-        # For a double, the largest float, not the least number that overflows one (half a step
-        # above it): that bound has 309 digits, which a parser reading numbers as doubles turns into
-        # infinity, and Ajv then refuses the schema.  Only numbers that round down to the largest
-        # float fall between the two: the decoder takes them, the schema does not.
-        return {"type": "number", "minimum": -self.limit, "maximum": self.limit}
+        if self.overflow is not None:
+            return {"type": "number", "exclusiveMinimum": -self.overflow, "exclusiveMaximum": self.overflow}
+        # The largest double, not the least number that overflows one (half a step above it): that
+        # bound has 309 digits, which a parser reading numbers as doubles turns into infinity, and
+        # Ajv then refuses the schema.  Only numbers that round down to the largest double fall
+        # between the two: the decoder takes them, the schema does not.
+        return {"type": "number", "minimum": -sys.float_info.max, "maximum": sys.float_info.max}
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"{gen.ref(_finite, 'finite')}({expr}, {where!r})"
@@ -151,9 +154,9 @@ class Float(Kind):
             f"if type({var}) is not float: {var} = {gen.ref(req_number, 'req_number')}({var}, {path!r})",
             f"if {var} - {var} != 0.0: ctx.check_float({var}, {path!r})",
         ]
-        if self.limit < sys.float_info.max:
-            beyond = f"{gen.ref(_beyond, 'beyond')}({var}, {self.limit!r}, {path!r})"
-            lines.append(f"if not {-self.limit!r} <= {var} <= {self.limit!r}: raise {beyond}")
+        if self.overflow is not None:
+            beyond = f"{gen.ref(_beyond_java_float, 'beyond_java_float')}({var}, {path!r})"
+            lines.append(f"if not {-self.overflow!r} < {var} < {self.overflow!r}: raise {beyond}")
         return lines
 
 

@@ -14,6 +14,7 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
+from .._checks import JAVA_FLOAT_OVERFLOW
 from .._enums import MsgRole, ToolCallState, ToolResultState
 from .._messages import (
     AssistantMessage,
@@ -22,7 +23,6 @@ from .._messages import (
     ToolResultMessage,
     UserMessage,
 )
-from .._checks import JAVA_FLOAT_MAX
 from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
@@ -83,7 +83,7 @@ register(
         VideoBlock,
         (
             WireField("source", "source", SOURCE, nullable=True, omit="null"),
-            WireField("fps", "fps", Float(JAVA_FLOAT_MAX), nullable=True, omit="null"),
+            WireField("fps", "fps", Float(JAVA_FLOAT_OVERFLOW), nullable=True, omit="null"),
             WireField("max_frames", "maxFrames", INT, nullable=True, omit="null", aliases=("max_frames",)),
             *_PIXELS,
             WireField("total_pixels", "totalPixels", INT, nullable=True, omit="null", aliases=("total_pixels",)),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from typing_extensions import assert_type
 
 from agentscope_py import (
@@ -30,7 +28,12 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolResultMessageBuilder
+from agentscope_py.builders import (
+    MessageBuilder,
+    MsgBuilder,
+    RoleMessageBuilder,
+    ToolResultMessageBuilder,
+)
 
 UserContent = TextBlock | DataBlock | ImageBlock | AudioBlock | VideoBlock
 source = URLSource.builder().url("https://example.com/cat.png").mime_type("image/png").build()
