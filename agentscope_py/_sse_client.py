@@ -236,6 +236,7 @@ class ResumableEventStream:
             self.last_event_id = parser.last_event_id
             if parser.retry is not None:
                 self._delay = parser.retry / 1000
+        parser.close()
 
     def _open_connection(self) -> http.client.HTTPConnection:
         parts = self._parts

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from typing import Final, TypeAlias
+from typing import Final, NoReturn, TypeAlias
 
 import attrs
 
@@ -66,8 +66,10 @@ class SSEParser:
     (counted as the stream writes them, field names included, line ends not),
     or a comment line longer than that, raises :class:`DecodeError` as soon as
     it does, however the stream is chunked, so a broken or hostile stream cannot
-    fill the memory; the parser is unusable afterwards.  Comments are no part of
-    a message: keep-alives between messages never add up to one.
+    fill the memory; every later call raises it again.  The messages completed
+    before it come out first: a ``feed`` that completed some returns them, and
+    the next ``feed``, or ``close`` at the end of the stream, raises.  Comments
+    are no part of a message: keep-alives between messages never add up to one.
     """
 
     def __init__(self, last_event_id: str = "", *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
@@ -86,9 +88,12 @@ class SSEParser:
         self._size = 0  # the characters of the message's lines so far
         self._event_type = ""
         self._id_buffer = last_event_id
+        self._too_large_seen = False  # a message too large: every later call says so again
 
     def feed(self, chunk: Chunk) -> list[SSEMessage]:
         """Parse ``chunk`` and return the messages it completed (often none)."""
+        if self._too_large_seen:
+            self._too_large()
         if isinstance(chunk, (bytes, bytearray, memoryview)):
             self._fed_bytes = True
             text = self._decoder.decode(chunk)
@@ -107,6 +112,23 @@ class SSEParser:
             text = text.removeprefix("\n")
         self._after_cr = text.endswith("\r")
         messages: list[SSEMessage] = []
+        try:
+            self._read(text, messages)
+        except DecodeError:  # from _too_large
+            if not messages:
+                raise
+            # The messages the chunk completed before the one too large come out first, as they
+            # would have from smaller chunks; the error comes from the next call.
+        return messages
+
+    def close(self) -> None:
+        """The stream has ended: raise the :class:`DecodeError` of a message too large, if the chunk
+        that held it also completed messages (``feed`` returned those first); else nothing, as an
+        unfinished message at the end is dropped."""
+        if self._too_large_seen:
+            self._too_large()
+
+    def _read(self, text: str, messages: list[SSEMessage]) -> None:
         start = 0
         for match in LINE_END.finditer(text):
             line = text[start : match.start()]
@@ -129,9 +151,11 @@ class SSEParser:
             held = self._partial_size if partial[0][0] == ":" else self._partial_size + self._size
             if held > self.max_message_size:
                 self._too_large()
-        return messages
 
-    def _too_large(self) -> None:
+    def _too_large(self) -> NoReturn:
+        # A fresh error each time: one kept would hold its traceback's frames, the parser and
+        # whatever the caller's frames held (a socket) until the garbage collector came by.
+        self._too_large_seen = True
         raise DecodeError(
             f"an SSE message grew beyond {self.max_message_size} characters without ending; "
             "pass max_message_size=... to accept larger ones"

@@ -164,6 +164,7 @@ def parse_messages(
 def _parsed(parser: SSEParser, chunks: Iterable[Chunk]) -> Iterator[SSEMessage]:
     for chunk in chunks:
         yield from parser.feed(chunk)
+    parser.close()
 
 
 def parse_events(

@@ -142,19 +142,36 @@ _LINES = st.lists(
 
 
 @given(_LINES, st.integers(min_value=1, max_value=30), st.data())
-def test_whether_a_message_fits_does_not_depend_on_the_chunks(lines: list[str], limit: int, data: st.DataObject) -> None:
+def test_what_comes_out_before_a_message_too_large_does_not_depend_on_the_chunks(
+    lines: list[str], limit: int, data: st.DataObject
+) -> None:
     stream = "".join(line + "\n" for line in lines) + "\n"
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=6)))
     chunks = [stream[start:end] for start, end in zip([0, *cuts], [*cuts, len(stream)])]
 
-    def parsed(pieces: list[str]) -> list[SSEMessage] | None:
-        parser = SSEParser(max_message_size=limit)
+    def parsed(pieces: list[str]) -> tuple[list[SSEMessage], bool]:
+        messages: list[SSEMessage] = []
         try:
-            return [message for piece in pieces for message in parser.feed(piece)]
+            messages.extend(parse_messages(pieces, max_message_size=limit))
         except DecodeError:
-            return None
+            return messages, False
+        return messages, True
 
     assert parsed(chunks) == parsed([stream])
+
+
+def test_the_messages_before_one_too_large_come_out_first_then_the_error() -> None:
+    stream = "data: ok\n\ndata: " + "x" * 200 + "\n\n"
+    parser = SSEParser(max_message_size=100)
+    assert parser.feed(stream) == [SSEMessage("message", "ok", "")]
+    for again in (lambda: parser.feed("data: more\n\n"), parser.close):
+        with pytest.raises(DecodeError, match="beyond 100 characters"):
+            again()  # and on every later call
+    ended = SSEParser(max_message_size=100)
+    assert ended.feed(stream) == [SSEMessage("message", "ok", "")]
+    with pytest.raises(DecodeError, match="beyond 100 characters"):
+        ended.close()  # the stream ended there: close() says what feed could not
+    SSEParser().close()  # nothing held: nothing raised
 
 
 def test_comments_count_each_on_its_own_never_toward_a_message() -> None:
