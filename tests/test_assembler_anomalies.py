@@ -581,3 +581,9 @@ def test_arguments_too_deep_to_store_are_kept_as_text_with_an_anomaly() -> None:
     assert isinstance(block, ToolUseBlock) and block.content == arguments and block.input == {}
     assert [a.kind for a in result.anomalies] == [AnomalyKind.INVALID_TOOL_ARGUMENTS]
     assert "nested too deeply to store" in result.anomalies[-1].message
+
+
+def test_a_tool_named_with_one_underscore_is_no_hidden_tool() -> None:
+    start, end = AgentStartEvent(None, "R", "bot"), AgentEndEvent("R")
+    result = assemble([start, ToolCallDeltaEvent("M", "c", "_private", "{}"), end])
+    assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.DELTA_WITHOUT_START]

@@ -217,3 +217,7 @@ def test_results_after_other_content_in_a_tool_message_are_moved_first() -> None
         (RepairAction.MOVED_RESULTS_FIRST, 1),
         (RepairAction.DROPPED_ORPHAN_RESULT, 1),
     ]
+
+
+def test_a_tool_message_without_blocks_is_no_problem() -> None:
+    assert validate_conversation([UserMessage("hi"), ToolResultMessage()]) == []

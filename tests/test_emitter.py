@@ -206,3 +206,8 @@ def test_wrong_arguments_say_what_is_expected() -> None:
         events_from_message(UserMessage("x"))
     with pytest.raises(ArgumentTypeError, match="needs an assistant message"):
         events_from_message("x")  # type: ignore[arg-type]
+
+
+def test_the_default_chunk_size_is_32_characters() -> None:
+    events = events_from_message(AssistantMessage("a" * 70))
+    assert [len(event.delta or "") for event in events if isinstance(event, TextBlockDeltaEvent)] == [32, 32, 6]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 import subprocess
 import sys
@@ -115,3 +116,17 @@ def test_event_times_are_utc_now() -> None:
     assert EVENT_TIME.fullmatch(stamp)
     parsed = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
     assert before - SLACK <= parsed <= after + SLACK
+
+
+def test_message_timestamps_are_local_time_not_utc() -> None:
+    # In a zone other than UTC: on a machine that runs in UTC, local time and UTC agree.
+    code = (
+        "import datetime; from agentscope_py._ids import new_msg_timestamp;"
+        "print(new_msg_timestamp()); print(datetime.datetime.now().isoformat(sep=' '))"
+    )
+    env = {**os.environ, "TZ": "XXX-5:30"}  # POSIX TZ: five and a half hours east of UTC
+    stamp, now = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split("\n")[:2]
+    parsed = datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f")
+    assert abs(parsed - datetime.datetime.fromisoformat(now)) < datetime.timedelta(seconds=2)

@@ -187,3 +187,10 @@ def test_a_msgspec_older_than_the_floor_is_left_unused(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
+
+
+def test_orjson_reads_the_int_just_below_int64_exactly() -> None:
+    # orjson reads it as a float; the decoder must notice and read the text again.
+    with _json.use_backend("orjson"):
+        msg = Msg.from_json('{"role":"USER","content":[],"metadata":{"n":-9223372036854775809}}')
+    assert msg.metadata["n"] == -9223372036854775809 and type(msg.metadata["n"]) is int

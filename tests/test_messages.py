@@ -563,3 +563,19 @@ def test_metadata_key_constants() -> None:
     assert MessageMetadataKeys.CHAT_USAGE == "_chat_usage"
     assert MessageMetadataKeys.STRUCTURED_OUTPUT == "_structured_output"
     assert MessageMetadataKeys.CACHE_CONTROL == "_cache_control"
+
+
+def test_a_bool_in_a_usage_map_counts_as_nothing() -> None:
+    msg = UserMessage("x", metadata={"_chat_usage": {"time": True, "inputTokens": True}})
+    assert msg.get_chat_usage() == ChatUsage(0, 0, 0, 0.0)
+
+
+def test_with_generate_reason_replaces_an_earlier_reason() -> None:
+    msg = AssistantMessage("x", generate_reason=GenerateReason.TOOL_CALLS)
+    assert msg.with_generate_reason(GenerateReason.INTERRUPTED).get_generate_reason() is GenerateReason.INTERRUPTED
+
+
+def test_messages_differing_only_in_timestamp_are_unequal() -> None:
+    first = UserMessage("x", id="m1", timestamp="2025-01-01 12:00:00.000")
+    second = UserMessage("x", id="m1", timestamp="2025-01-01 12:00:00.001")
+    assert first != second and not first == second

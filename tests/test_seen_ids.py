@@ -184,3 +184,14 @@ def test_a_long_run_of_random_ids_leaves_rising_ids_at_once() -> None:
     randoms = [uuid.UUID(int=random.getrandbits(128)).hex for _ in range(5_000)]
     assert seen.take_run(list(randoms)) and seen._rising is None
     assert not any(map(seen.first_sight, randoms[::97])) and seen.first_sight("zz-new")
+
+
+def test_forget_the_only_rising_id_after_single_ids_keeps_the_highest_of_the_set() -> None:
+    seen = SeenIds()
+    ids = rising_ids(RISING_AFTER + 1)
+    assert all(seen.first_sight(event_id) for event_id in ids)
+    after = rising_ids(1, start=10**9)[0]
+    assert seen.first_sight(after)
+    seen.forget(after)
+    assert not seen.first_sight(ids[-1])  # a replay of the highest id in the set
+    assert seen.first_sight(after)

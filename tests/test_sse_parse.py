@@ -305,3 +305,9 @@ def test_text_fed_inside_a_characters_bytes_makes_them_an_invalid_sequence() -> 
     assert list(parse_messages(b"data: caf\xc3\n\n\xa9data: x\n\n")) == [SSEMessage("message", "caf\ufffd", "")]
     assert parser.feed(b"data: y\n\ndata: ") == [SSEMessage("message", "y", "")]
     assert parser.feed("z\n\n") == [SSEMessage("message", "z", "")]  # nothing held: nothing replaced
+
+
+def test_an_unfinished_line_of_exactly_max_message_size_is_accepted() -> None:
+    parser = SSEParser(max_message_size=10)
+    assert parser.feed("data:12345") == []  # ten characters, the line end still to come
+    assert parser.feed("\n\n") == [SSEMessage("message", "12345", "")]

@@ -421,3 +421,23 @@ def test_an_integer_too_long_to_write_is_refused_when_stored_and_when_read(backe
     with pytest.raises(DecodeError):
         Msg.from_json('{"role":"USER","metadata":{"a":' + "9" * 5000 + "}}")
     assert UserMessage("x", metadata={"a": 10**1000}).metadata["a"] == 10**1000  # long, but writable
+
+
+@pytest.mark.parametrize(("value", "fits"), [(2147483647.0, True), (-2147483648.0, True), (2147483648.0, False)])
+def test_a_whole_float_reads_as_an_int_up_to_the_java_bounds(value: float, fits: bool) -> None:
+    if fits:
+        assert ChatUsage.from_dict({"inputTokens": value}).input_tokens == int(value)
+    else:
+        with pytest.raises(DecodeError, match="Java int"):
+            ChatUsage.from_dict({"inputTokens": value})
+
+
+def test_the_depth_limit_counts_arrays_as_it_counts_objects() -> None:
+    limits = DecodeLimits(max_depth=5)
+
+    def document(arrays: int) -> dict[str, Any]:  # the message 1, its metadata 2, then the arrays
+        return {"role": "USER", "content": [], "metadata": {"a": json.loads("[" * arrays + "]" * arrays)}}
+
+    Msg.from_dict(document(3), limits=limits)
+    with pytest.raises(DecodeError, match="nested deeper than 5 levels"):
+        Msg.from_dict(document(4), limits=limits)
