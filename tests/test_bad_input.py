@@ -44,6 +44,7 @@ from agentscope_py import (
     VideoBlock,
 )
 from agentscope_py import errors
+from agentscope_py._shown import SHOWN, shown
 
 SOURCE = URLSource("https://example.com/a.png")
 
@@ -346,3 +347,10 @@ def test_a_stored_value_nests_at_most_400_levels_so_that_it_hashes(make: Callabl
     assert hash(deepest) == hash(copy.copy(deepest))
     with pytest.raises(ArgumentValueError, match=r"metadata\['k'\] is nested too deeply to store \(deeper than 400 levels"):
         UserMessage("x", metadata={"k": _nested(401, make)})
+
+
+def test_a_value_is_shown_whole_up_to_twice_the_shown_length() -> None:
+    at_limit = "x" * (2 * SHOWN)
+    assert shown(at_limit) == repr(at_limit)
+    longer = "x" * (2 * SHOWN + 1)
+    assert shown(longer) == f"{longer[:SHOWN]!r}…({len(longer):,} characters)"

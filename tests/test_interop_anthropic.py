@@ -550,3 +550,20 @@ def test_tool_ids_the_api_refuses_are_rewritten_alike_in_call_and_result() -> No
     assert written[2].startswith("functions_read_0_")
     validate(TypeAdapter(list[MessageParam]), payload["messages"])
     assert to_anthropic([UserMessage("go"), calls, results]) == payload  # the same every time
+
+
+def test_a_webp_image_is_an_image_block() -> None:
+    # The API reads JPEG, PNG, GIF and WebP images.
+    msg = UserMessage([DataBlock(Base64Source("image/webp", "UklGRg=="))])
+    assert to_anthropic([msg])["messages"] == [
+        {"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/webp", "data": "UklGRg=="}}
+        ]}
+    ]
+
+
+def test_a_plain_text_document_by_url_is_unsupported() -> None:
+    # A document by URL is a PDF to the API: plain text goes only inline.
+    msg = UserMessage([DataBlock(URLSource("https://example.com/notes.txt", "text/plain"))])
+    with pytest.raises(UnsupportedContentError):
+        to_anthropic([msg])

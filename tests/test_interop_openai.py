@@ -576,3 +576,35 @@ def test_arguments_too_deep_to_store_keep_the_text_as_arguments_too_deep_to_pars
     # Anthropic takes arguments as an object only: one it cannot have is refused as such.
     with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]") if not stored else nullcontext():
         to_anthropic([message], validate=False)
+
+
+def test_image_detail_follows_an_equal_data_block_with_a_fresh_id() -> None:
+    # A DataBlock's id is no part of what it holds: the same image as a new block keeps its detail.
+    payload = [{"role": "user", "content": [
+        {"type": "text", "text": "look"},
+        {"type": "image_url", "image_url": {"url": "https://example.com/cat.png", "detail": "high"}},
+    ]}]
+    (msg,) = from_openai(payload)
+    image = msg.content[1]
+    assert isinstance(image, DataBlock)
+    fresh = DataBlock(image.source, name=image.name)
+    assert fresh.id != image.id
+    assert to_openai([msg.with_content([msg.content[0], fresh])]) == payload
+
+
+def test_audio_vnd_wave_is_written_as_wav() -> None:
+    # One of the WAV media types input_audio takes as format "wav".
+    msg = UserMessage([DataBlock(Base64Source("audio/vnd.wave", "UklGRg=="))])
+    assert to_openai([msg]) == [
+        {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}]}
+    ]
+
+
+def test_a_file_data_url_without_a_media_type_round_trips() -> None:
+    # "data:;base64,..." names no media type: kept whole as the data, written back as it came.
+    payload = [{"role": "user", "content": [{"type": "file", "file": {"file_data": "data:;base64,AAAA"}}]}]
+    (msg,) = from_openai(payload)
+    block = msg.content[0]
+    assert isinstance(block, DataBlock) and isinstance(block.source, Base64Source)
+    assert block.source.data == "data:;base64,AAAA"
+    assert to_openai([msg]) == payload

@@ -23,6 +23,7 @@ from agentscope_py import (
     ContentBlock,
     DecodeError,
     Msg,
+    MsgRole,
     RoleContentError,
     TextBlock,
     ToolUseBlock,
@@ -194,3 +195,11 @@ def test_orjson_reads_the_int_just_below_int64_exactly() -> None:
     with _json.use_backend("orjson"):
         msg = Msg.from_json('{"role":"USER","content":[],"metadata":{"n":-9223372036854775809}}')
     assert msg.metadata["n"] == -9223372036854775809 and type(msg.metadata["n"]) is int
+
+
+def test_the_standard_library_backend_allows_only_json_whitespace_after_the_value() -> None:
+    # JSON whitespace is space, tab, LF and CR: a trailing form feed makes the text no JSON.
+    with _json.use_backend("json"):
+        with pytest.raises(DecodeError, match="malformed JSON"):
+            Msg.from_json('{"role": "USER", "content": []}\x0c')
+        assert Msg.from_json('{"role": "USER", "content": []}\r\n').role is MsgRole.USER
