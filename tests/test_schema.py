@@ -232,6 +232,6 @@ def test_a_permission_behavior_with_a_trailing_newline_is_refused_by_both() -> N
     from agentscope_py.event import PermissionRule
 
     document = {"tool_name": "t", "rule_content": None, "behavior": "allow\n", "source": "s"}
-    with pytest.raises(DecodeError):
+    with pytest.raises(DecodeError, match=r"^behavior: expected one of"):
         PermissionRule.from_dict(document)
     assert not jsonschema.Draft202012Validator(json_schema(PermissionRule)).is_valid(document)

@@ -271,7 +271,7 @@ def test_bytes_are_read_as_utf_8(backend: str) -> None:
         assert ContentBlock.from_json(data) == TextBlock("héllo 😀")
     with pytest.raises(DecodeError, match="not valid UTF-8"):
         ContentBlock.from_json(b'{"type":"text","text":"\xff"}')
-    with pytest.raises(DecodeError):
+    with pytest.raises(DecodeError, match="not valid UTF-8"):
         ContentBlock.from_json(text.encode("utf-16"))
     with pytest.raises(DecodeError, match="expected JSON text as str or UTF-8 bytes, got int"):
         ContentBlock.from_json(42)  # type: ignore[arg-type]
@@ -416,9 +416,9 @@ def test_an_integer_too_long_to_write_is_refused_when_stored_and_when_read(backe
         UserMessage("x", metadata={"a": huge})
     with pytest.raises(ArgumentValueError, match=r"input\['a'\]\[0\] is an integer of more than 4300 digits"):
         ToolUseBlock("c", "f", {"a": [huge]})
-    with pytest.raises(DecodeError):
+    with pytest.raises(DecodeError, match=r"^metadata\.a: an integer of more than 4300 digits"):
         Msg.from_dict({"role": "USER", "metadata": {"a": huge}})
-    with pytest.raises(DecodeError):
+    with pytest.raises(DecodeError, match="4300 digits"):
         Msg.from_json('{"role":"USER","metadata":{"a":' + "9" * 5000 + "}}")
     assert UserMessage("x", metadata={"a": 10**1000}).metadata["a"] == 10**1000  # long, but writable
 
