@@ -300,6 +300,19 @@ def test_results_inside_an_assistant_message_become_tool_messages() -> None:
     conforms(out)
 
 
+@pytest.mark.parametrize("blank", ["", " \n"])
+def test_blank_text_after_results_writes_no_empty_assistant_message(blank: str) -> None:
+    # Found by the fuzz test: the text went out alone, as {"role": "assistant", "content": ""},
+    # which the API refuses and the conversation check missed (it checks the message whole).
+    inline = AssistantMessage(ToolUseBlock("a", "f", {}), ToolResultBlock("a", "f", TextBlock("1")), TextBlock(blank))
+    out = to_openai([inline])
+    assert [m["role"] for m in out] == ["assistant", "tool"]
+    assert validate_conversation(from_openai(out)) == []
+    # Text that says something is still written after the results.
+    said = to_openai([inline.with_content([*inline.content[:2], TextBlock("done")])])
+    assert said[-1] == {"role": "assistant", "content": "done"}
+
+
 def test_text_beside_results_in_a_tool_message_goes_in_a_user_message() -> None:
     messages = [
         AssistantMessage(ToolUseBlock("a", "f", {})),

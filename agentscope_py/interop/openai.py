@@ -61,6 +61,7 @@ from ._common import (
     in_message,
     nesting_guard,
     req_object,
+    says_nothing,
 )
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, MEDIA_PARTS, media_part, read_media_part
@@ -150,6 +151,15 @@ class _Writer:
                 for index, block in turn.blocks
                 if isinstance(block, ToolResultBlock)
             ]
+        if (
+            turn.kind == "assistant"
+            and turn.blocks
+            and says_nothing(block for _, block in turn.blocks)
+            and any(isinstance(block, ToolResultBlock) for block in turn.message.content)
+        ):
+            # Blank text beside the message's tool results, which go out as tool messages: alone, it
+            # would be an empty assistant message, which the API refuses.  The other turns carry it.
+            return []
         own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
         out: dict[str, Any] = {"role": turn.kind}
         parts: list[dict[str, Any]] = []
