@@ -272,8 +272,11 @@ def test_the_last_event_naming_a_reason_decides() -> None:
     assert assemble(events)[0].get_generate_reason() is GenerateReason.ACTING_STOP_REQUESTED
 
 
-def test_calls_waiting_for_confirmation_take_the_state_java_lists_them_with() -> None:
-    asking = ToolUseBlock("c1", "rm", {"path": "/"}, state=ToolCallState.ASKING)
+@pytest.mark.parametrize("listed_as", [ToolCallState.PENDING, ToolCallState.ASKING])
+def test_calls_waiting_for_confirmation_are_asking(listed_as: ToolCallState) -> None:
+    # Java lists the calls as the model made them (PENDING) and marks them ASKING in its own final
+    # message; a producer that lists them ASKING means the same.
+    asking = ToolUseBlock("c1", "rm", {"path": "/"}, state=listed_as)
     events = [
         AgentStartEvent(None, "R", "a"),
         *tool_call("M", "c1", "rm", '{"path": "/"}'),

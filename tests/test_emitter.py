@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import cast
 
 import pytest
 
 from agentscope_py import (
     AgentEndEvent,
     AgentEvent,
+    AgentResultEvent,
     AgentStartEvent,
     AllToolsDeniedEvent,
     ArgumentTypeError,
@@ -59,9 +61,11 @@ def test_a_text_reply_streams_as_agentscope_does() -> None:
         "TEXT_BLOCK_DELTA",
         "TEXT_BLOCK_END",
         "MODEL_CALL_END",
+        "AGENT_RESULT",
         "AGENT_END",
     ]
-    start, model_start, text_start, *deltas, _, model_end, end = events
+    start, model_start, text_start, *deltas, _, model_end, result, end = events
+    assert isinstance(result, AgentResultEvent) and result.result == msg  # what Java's clients read
     assert isinstance(start, AgentStartEvent) and (start.reply_id, start.name) == ("m1", "Friday")
     assert isinstance(end, AgentEndEvent) and end.reply_id == "m1"
     assert isinstance(model_start, ModelCallStartEvent) and model_start.reply_id != "m1"  # a model call id, as Java
@@ -177,7 +181,14 @@ def test_the_generate_reason_travels_in_the_event_that_states_it(
     asking = ToolUseBlock("c1", "rm", {}, state=ToolCallState.ASKING)
     msg = AssistantMessage(asking, generate_reason=reason)
     events = events_from_message(msg)
-    assert isinstance(events[-2], event_class)
+    # The event that states the reason comes last before the result, as in Java; Java follows a
+    # RequireUserConfirmEvent with a RequestStopEvent of the same reason.
+    tail = [type(event) for event in events[-4:]]
+    if reason is GenerateReason.PERMISSION_ASKING:
+        assert tail == [event_class, RequestStopEvent, AgentResultEvent, AgentEndEvent]
+        assert cast(RequestStopEvent, events[-3]).generate_reason is reason
+    else:
+        assert tail[-3:] == [event_class, AgentResultEvent, AgentEndEvent]
     assert assemble(events) == [msg]
 
 

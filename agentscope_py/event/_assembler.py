@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
-from .._enums import GenerateReason
+from .._enums import GenerateReason, ToolCallState
 from .._frozen import thawed
 from .._checks import describe
 from .._messages import AssistantMessage, Msg
@@ -178,8 +178,12 @@ class MessageAssembler(DeltaRuns):
     # -- handlers: (assembler, event, argument) -> completed messages ------------------
 
     def _on_agent_start(self, event: AgentStartEvent, _: None) -> list[AssistantMessage]:
+        if self._replayed_inside_open_reply(event):
+            return []
         source, reply_id = event.source, event.reply_id
-        if (source, reply_id) in self._completed:
+        # AgentScope Java starts every run of a sub-agent with the reply id None: a start of a new id
+        # is the next run, not a late event of the last.
+        if event.id in self._completed or (reply_id is not None and (source, reply_id) in self._completed):
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
         current = self._agent_replies.get(source)
@@ -206,7 +210,8 @@ class MessageAssembler(DeltaRuns):
             reply.bare, reply.name = False, event.name
             reply.cached = None  # a snapshot taken before showed it without its name
             self._agent_replies[source] = reply
-        self._first_sight(reply, event)
+        if self._first_sight(reply, event) and event.id is not None:
+            reply.framing_ids.append(event.id)
         if info:
             for key, value in info.items():
                 setattr(reply, _MESSAGE_ATTRIBUTES[key], value)
@@ -225,17 +230,19 @@ class MessageAssembler(DeltaRuns):
         return done
 
     def _on_agent_end(self, event: AgentEndEvent, _: None) -> list[AssistantMessage]:
+        if self._replayed_inside_open_reply(event):
+            return []
         key = (event.source, event.reply_id)
         reply = self._routes.get(key)
-        if reply is None or reply.reply_id != event.reply_id:
-            if key in self._completed:
+        if reply is None or reply.reply_id != event.reply_id or event.id in self._completed:
+            if key in self._completed or event.id in self._completed:
                 self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             else:
                 self._report(
                     AnomalyKind.END_WITHOUT_START, f"{describe_event(event)}: no such reply is open; dropped", event
                 )
             return []
-        return [self._complete(reply)]
+        return [self._complete(reply, event.id)]
 
     def _on_model_call_start(self, event: ModelCallStartEvent, _: None) -> list[AssistantMessage]:
         self._route(event, event.reply_id)
@@ -316,7 +323,13 @@ class MessageAssembler(DeltaRuns):
         return []
 
     def _on_hint(self, event: HintBlockEvent, _: None) -> list[AssistantMessage]:
-        reply = self._route(event, event.reply_id)
+        # AgentScope Java's harness streams a hint under its session's reply id, the same in every
+        # reply of the session: inside an agent's reply, a hint belongs to it whatever its reply id.
+        reply = self._agent_replies.get(event.source)
+        if reply is None:
+            reply = self._route(event, event.reply_id)
+        elif self._route_by_source(event) is None:  # seen before
+            reply = None
         if reply is not None:
             reply.blocks.append(WholeBlock(HintBlock(event.block_id, event.hint, event.hint_source)))
             reply.cached = None
@@ -354,16 +367,32 @@ class MessageAssembler(DeltaRuns):
             return []
         reply.reason = event.generate_reason if reason is None else reason
         for listed in getattr(event, "tool_calls", ()):
-            # Java lists the calls that wait (as ASKING, say) but streams no state for them.
+            # Java streams no state for the calls that wait, and lists them as the model made them,
+            # PENDING: those waiting for the user are ASKING in its final message.
             call = reply.calls.get(listed.id)
             if call is not None and not call.state_given:
-                call.state = listed.state
+                asking = reason is GenerateReason.PERMISSION_ASKING and listed.state is ToolCallState.PENDING
+                call.state = ToolCallState.ASKING if asking else listed.state
                 call.built = None
         reply.cached = None
         return []
 
+    def _on_agent_result(self, event: AgentResultEvent, _: None) -> list[AssistantMessage]:
+        # The result's blocks are not the reply's (Java's holds the last model call's only), but its
+        # generate reason may be stated nowhere else: INTERRUPTED, STRUCTURED_OUTPUT, a stop asked
+        # for while reasoning.  Taken when no event of the reply stated one.
+        result = event.result
+        reply = self._agent_replies.get(event.source)
+        if reply is None or result is None or reply.reason is not None:
+            return []
+        reason = result.get_generate_reason()
+        if reason is not GenerateReason.MODEL_STOP and self._route_by_source(event) is reply:
+            reply.reason = reason
+            reply.cached = None
+        return []
+
     def _on_other(self, event: AgentEvent, _: None) -> list[AssistantMessage]:
-        return []  # results, confirmations and sub-agent notices: not part of the message
+        return []  # confirmations and sub-agent notices: not part of the message
 
     def _on_unknown(self, event: object, _: None) -> list[AssistantMessage]:
         # The wire form given as it came (a parsed document, its text), or the message itself: the way
@@ -464,7 +493,7 @@ _HANDLERS = _Handlers(
         RequireExternalExecutionEvent: (_A._on_generate_reason, GenerateReason.TOOL_SUSPENDED),
         AllToolsDeniedEvent: (_A._on_generate_reason, GenerateReason.ALL_TOOLS_DENIED),
         RequestStopEvent: (_A._on_generate_reason, None),  # carries its own reason
-        AgentResultEvent: (_A._on_other, None),
+        AgentResultEvent: (_A._on_agent_result, None),
         UserConfirmResultEvent: (_A._on_other, None),
         ExternalExecutionResultEvent: (_A._on_other, None),
         SubagentExposedEvent: (_A._on_other, None),

@@ -2,7 +2,8 @@
 
 The stream has AgentScope's shape (``AgentStartEvent``, model calls streaming
 their blocks start → deltas → end, acting phases streaming tool results, the
-event that states the generate reason, ``AgentEndEvent``), and carries what
+event that states the generate reason, ``AgentResultEvent`` with the message,
+``AgentEndEvent``), and carries what
 those events have no field for under the keys of ``_stream_keys``, so that
 ``assemble(events_from_message(m)) == [m]``.
 """
@@ -50,6 +51,7 @@ from ._hitl_events import (
 )
 from ._lifecycle import (
     AgentEndEvent,
+    AgentResultEvent,
     AgentStartEvent,
     CustomEvent,
     ModelCallEndEvent,
@@ -136,6 +138,8 @@ class _Emitter:
             self.block(block)
         self.end_segment()
         self.generate_reason(msg)
+        # As Java ends a reply that did not fail: its clients (call(), the AG-UI bridge) read the reply there.
+        self.add(AgentResultEvent, msg)
         self.add(AgentEndEvent, reply_id)
         return self.events
 
@@ -258,6 +262,7 @@ class _Emitter:
         if reason is GenerateReason.PERMISSION_ASKING:
             asking = [call for call in calls if call.state is ToolCallState.ASKING]
             self.add(RequireUserConfirmEvent, new_hex_id(), asking)
+            self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
         elif reason is GenerateReason.TOOL_SUSPENDED:
             suspended = {result.id for result in results if result.is_suspended}
             self.add(RequireExternalExecutionEvent, new_hex_id(), [call for call in calls if call.id in suspended])

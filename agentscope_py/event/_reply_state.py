@@ -376,6 +376,7 @@ class Reply:
         "blocks",
         "cached",
         "calls",
+        "framing_ids",
         "known",
         "message_id",
         "metadata",
@@ -403,6 +404,9 @@ class Reply:
         self.calls: dict[str | None, ToolCallAccumulator] = {}  # tool call id -> its latest call
         self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
+        # Ids of the AgentStartEvent and AgentEndEvent that frame it: a sub-agent's replies all have
+        # the reply id None, so only these tell a replayed start or end from the next reply's.
+        self.framing_ids: list[str] = []
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
         self.cached: AssistantMessage | None = None  # cleared by every change
@@ -454,12 +458,13 @@ class Reply:
 _KEYS_PER_REPLY = 16  # route keys remembered per remembered reply, on average
 
 
-class CompletedReplies(dict[RouteKey, int]):
-    """The route keys of the last ``limit`` completed replies, so that their late events are
-    recognised (and dropped) instead of opening a reply of their own.
+class CompletedReplies(dict[RouteKey | str, int]):
+    """The route keys of the last ``limit`` completed replies, and the ids of the events that framed
+    them, so that their late events are recognised (and dropped) instead of opening a reply of
+    their own.
 
-    A dict of route key -> the number of the reply that holds it: ``key in completed``, asked at
-    every reply's start and every new model call, is then a lookup in C, not a method call.
+    A dict of route key or event id -> the number of the reply that holds it: ``key in completed``,
+    asked at every reply's start and every new model call, is then a lookup in C, not a method call.
     """
 
     __slots__ = ("_key_limit", "_limit", "_next", "_replies")
@@ -468,10 +473,10 @@ class CompletedReplies(dict[RouteKey, int]):
         self._limit = limit
         # Bounded in keys too: a reply holds one per model call, and a stream may make any number.
         self._key_limit = limit * _KEYS_PER_REPLY
-        self._replies: OrderedDict[int, list[RouteKey]] = OrderedDict()
+        self._replies: OrderedDict[int, list[RouteKey | str]] = OrderedDict()
         self._next = 0
 
-    def add(self, keys: list[RouteKey]) -> None:
+    def add(self, keys: list[RouteKey | str]) -> None:
         number = self._next
         self._next += 1
         self._replies[number] = keys

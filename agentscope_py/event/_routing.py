@@ -106,7 +106,8 @@ class ReplyRouter:
         source = event.source
         key = (source, reply_id)
         if key in self._completed:
-            self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
+            if not self._replayed_inside_open_reply(event):
+                self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
             return None
         reply = self._agent_replies.get(source)
         if reply is not None:  # a new model call or acting phase of the agent's reply
@@ -124,6 +125,8 @@ class ReplyRouter:
 
     def _route_by_source(self, event: Any) -> Reply | None:
         """The reply of an event that names no model call: the open reply of its source."""
+        if self._replayed_inside_open_reply(event):  # not the next reply's, if the source has one open
+            return None
         reply = self._agent_replies.get(event.source) or self._latest_bare_reply(event.source)
         if reply is None:
             self._report(
@@ -131,6 +134,13 @@ class ReplyRouter:
             )
             return None
         return reply if self._first_sight(reply, event) else None
+
+    def _replayed_inside_open_reply(self, event: Any) -> bool:
+        """Whether ``event`` is a replay of a reply that completed inside the open top-level reply
+        (a sub-agent's run): a resume from a checkpoint inside that reply replays it, harmlessly."""
+        host = self._agent_replies.get(None)
+        event_id = event.id
+        return host is not None and event_id is not None and event_id in host.seen
 
     @staticmethod
     def _first_sight(reply: Reply, event: Any) -> bool:
@@ -162,7 +172,9 @@ class ReplyRouter:
             self._agent_replies[source] = reply
         return reply
 
-    def _complete(self, reply: Reply) -> AssistantMessage:
+    def _complete(self, reply: Reply, end_id: str | None = None) -> AssistantMessage:
+        """Take ``reply`` out of the open ones (``end_id``: the id of the event that ended it) and
+        return its message."""
         message = reply.message()  # builds every block, so each call's ``problem`` is current
         for block in reply.blocks:
             if isinstance(block, ToolCallAccumulator):
@@ -177,12 +189,18 @@ class ReplyRouter:
                     )
         for key in reply.route_keys:
             del self._routes[key]
-        self._completed.add(reply.route_keys)
+        framing = reply.framing_ids if end_id is None else [*reply.framing_ids, end_id]
+        self._completed.add([*reply.route_keys, *framing])
         del self._open[reply]
         if reply.bare:
             self._not_bare(reply)
         if self._agent_replies.get(reply.source) is reply:
             del self._agent_replies[reply.source]
+        host = self._agent_replies.get(None)
+        if host is not None:
+            # Completed inside the open top-level reply (a sub-agent's run): its ids are kept until
+            # that reply completes, for a resume from a checkpoint inside it replays them.
+            host.seen.absorb(reply.seen, framing)
         return message
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:

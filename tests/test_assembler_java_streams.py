@@ -1,0 +1,155 @@
+"""MessageAssembler on streams shaped as AgentScope Java's ReActAgent sends them, where they differ
+from this package's emitter: sub-agents run twice in one reply (each run's reply id is None), hints
+under the session's reply id, calls listed PENDING for confirmation, a generate reason stated only
+in the AgentResultEvent, and ids that are random (Java's UUIDs without dashes)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentResultEvent,
+    AgentStartEvent,
+    AnomalyKind,
+    AssistantMessage,
+    ChatUsage,
+    GenerateReason,
+    HintBlock,
+    HintBlockEvent,
+    MessageAssembler,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    RequestStopEvent,
+    StreamError,
+    TextBlock,
+    TextBlockDeltaEvent,
+    TextBlockEndEvent,
+    TextBlockStartEvent,
+    assemble,
+)
+
+SUB = "main/researcher"
+
+
+def java_id() -> str:
+    return uuid.uuid4().hex
+
+
+def model_call(text: str, source: str | None = None) -> list[AgentEvent]:
+    """One model call answering ``text``, under a fresh reply id, as Java streams it."""
+    call = java_id()
+    return [
+        ModelCallStartEvent(call, id=java_id(), source=source),
+        TextBlockStartEvent(call, "text", id=java_id(), source=source),
+        TextBlockDeltaEvent(call, "text", text, id=java_id(), source=source),
+        TextBlockEndEvent(call, "text", id=java_id(), source=source),
+        ModelCallEndEvent(call, ChatUsage(1, 1), id=java_id(), source=source),
+    ]
+
+
+def sub_agent_run(text: str) -> list[AgentEvent]:
+    """A run of a sub-agent spawned by a tool: Java starts and ends it with the reply id None."""
+    return [
+        AgentStartEvent(java_id(), None, "researcher", id=java_id(), source=SUB),
+        *model_call(text, SUB),
+        AgentEndEvent(None, id=java_id(), source=SUB),
+    ]
+
+
+def reply_spawning_twice() -> list[AgentEvent]:
+    return [
+        AgentStartEvent(None, "R", "Friday", id=java_id()),
+        *model_call("asking"),
+        *sub_agent_run("first"),
+        *sub_agent_run("second"),
+        *model_call("done"),
+        AgentEndEvent("R", id=java_id()),
+    ]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_sub_agent_run_twice_in_one_reply_gives_two_messages(strict: bool) -> None:
+    result = assemble(reply_spawning_twice(), strict=strict)
+    assert [(m.name, m.get_text_content()) for m in result] == [
+        ("researcher", "first"),
+        ("researcher", "second"),
+        ("Friday", "asking\ndone"),  # two text blocks, one per model call
+    ]
+    assert result.anomalies == ()
+
+
+def test_a_resume_inside_the_reply_replays_the_finished_sub_agent_runs_harmlessly() -> None:
+    events = reply_spawning_twice()
+    expected = assemble(events)
+    for received in range(1, len(events)):
+        for checkpoint in range(0, received, 3):
+            client = MessageAssembler(strict=True)  # a replayed event is no anomaly: strict does not raise
+            done = client.feed_all(events[:received])
+            done += client.feed_all(events[checkpoint:])
+            assert done == expected, (received, checkpoint)
+            assert client.anomalies == ()
+
+
+def test_a_finished_sub_agent_run_replayed_on_its_own_is_late_not_a_new_run() -> None:
+    # With no top-level reply open, its ids are forgotten; its start and end are still known.
+    run = sub_agent_run("first")
+    assembler = MessageAssembler()
+    assert [m.get_text_content() for m in assembler.feed_all(run)] == ["first"]
+    assert assembler.feed_all(run) == []
+    assert assembler.close() == []
+    assert {anomaly.kind for anomaly in assembler.anomalies} == {AnomalyKind.LATE_EVENT}
+    with pytest.raises(StreamError, match="already completed"):
+        MessageAssembler(strict=True).feed_all(run + run[:1])
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_hints_under_the_sessions_reply_id_go_to_each_reply(strict: bool) -> None:
+    # Java's harness gives a hint the session's reply id, the same in every reply of the session.
+    session = java_id()
+    events: list[AgentEvent] = []
+    for hint in ("be brief", "hurry"):
+        reply = java_id()
+        events += [
+            AgentStartEvent(None, reply, "Friday", id=java_id()),
+            HintBlockEvent(session, java_id(), "alice", hint, id=java_id()),
+            *model_call("ok"),
+            AgentEndEvent(reply, id=java_id()),
+        ]
+    result = assemble(events, strict=strict)
+    assert [[type(block) for block in m.content] for m in result] == [[HintBlock, TextBlock]] * 2
+    assert [m.get_first_content_block(HintBlock) for m in result] == [
+        HintBlock(events[1].block_id, "be brief", "alice"),  # type: ignore[attr-defined]
+        HintBlock(events[9].block_id, "hurry", "alice"),  # type: ignore[attr-defined]
+    ]
+    assert result.anomalies == ()
+
+
+@pytest.mark.parametrize(
+    "reason", [GenerateReason.INTERRUPTED, GenerateReason.STRUCTURED_OUTPUT, GenerateReason.REASONING_STOP_REQUESTED]
+)
+def test_a_reason_java_states_only_in_the_result_is_taken_from_it(reason: GenerateReason) -> None:
+    final = AssistantMessage("I noticed that you have interrupted me.", generate_reason=reason)
+    events = [AgentStartEvent(None, "R", "Friday"), *model_call("Let me"), AgentResultEvent(final), AgentEndEvent("R")]
+    [message] = assemble(events)
+    assert message.get_generate_reason() is reason
+    assert message.get_text_content() == "Let me"  # the result's blocks are not the reply's
+
+
+def test_an_event_stating_a_reason_wins_over_the_result() -> None:
+    final = AssistantMessage("x", generate_reason=GenerateReason.INTERRUPTED)
+    stop = RequestStopEvent("stop", GenerateReason.ACTING_STOP_REQUESTED)
+    for events in (
+        [AgentStartEvent(None, "R", "a"), stop, AgentResultEvent(final), AgentEndEvent("R")],
+        [AgentStartEvent(None, "R", "a"), AgentResultEvent(final), stop, AgentEndEvent("R")],
+    ):
+        assert assemble(events)[0].get_generate_reason() is GenerateReason.ACTING_STOP_REQUESTED
+
+
+def test_a_result_that_ends_normally_writes_no_reason() -> None:
+    events = [AgentStartEvent(None, "R", "a"), *model_call("hi"), AgentResultEvent(AssistantMessage("hi")), AgentEndEvent("R")]
+    [message] = assemble(events)
+    assert message.metadata == {}
