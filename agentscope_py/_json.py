@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ._frozen import int_digit_limit
 from .errors import DecodeError
 
 __all__ = [
@@ -148,6 +149,12 @@ def _stdlib_loads(text: str | bytes) -> Any:
     except RecursionError:
         raise DecodeError("the document is nested too deeply for the JSON parser (about 1000 levels)") from None
     except ValueError as error:  # JSONDecodeError, the int digit limit, NaN/Infinity
+        if not isinstance(error, json.JSONDecodeError) and "integer string conversion" in str(error):
+            # Said in our words: Python's differ between versions, and the JSON is well formed.
+            raise DecodeError(
+                f"an integer of more than {int_digit_limit()} digits, which Python will not read as a number "
+                "(sys.set_int_max_str_digits raises the limit)"
+            ) from None
         raise DecodeError(f"malformed JSON: {error}") from None
 
 

@@ -143,4 +143,10 @@ def test_help_that_cannot_be_written_ends_as_argparse_ends_it(command: list[str]
             )
     finally:
         os.close(write_end)
-    assert (done.returncode, done.stderr) == (0, "")
+    # From Python 3.11 on, argparse ignores an output error of --help and exits with 0.  Before, the
+    # error escapes it (unbuffered, at the write), and the command ends as for any output it cannot write.
+    if sys.version_info < (3, 11) and not buffered:
+        said = "" if output == "closed pipe" else "agentscope-py: cannot write the output: No space left on device\n"
+        assert (done.returncode, done.stderr) == (1, said)
+    else:
+        assert (done.returncode, done.stderr) == (0, "")

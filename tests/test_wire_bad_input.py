@@ -418,7 +418,8 @@ def test_an_integer_too_long_to_write_is_refused_when_stored_and_when_read(backe
         ToolUseBlock("c", "f", {"a": [huge]})
     with pytest.raises(DecodeError, match=r"^metadata\.a: an integer of more than 4300 digits"):
         Msg.from_dict({"role": "USER", "metadata": {"a": huge}})
-    with pytest.raises(DecodeError, match="4300 digits"):
+    # In the same words on every Python version (Python's own message changed in 3.11).
+    with pytest.raises(DecodeError, match=r"^an integer of more than 4300 digits, which Python will not read"):
         Msg.from_json('{"role":"USER","metadata":{"a":' + "9" * 5000 + "}}")
     assert UserMessage("x", metadata={"a": 10**1000}).metadata["a"] == 10**1000  # long, but writable
 
