@@ -7,8 +7,7 @@ class); where an event goes, and what happens to one that does not fit, lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .._blocks import ContentBlock, HintBlock
@@ -59,7 +58,7 @@ from ._reply_state import (
     WholeBlock,
 )
 from ._delta_runs import END, RUNS, DeltaRuns
-from ._stream_keys import CONTENT_BLOCK_EVENT, MESSAGE_KEY
+from ._stream_keys import CONTENT_BLOCK_EVENT, message_info
 from ._tool_events import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
@@ -187,7 +186,7 @@ class MessageAssembler(DeltaRuns):
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
         current = self._agent_replies.get(source)
-        info, problems = _message_info(event.metadata) if event.metadata is not None else _NO_INFO
+        info, problems = message_info(event.metadata)
         replayed = current is not None and current.reply_id == reply_id and event.id is not None and event.id in current.seen
         if problems and replayed:
             return []  # its problems were reported when it first came
@@ -411,35 +410,7 @@ class MessageAssembler(DeltaRuns):
         return []
 
 
-_MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
-    "id": ((str, type(None)), "a string or null"),
-    "timestamp": ((str, type(None)), "a string or null"),
-    "metadata": ((Mapping,), "a mapping"),
-}
 _MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
-
-
-_NO_INFO: tuple[Mapping[str, Any], Sequence[str]] = (MappingProxyType({}), ())  # shared: read-only
-
-
-def _message_info(metadata: Mapping[str, Any]) -> tuple[Mapping[str, Any], Sequence[str]]:
-    """The message fields an ``AgentStartEvent`` carries in ``metadata[MESSAGE_KEY]`` (the valid
-    ones), and what is wrong with the others."""
-    info = metadata.get(MESSAGE_KEY)
-    if info is None:
-        return _NO_INFO
-    if not isinstance(info, Mapping):
-        info = {"": info}  # reported below as an unknown shape
-    problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
-    valid = {}
-    for key, (types, what) in _MESSAGE_FIELDS.items():
-        if key not in info:
-            continue
-        if isinstance(info[key], types):
-            valid[key] = info[key]
-        else:
-            problems.append(f"metadata[{MESSAGE_KEY!r}][{key!r}] must be {what}, got {type(info[key]).__name__}")
-    return valid, problems
 
 _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
 

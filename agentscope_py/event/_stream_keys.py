@@ -8,7 +8,11 @@ custom events whose name it does not know.
 
 from __future__ import annotations
 
-__all__ = ["BLOCK_KEY", "CONTENT_BLOCK_EVENT", "DEFAULT_MEDIA_TYPE", "MEDIA_TYPE_KEY", "MESSAGE_KEY"]
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["BLOCK_KEY", "CONTENT_BLOCK_EVENT", "DEFAULT_MEDIA_TYPE", "MEDIA_TYPE_KEY", "MESSAGE_KEY", "message_info"]
 
 #: ``AgentStartEvent.metadata[MESSAGE_KEY]``: the message's ``timestamp`` and ``metadata``, and its
 #: ``id`` when that is not the reply id (a message without an id still needs a unique reply id).
@@ -29,3 +33,32 @@ MEDIA_TYPE_KEY = "mediaType"
 
 #: The media type of a streamed data block whose events do not name one.
 DEFAULT_MEDIA_TYPE = "application/octet-stream"
+
+
+_MESSAGE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "id": ((str, type(None)), "a string or null"),
+    "timestamp": ((str, type(None)), "a string or null"),
+    "metadata": ((Mapping,), "a mapping"),
+}
+
+_NO_INFO: tuple[Mapping[str, Any], Sequence[str]] = (MappingProxyType({}), ())  # shared: read-only
+
+
+def message_info(metadata: Mapping[str, Any] | None) -> tuple[Mapping[str, Any], Sequence[str]]:
+    """The message fields an ``AgentStartEvent`` carries in ``metadata[MESSAGE_KEY]`` (the valid
+    ones), and what is wrong with the others."""
+    info = None if metadata is None else metadata.get(MESSAGE_KEY)
+    if info is None:
+        return _NO_INFO
+    if not isinstance(info, Mapping):
+        info = {"": info}  # reported below as an unknown shape
+    problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
+    valid = {}
+    for key, (types, what) in _MESSAGE_FIELDS.items():
+        if key not in info:
+            continue
+        if isinstance(info[key], types):
+            valid[key] = info[key]
+        else:
+            problems.append(f"metadata[{MESSAGE_KEY!r}][{key!r}] must be {what}, got {type(info[key]).__name__}")
+    return valid, problems
