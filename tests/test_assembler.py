@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 
 import pytest
 from read_only import assert_read_only
@@ -58,6 +59,7 @@ from agentscope_py import (
     ToolUseBlock,
     URLSource,
     assemble,
+    events_from_message,
 )
 from agentscope_py.event._reply_state import CompletedReplies
 
@@ -473,3 +475,51 @@ def test_completed_replies_are_remembered_within_a_bound() -> None:
     assert (None, "R1") not in completed  # the oldest is forgotten...
     assert (None, "M1") in completed  # ...but not a key a newer reply still holds
     assert (None, "R2") in completed and (None, "R3") in completed
+
+
+# -- replays in a feed_all run after a mid-run snapshot (``_reply_state``) ---------------------
+
+
+def test_a_replay_in_a_run_after_a_mid_run_snapshot_keeps_the_text_exact() -> None:
+    message = AssistantMessage("abcdef", id="m", timestamp="2024-01-01 00:00:00.000")
+    events = events_from_message(message, chunk_size=1)
+    deltas = [i for i, event in enumerate(events) if type(event) is TextBlockDeltaEvent]
+    assert len(deltas) == 6
+    assembler = MessageAssembler()
+    seen_mid_run: list[str] = []
+
+    def stream() -> Iterator[AgentEvent]:
+        for index, event in enumerate(events):
+            yield event
+            if index == deltas[2]:  # a, b, c appended by the run: a UI renders it
+                snapshot = assembler.snapshot()
+                assert snapshot is not None
+                seen_mid_run.append(snapshot.get_text_content())
+                yield events[deltas[1]]  # "b" again: a replay, which changes nothing
+
+    assert assembler.feed_all(stream()) == [message]
+    assert seen_mid_run == ["abc"]
+    assert assembler.anomalies == ()
+
+
+def test_a_replayed_argument_fragment_seen_by_a_snapshot_does_not_leave_the_call_unfinished() -> None:
+    call = ToolUseBlock("c1", "search", {"a": [1, 2]}, content='{"a": [1, 2]}')
+    message = AssistantMessage([call], id="m", timestamp="2024-01-01 00:00:00.000")
+    events = events_from_message(message, chunk_size=4)  # '{"a"', ': [1', ', 2]', '}'
+    deltas = [i for i, event in enumerate(events) if type(event) is ToolCallDeltaEvent]
+    assert [event.delta for event in events if type(event) is ToolCallDeltaEvent] == ['{"a"', ": [1", ", 2]", "}"]
+    assembler = MessageAssembler()
+
+    def stream() -> Iterator[AgentEvent]:
+        for index in range(deltas[-1] + 1):  # up to the last fragment; the call is still open
+            yield events[index]
+            if index == deltas[1]:
+                yield events[index]  # ": [1" again: a replay, which changes nothing
+                assert assembler.snapshot() is not None  # read the fragments, the replay among them
+
+    assert assembler.feed_all(stream()) == []
+    snapshot = assembler.snapshot()
+    assert snapshot is not None
+    [streamed] = snapshot.get_content_blocks(ToolUseBlock)
+    assert streamed.content == '{"a": [1, 2]}' and streamed.input == {"a": [1, 2]}
+    assert assembler.feed_all(events[deltas[-1] + 1 :]) == [message]

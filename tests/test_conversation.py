@@ -9,6 +9,7 @@ from strategies import messages
 
 from agentscope_py import (
     AssistantMessage,
+    ConversationError,
     Msg,
     MsgRole,
     SystemMessage,
@@ -23,7 +24,9 @@ from agentscope_py.interop import (
     ConversationProblem,
     ProblemKind,
     RepairAction,
+    from_openai,
     repair_conversation,
+    to_openai,
     validate_conversation,
 )
 
@@ -221,3 +224,60 @@ def test_results_after_other_content_in_a_tool_message_are_moved_first() -> None
 
 def test_a_tool_message_without_blocks_is_no_problem() -> None:
     assert validate_conversation([UserMessage("hi"), ToolResultMessage()]) == []
+
+
+def test_a_message_with_no_blocks_at_all_is_empty() -> None:
+    problems = validate_conversation([UserMessage("hi"), AssistantMessage([]), UserMessage([])])
+    assert problems == [
+        ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 1),
+        ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, 2),
+    ]
+
+
+def test_a_call_without_an_id_is_reported_once() -> None:
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage([ToolUseBlock(None, "f", {})]),
+        UserMessage("and?"),
+        AssistantMessage("nothing"),
+        UserMessage("ok"),
+    ]
+    assert validate_conversation(conversation) == [ConversationProblem(ProblemKind.UNANSWERED_TOOL_CALL, 1, 0, None)]
+
+
+def test_a_tool_message_left_blank_by_dropped_results_is_dropped_and_said() -> None:
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage("x"),
+        ToolResultMessage([ToolResultBlock("zz", "f", [TextBlock("r")]), TextBlock(" ")]),
+    ]
+    repaired = repair_conversation(conversation)
+    assert repaired.messages == tuple(conversation[:2])
+    assert [(change.action, change.problem) for change in repaired.changes] == [
+        (RepairAction.DROPPED_ORPHAN_RESULT, ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, 2, 0, "zz")),
+        (RepairAction.DROPPED_EMPTY_USER_MESSAGE, ConversationProblem(ProblemKind.EMPTY_USER_MESSAGE, 2)),
+    ]
+    assert repaired.remaining == ()
+
+
+def test_an_audio_reference_excuses_only_its_own_message() -> None:
+    # The assistant turn that holds an audio reference has no block but is not empty as written;
+    # another assistant message that is empty is still refused.
+    read = from_openai([{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "audio": {"id": "a1"}}])
+    assert len(to_openai(read)) == 2
+    with pytest.raises(ConversationError) as caught:
+        to_openai([*read, UserMessage("again"), AssistantMessage([])])
+    assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 3),)
+
+
+@pytest.mark.parametrize("count", [5, 6])
+def test_the_error_lists_five_problems_then_says_there_are_more(count: int) -> None:
+    conversation: list[Msg] = []
+    for index in range(count):
+        conversation += [UserMessage(f"u{index}"), AssistantMessage([])]
+    with pytest.raises(ConversationError) as caught:
+        to_openai(conversation)
+    assert len(caught.value.problems) == count
+    text = str(caught.value)
+    assert [f"messages[{2 * i + 1}]" in text for i in range(count)] == [True] * 5 + [False] * (count - 5)
+    assert ("; …" in text) == (count > 5)

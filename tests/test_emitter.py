@@ -20,6 +20,7 @@ from agentscope_py import (
     CustomEvent,
     GenerateReason,
     ImageBlock,
+    MessageAssembler,
     ModelCallEndEvent,
     ModelCallStartEvent,
     RequestStopEvent,
@@ -222,3 +223,24 @@ def test_wrong_arguments_say_what_is_expected() -> None:
 def test_the_default_chunk_size_is_32_characters() -> None:
     events = events_from_message(AssistantMessage("a" * 70))
     assert [len(event.delta or "") for event in events if isinstance(event, TextBlockDeltaEvent)] == [32, 32, 6]
+
+
+def test_the_usage_is_sent_with_the_first_model_call_only() -> None:
+    usage = ChatUsage(10, 20)
+    message = AssistantMessage(
+        [
+            TextBlock("looking"),
+            ToolUseBlock("c1", "search", {"q": "x"}),
+            ToolResultBlock("c1", "search", [TextBlock("found")]),
+            TextBlock("done"),  # a second model call, after the acting phase
+        ],
+        id="m",
+        timestamp="2024-01-01 00:00:00.000",
+        usage=usage,
+    )
+    events = events_from_message(message)
+    ends = [event for event in events if type(event) is ModelCallEndEvent]
+    assert len(ends) == 2
+    assert [end.usage for end in ends] == [usage, None]
+    assembler = MessageAssembler()
+    assert assembler.feed_all(events) == [message]

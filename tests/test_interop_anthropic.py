@@ -185,6 +185,17 @@ def test_an_error_result_holds_text_only(state: ToolResultState) -> None:
     assert to_anthropic(succeeded)["messages"][2]["content"][0]["content"][0]["type"] == "image"
 
 
+def test_blank_raw_arguments_with_no_input_are_written_as_an_empty_object() -> None:
+    call = ToolUseBlock("c", "f", {}, content="  ")
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage([call]),
+        ToolResultMessage([ToolResultBlock("c", "f", [TextBlock("ok")])]),
+    ]
+    written = to_anthropic(conversation)["messages"]
+    assert written[1]["content"] == [{"type": "tool_use", "id": "c", "name": "f", "input": {}}]
+
+
 # -- rule 1: round trips -----------------------------------------------------------------
 
 

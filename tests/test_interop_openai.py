@@ -182,6 +182,13 @@ def test_an_edit_of_a_custom_calls_text_or_input_is_written() -> None:
     assert written(ToolUseBlock("c", "sql", {"q": "SELECT 2"}, "SELECT 1", call.metadata)) == '{"q":"SELECT 2"}'
 
 
+def test_a_null_content_form_does_not_hide_text_added_since() -> None:
+    read = from_openai([{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "audio": {"id": "a1"}}])
+    assert to_openai(read)[1] == {"role": "assistant", "content": None, "audio": {"id": "a1"}}  # as it came
+    edited = [read[0], read[1].with_content([TextBlock("spoken")])]
+    assert to_openai(edited)[1]["content"] == "spoken"
+
+
 # -- rule 1: round trips -------------------------------------------------------------
 
 

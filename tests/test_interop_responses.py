@@ -538,3 +538,15 @@ def test_token_counts_that_sum_past_a_java_int_are_refused_where_they_are() -> N
     }
     with pytest.raises(DecodeError, match=r"^usage: ChatUsage.input_tokens must be from -2147483648 to 2147483647"):
         from_anthropic_response(answer)
+
+
+def test_whole_float_token_counts_read_as_ints() -> None:
+    completion = {
+        "choices": [{"message": {"role": "assistant", "content": "hi"}}],
+        "usage": {"prompt_tokens": 3.0, "completion_tokens": 4.0, "prompt_tokens_details": {"cached_tokens": 2.0}},
+    }
+    usage = from_openai_response(completion).usage
+    assert usage is not None
+    assert (usage.input_tokens, usage.output_tokens, usage.cached_tokens) == (3, 4, 2)
+    assert {type(usage.input_tokens), type(usage.output_tokens), type(usage.cached_tokens)} == {int}
+    assert usage.to_dict()["inputTokens"] == 3 and "3.0" not in usage.to_json()

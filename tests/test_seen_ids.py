@@ -15,10 +15,13 @@ from agentscope_py import (
     AgentEndEvent,
     AgentEvent,
     AgentStartEvent,
+    AssistantMessage,
+    MessageAssembler,
     TextBlockDeltaEvent,
     TextBlockEndEvent,
     TextBlockStartEvent,
     assemble,
+    events_from_message,
 )
 from agentscope_py.event._seen_ids import RISING_AFTER, SeenIds
 
@@ -195,3 +198,21 @@ def test_forget_the_only_rising_id_after_single_ids_keeps_the_highest_of_the_set
     seen.forget(after)
     assert not seen.first_sight(ids[-1])  # a replay of the highest id in the set
     assert seen.first_sight(after)
+
+
+def test_a_replay_right_after_the_switch_to_rising_ids_is_dropped() -> None:
+    # A reply keeps its first 1024 ids in a set, then takes rising ids without a lookup.  Whichever
+    # event crosses that size, a replay of an earlier event right after it must change nothing.
+    message = AssistantMessage("x" * 1100, id="m", timestamp="2024-01-01 00:00:00.000")
+    events = events_from_message(message, chunk_size=1)
+    first_delta = next(event for event in events if type(event) is TextBlockDeltaEvent)
+    for cut in range(1015, 1035):
+        assembler = MessageAssembler()
+        for event in events[:cut]:
+            assembler.feed(event)
+        assert assembler.feed(first_delta) == []  # replayed
+        done: list[AssistantMessage] = []
+        for event in events[cut:]:
+            done += assembler.feed(event)
+        assert done == [message], f"replay after {cut} events"
+        assert assembler.anomalies == ()

@@ -311,3 +311,52 @@ def test_an_unfinished_line_of_exactly_max_message_size_is_accepted() -> None:
     parser = SSEParser(max_message_size=10)
     assert parser.feed("data:12345") == []  # ten characters, the line end still to come
     assert parser.feed("\n\n") == [SSEMessage("message", "12345", "")]
+
+
+def test_an_empty_text_chunk_does_not_end_the_bytes_of_a_character() -> None:
+    parser = SSEParser()
+    assert parser.feed(b"data: \xe2\x82") == []  # the first two bytes of the euro sign
+    assert parser.feed("") == []  # nothing: not text "in the middle of a character's bytes"
+    [message] = parser.feed(b"\xac\n\n")
+    assert message.data == "\u20ac"
+
+
+def test_a_comment_of_exactly_max_message_size_is_accepted() -> None:
+    parser = SSEParser(max_message_size=10)
+    assert parser.feed(":" + "x" * 9 + "\n") == []  # ten characters: at the limit
+    [message] = parser.feed("data: ok\n\n")
+    assert message.data == "ok"
+    with pytest.raises(DecodeError, match="beyond 10 characters"):
+        SSEParser(max_message_size=10).feed(":" + "x" * 10 + "\n")
+
+
+def test_an_unfinished_comment_inside_a_message_counts_alone() -> None:
+    parser = SSEParser(max_message_size=10)
+    assert parser.feed("data: abcd\n") == []  # ten characters of the message: at the limit
+    assert parser.feed(":ke") == []  # a comment still arriving: three characters of its own
+    [message] = parser.feed("ep\n\n")
+    assert message.data == "abcd"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("10000000", 10_000_000),  # as many digits as MAX_RETRY, below it
+        ("00000000000000000000000000012", 12),  # leading zeros are no digits of the number
+        (str(MAX_RETRY), MAX_RETRY),
+        (str(MAX_RETRY + 1), MAX_RETRY),
+        ("1" * 9, MAX_RETRY),
+    ],
+)
+def test_retry_is_read_exactly_up_to_its_bound(value: str, expected: int) -> None:
+    parser = SSEParser()
+    parser.feed(f"retry: {value}\n\n")
+    assert parser.retry == expected
+
+
+def test_lines_split_across_chunks_do_not_add_up_across_messages() -> None:
+    parser = SSEParser(max_message_size=10)
+    for index in range(5):
+        assert parser.feed(f"data: {index}") == []  # seven characters, unfinished
+        [message] = parser.feed("\n\n")
+        assert message.data == str(index)

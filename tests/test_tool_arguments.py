@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscope_py import _tool_arguments
+from agentscope_py import ToolUseBlock, _tool_arguments
 from agentscope_py._tool_arguments import StreamedArguments, parse_tool_arguments
+from agentscope_py.interop import from_openai
 from read_only import assert_read_only
 from strategies import json_objects
 
@@ -111,3 +112,28 @@ def test_an_escape_split_from_what_it_escapes_is_read_across_fragments() -> None
     assert not streamed.unfinished(['{"a": "\\', '"', "}", '"}'])
     # An empty fragment between the backslash and what it escapes changes nothing.
     assert not StreamedArguments().unfinished(['{"a":"x\\', "", '"y"}'])
+
+
+BIG = 123456789012345678901234567890  # past 64 bits: orjson alone would read it as a float
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"big": BIG, "s": "x"},  # a float-looking value beside a plain one
+        {"s": "x", "nested": {"big": BIG, "t": "y"}},
+        {"list": [BIG, "y"]},
+    ],
+)
+def test_a_huge_integer_beside_other_values_stays_an_exact_int(arguments: dict[str, object]) -> None:
+    payload = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": json.dumps(arguments)}}],
+        }
+    ]
+    [message] = from_openai(payload)
+    [call] = message.get_content_blocks(ToolUseBlock)
+    assert call.input == arguments
+    assert json.dumps(dict(call.input)) == json.dumps(arguments)  # ints stay ints, exactly

@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import as_built_in_python, json_values
 from vectors import mutated_event_vectors, mutated_vectors
@@ -32,6 +34,7 @@ from agentscope_py import (
     ToolUseBlock,
     URLSource,
     UserMessage,
+    _ids,
 )
 from agentscope_py._frozen import MAX_STORED_DEPTH
 from agentscope_py._serializable import _DEPTH_CEILING
@@ -291,19 +294,35 @@ def test_from_dict_accepts_only_json_values(value: Any, words: str) -> None:
 # -- documents built in Python --------------------------------------------------------------
 
 
+# A data block without an id gets a fresh generated one each time it is read.
+DATA_BLOCK_WITHOUT_ID = {"type": "data", "source": {"type": "url", "url": "https://example.com/cat.png", "mime_type": "image/png"}}
+
+
 def _outcome(decode: Any, document: Any) -> Any:
+    counter = _ids._hex_counter
+    _ids._hex_counter = itertools.count(1)  # a data block without an id gets the same fresh one on every reading
     try:
         return decode(document)
     except ACCEPTED as error:
         return type(error), str(error)
+    finally:
+        _ids._hex_counter = counter
 
 
-@given(mutated=mutated_vectors() | mutated_event_vectors(), data=st.data())
-def test_a_document_built_in_python_reads_as_its_json_would(mutated: tuple[type[Any], Any], data: st.DataObject) -> None:
+@st.composite
+def built_in_python(draw: st.DrawFn) -> tuple[type[Any], Any, Any]:
+    """A mutated Java vector's root and document, and that document as a Python program may build it."""
+    root, document = draw(mutated_vectors() | mutated_event_vectors())
+    return root, document, draw(as_built_in_python(document))
+
+
+@given(case=built_in_python())
+@example(case=(ContentBlock, DATA_BLOCK_WITHOUT_ID, dict(DATA_BLOCK_WITHOUT_ID)))
+def test_a_document_built_in_python_reads_as_its_json_would(case: tuple[type[Any], Any, Any]) -> None:
     # Any mapping is an object, a tuple an array, a str subclass a string: the same value, or
     # the same error (never "expected an object, got object").
-    root, document = mutated
-    assert _outcome(root.from_dict, data.draw(as_built_in_python(document))) == _outcome(root.from_dict, document)
+    root, document, built = case
+    assert _outcome(root.from_dict, built) == _outcome(root.from_dict, document)
 
 
 def test_a_message_reads_back_from_a_document_holding_another_messages_values() -> None:
@@ -311,6 +330,25 @@ def test_a_message_reads_back_from_a_document_holding_another_messages_values() 
     document = {"role": MsgRole.USER, "content": source.content[0].to_dict(), "metadata": source.metadata}
     document["content"] = (document["content"],)
     assert Msg.from_dict({**document, "id": "m", "timestamp": "t"}) == source
+
+
+def _error(decode: Callable[[Any], object], value: object) -> str:
+    with pytest.raises(DecodeError) as caught:
+        decode(value)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("built", "text"),
+    [
+        ((1, 2), "[1, 2]"),  # a tuple is an array
+        (MsgRole.USER, '"USER"'),  # an enum member counts as its value: a string
+    ],
+)
+def test_a_document_that_is_no_object_is_named_by_its_json_kind(built: object, text: str) -> None:
+    expected = _error(Msg.from_json, text)
+    assert _error(Msg.from_dict, built) == expected
+    assert expected.endswith("got array" if isinstance(built, tuple) else "got string")
 
 
 @pytest.mark.parametrize("limits", [5, {"max_depth": 5}, None])

@@ -1,0 +1,189 @@
+"""The decoder at the edges of its limits: depth counted level by level on every path (the generic
+decoder, the inlined loop over a message's content, msgspec's typed reading) and the Java int and
+float bounds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agentscope_py import (
+    AssistantMessage,
+    ChatUsage,
+    ContentBlock,
+    DecodeLimits,
+    Msg,
+    ToolResultBlock,
+    ToolUseBlock,
+    VideoBlock,
+)
+from agentscope_py.errors import DecodeError
+from agentscope_py.event import AgentEvent, AgentResultEvent, ModelCallEndEvent
+
+JAVA_INT_MAX = 2**31 - 1
+JAVA_FLOAT_OVERFLOW = 2.0**128 - 2.0**103  # the least double a Java float reads as infinity
+
+
+class _Count(int):
+    """An int subclass, as a document built in Python may hold (an IntEnum member, say)."""
+
+
+# -- the field kinds' decoders (``_codec._kinds``) ------------------------------------------------
+
+
+def test_an_int_one_past_java_int_max_is_refused() -> None:
+    assert ChatUsage.from_dict({"inputTokens": JAVA_INT_MAX}).input_tokens == JAVA_INT_MAX
+    with pytest.raises(DecodeError, match="out of the range of a Java int") as caught:
+        ChatUsage.from_dict({"inputTokens": JAVA_INT_MAX + 1})
+    assert caught.value.path == "inputTokens"
+
+
+def test_an_int_subclass_reads_as_its_int_up_to_java_int_max() -> None:
+    usage = ChatUsage.from_dict({"inputTokens": _Count(JAVA_INT_MAX), "outputTokens": _Count(-(2**31))})
+    assert (usage.input_tokens, usage.output_tokens) == (JAVA_INT_MAX, -(2**31))
+    assert type(usage.input_tokens) is int
+    with pytest.raises(DecodeError, match="out of the range of a Java int"):
+        ChatUsage.from_dict({"inputTokens": _Count(JAVA_INT_MAX + 1)})
+
+
+@pytest.mark.parametrize("fps", [JAVA_FLOAT_OVERFLOW, -JAVA_FLOAT_OVERFLOW])
+def test_a_java_float_field_refuses_the_overflow_bound_itself(fps: float) -> None:
+    video = {"type": "video", "source": {"type": "url", "url": "https://example.com/v.mp4"}}
+    below = 3.4028235e38  # Float.MAX_VALUE as Java prints it: still a float
+    read = ContentBlock.from_dict({**video, "fps": below})
+    assert isinstance(read, VideoBlock) and read.fps == below
+    with pytest.raises(DecodeError, match="more than a Java float holds") as caught:
+        ContentBlock.from_dict({**video, "fps": fps})
+    assert caught.value.path == "fps"
+
+
+def test_an_empty_free_form_object_is_a_level_too() -> None:
+    document = {"role": "USER", "metadata": {}}
+    assert Msg.from_dict(document, limits=DecodeLimits(max_depth=2)).metadata == {}
+    with pytest.raises(DecodeError, match="nested deeper than 1 levels") as caught:
+        Msg.from_dict(document, limits=DecodeLimits(max_depth=1))
+    assert caught.value.path == "metadata"
+
+
+def test_a_nested_object_takes_a_level_from_what_it_holds() -> None:
+    # event 1, result 2, result.content 3, its block 4: max_depth=3 has no room for the block.
+    event = AgentResultEvent(AssistantMessage("hi", id="m", timestamp="t"), id="e", created_at="c")
+    document = event.to_dict()
+    assert AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=4)) == event
+    with pytest.raises(DecodeError, match="nested deeper than 3 levels") as caught:
+        AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=3))
+    assert caught.value.path == "result.content"
+
+
+def test_a_nested_object_needs_a_level_of_its_own() -> None:
+    # A usage holding only numbers: the event is level 1, the usage level 2.
+    event = ModelCallEndEvent("r", ChatUsage(1, 2), id="e", created_at="c")
+    document = event.to_dict()
+    assert AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=2)) == event
+    with pytest.raises(DecodeError, match="nested deeper than 1 levels") as caught:
+        AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=1))
+    assert caught.value.path == "usage"
+
+
+def test_content_holding_a_null_counts_levels_as_any_content() -> None:
+    # A null item (dropped, as Java does) sends the items through the item-by-item loop.
+    call = {"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}
+    document = {"role": "ASSISTANT", "content": [None, call]}
+    read = Msg.from_dict(document, limits=DecodeLimits(max_depth=5)).content[0]
+    assert isinstance(read, ToolUseBlock) and read.input == {"k": {"j": 1}}
+    with pytest.raises(DecodeError, match="nested deeper than 4 levels") as caught:
+        Msg.from_dict(document, limits=DecodeLimits(max_depth=4))
+    assert caught.value.path == "content[1].input.k"
+
+
+# -- a message's content list, by the inlined item loop (``_compile._items_inline``) ---------------
+
+
+def test_content_items_need_a_level_of_their_own_under_max_depth() -> None:
+    # The message is level 1, the content array level 2, each block level 3: max_depth=2 leaves no room for the blocks.
+    document = {"role": "USER", "content": [{"type": "text", "text": "a"}]}
+    assert Msg.from_dict(document, limits=DecodeLimits(max_depth=3)).get_text_content() == "a"
+    with pytest.raises(DecodeError, match="nested deeper than 2 levels") as caught:
+        Msg.from_dict(document, limits=DecodeLimits(max_depth=2))
+    assert caught.value.path == "content"
+
+
+def test_a_blocks_free_form_input_counts_the_array_and_the_block_as_levels() -> None:
+    # message 1, content 2, block 3, input 4, input.k 5.
+    document = {"role": "ASSISTANT", "content": [{"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}]}
+    read = Msg.from_dict(document, limits=DecodeLimits(max_depth=5)).content[0]
+    assert isinstance(read, ToolUseBlock) and read.input == {"k": {"j": 1}}
+    with pytest.raises(DecodeError, match="nested deeper than 4 levels") as caught:
+        Msg.from_dict(document, limits=DecodeLimits(max_depth=4))
+    assert caught.value.path == "content[0].input.k"
+
+
+# -- from_json under each backend: msgspec's reads typed first (``_codec._typed``), and at every ---
+# -- depth boundary must refuse what the generic decoder refuses, and accept what it accepts -------
+
+
+def _refused(cls: type[Any], text: str, max_depth: int) -> DecodeError:
+    with pytest.raises(DecodeError) as caught:
+        cls.from_json(text, limits=DecodeLimits(max_depth=max_depth))
+    return caught.value
+
+
+def test_an_empty_free_form_object_needs_a_level(backend: str) -> None:
+    text = '{"role": "USER", "metadata": {}}'
+    assert Msg.from_json(text, limits=DecodeLimits(max_depth=2)).metadata == {}
+    error = _refused(Msg, text, 1)
+    assert error.path == "metadata" and "nested deeper than 1 levels" in error.reason
+
+
+def test_a_nested_object_needs_a_level(backend: str) -> None:
+    text = ModelCallEndEvent("r", ChatUsage(1, 2), id="e", created_at="c").to_json()
+    read = AgentEvent.from_json(text, limits=DecodeLimits(max_depth=2))
+    assert isinstance(read, ModelCallEndEvent) and read.usage == ChatUsage(1, 2)
+    error = _refused(AgentEvent, text, 1)
+    assert error.path == "usage" and "nested deeper than 1 levels" in error.reason
+
+
+def test_a_nested_object_takes_a_level_from_what_it_holds_in_json(backend: str) -> None:
+    event = AgentResultEvent(AssistantMessage("hi", id="m", timestamp="t"), id="e", created_at="c")
+    text = event.to_json()
+    assert AgentEvent.from_json(text, limits=DecodeLimits(max_depth=4)) == event
+    error = _refused(AgentEvent, text, 3)
+    assert error.path == "result.content" and "nested deeper than 3 levels" in error.reason
+
+
+def test_an_empty_array_needs_a_level(backend: str) -> None:
+    text = '{"role": "USER", "content": []}'
+    assert Msg.from_json(text, limits=DecodeLimits(max_depth=2)).content == ()
+    error = _refused(Msg, text, 1)
+    assert error.path == "content" and "nested deeper than 1 levels" in error.reason
+
+
+def test_content_items_count_the_array_and_the_block_as_levels(backend: str) -> None:
+    call = {"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}
+    text = json.dumps({"role": "ASSISTANT", "content": [call]})
+    read = Msg.from_json(text, limits=DecodeLimits(max_depth=5)).content[0]
+    assert isinstance(read, ToolUseBlock) and read.input == {"k": {"j": 1}}
+    error = _refused(Msg, text, 4)
+    assert error.path == "content[0].input.k" and "nested deeper than 4 levels" in error.reason
+
+
+def test_a_tool_results_output_counts_levels_as_message_content_does(backend: str) -> None:
+    # A tool result's output is a list of blocks read by the non-inlined conversion.
+    result = {"type": "tool_result", "id": "c", "name": "n", "output": [{"type": "tool_use", "id": "d", "name": "m", "input": {"k": 1}}]}
+    text = json.dumps({"role": "TOOL", "content": [result]})
+    # message 1, content 2, result 3, output 4, the call 5, its input 6.
+    read = Msg.from_json(text, limits=DecodeLimits(max_depth=6)).content[0]
+    assert isinstance(read, ToolResultBlock) and isinstance(read.output[0], ToolUseBlock)
+    assert read.output[0].input == {"k": 1}
+    error = _refused(Msg, text, 5)
+    assert error.path == "content[0].output[0].input" and "nested deeper than 5 levels" in error.reason
+
+
+@pytest.mark.parametrize("value", [-(2**31) - 1, 2**31])
+def test_an_int_beyond_java_int_is_refused(backend: str, value: int) -> None:
+    assert ChatUsage.from_json(json.dumps({"inputTokens": value - (1 if value > 0 else -1)})).input_tokens == value - (1 if value > 0 else -1)
+    with pytest.raises(DecodeError, match="out of the range of a Java int") as caught:
+        ChatUsage.from_json(json.dumps({"inputTokens": value}))
+    assert caught.value.path == "inputTokens"
