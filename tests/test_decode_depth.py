@@ -67,24 +67,21 @@ def test_an_empty_free_form_object_is_a_level_too() -> None:
     assert caught.value.path == "metadata"
 
 
-def test_a_nested_object_takes_a_level_from_what_it_holds() -> None:
-    # event 1, result 2, result.content 3, its block 4: max_depth=3 has no room for the block.
-    event = AgentResultEvent(AssistantMessage("hi", id="m", timestamp="t"), id="e", created_at="c")
+@pytest.mark.parametrize(
+    ("event", "levels", "path"),
+    [
+        # A usage holding only numbers: the event is level 1, the usage level 2.
+        (ModelCallEndEvent("r", ChatUsage(1, 2), id="e", created_at="c"), 2, "usage"),
+        # The event 1, its result 2, result.content 3, the block 4: each nested object takes a level.
+        (AgentResultEvent(AssistantMessage("hi", id="m", timestamp="t"), id="e", created_at="c"), 4, "result.content"),
+    ],
+)
+def test_a_nested_object_needs_a_level_of_its_own(event: AgentEvent, levels: int, path: str) -> None:
     document = event.to_dict()
-    assert AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=4)) == event
-    with pytest.raises(DecodeError, match="nested deeper than 3 levels") as caught:
-        AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=3))
-    assert caught.value.path == "result.content"
-
-
-def test_a_nested_object_needs_a_level_of_its_own() -> None:
-    # A usage holding only numbers: the event is level 1, the usage level 2.
-    event = ModelCallEndEvent("r", ChatUsage(1, 2), id="e", created_at="c")
-    document = event.to_dict()
-    assert AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=2)) == event
-    with pytest.raises(DecodeError, match="nested deeper than 1 levels") as caught:
-        AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=1))
-    assert caught.value.path == "usage"
+    assert AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=levels)) == event
+    with pytest.raises(DecodeError, match=f"nested deeper than {levels - 1} levels") as caught:
+        AgentEvent.from_dict(document, limits=DecodeLimits(max_depth=levels - 1))
+    assert caught.value.path == path
 
 
 def test_content_holding_a_null_counts_levels_as_any_content() -> None:
