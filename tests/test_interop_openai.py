@@ -320,6 +320,14 @@ def test_blank_text_after_results_writes_no_empty_assistant_message(blank: str) 
     assert said[-1] == {"role": "assistant", "content": "done"}
 
 
+def test_blank_text_after_results_is_written_when_the_message_carries_what_it_says() -> None:
+    # An answer spoken as audio: its turn has no text, and says something all the same.
+    _, spoken = from_openai([{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "audio": {"id": "a1"}}])
+    answered = spoken.with_content([ToolResultBlock("c", "f", [TextBlock("ok")]), TextBlock("")])
+    out = to_openai([UserMessage("hi"), AssistantMessage(ToolUseBlock("c", "f", {})), answered], validate=False)
+    assert out[-1] == {"role": "assistant", "content": "", "audio": {"id": "a1"}}
+
+
 def test_text_beside_results_in_a_tool_message_goes_in_a_user_message() -> None:
     messages = [
         AssistantMessage(ToolUseBlock("a", "f", {})),

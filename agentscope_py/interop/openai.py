@@ -130,6 +130,11 @@ def to_openai(
     return Converted(out, writer.conversion.notes)
 
 
+def _split_by_results(turn: Turn) -> bool:
+    """Whether ``turn`` is one run of a message whose tool results go out as tool messages."""
+    return any(isinstance(block, ToolResultBlock) for block in turn.message.content)
+
+
 class _Writer:
     def __init__(self, conversion: Conversion) -> None:
         self.conversion = conversion
@@ -151,15 +156,6 @@ class _Writer:
                 for index, block in turn.blocks
                 if isinstance(block, ToolResultBlock)
             ]
-        if (
-            turn.kind == "assistant"
-            and turn.blocks
-            and says_nothing(block for _, block in turn.blocks)
-            and any(isinstance(block, ToolResultBlock) for block in turn.message.content)
-        ):
-            # Blank text beside the message's tool results, which go out as tool messages: alone, it
-            # would be an empty assistant message, which the API refuses.  The other turns carry it.
-            return []
         own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
         out: dict[str, Any] = {"role": turn.kind}
         parts: list[dict[str, Any]] = []
@@ -187,6 +183,16 @@ class _Writer:
             if name:
                 out["name"] = name
         write_kept(out, own.fields, skip=("role",))  # a kept role is the developer's, written above
+        if (
+            turn.kind == "assistant"
+            and turn.blocks
+            and says_nothing(block for _, block in turn.blocks)
+            and _split_by_results(turn)
+            and all(out.get(key) is None for key in _SAYING_FIELDS)
+        ):
+            # Blank text beside the message's tool results, which go out as tool messages: alone, it
+            # would be an empty assistant message, which the API refuses.  The other turns carry it.
+            return []
         return [out]
 
     def _left_out(self, turn: Turn) -> bool:
@@ -197,7 +203,7 @@ class _Writer:
         return (
             bool(turn.blocks)
             and all((turn.message_index, index) in self.replaced for index, _ in turn.blocks)
-            and (turn.kind != "assistant" or any(isinstance(block, ToolResultBlock) for block in turn.message.content))
+            and (turn.kind != "assistant" or _split_by_results(turn))
         )
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
