@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 
+import attrs
 import pytest
 
 from agentscope_py import (
@@ -30,9 +31,11 @@ from agentscope_py import (
     TextBlockEndEvent,
     TextBlockStartEvent,
     assemble,
+    events_from_message,
 )
 
 SUB = "main/researcher"
+T = "2024-01-01 00:00:00.000"
 
 
 def java_id() -> str:
@@ -153,3 +156,42 @@ def test_a_result_that_ends_normally_writes_no_reason() -> None:
     events = [AgentStartEvent(None, "R", "a"), *model_call("hi"), AgentResultEvent(AssistantMessage("hi")), AgentEndEvent("R")]
     [message] = assemble(events)
     assert message.metadata == {}
+
+
+def test_a_sub_agent_hint_replayed_after_its_run_is_no_new_reply() -> None:
+    # The hint names the session's reply id, no model call: once the run completed, only its id
+    # says it belongs to the run, replayed from a checkpoint inside the top-level reply.
+    run = sub_agent_run("first")
+    run.insert(1, HintBlockEvent(java_id(), java_id(), "system", "hurry", id=java_id(), source=SUB))
+    events = [AgentStartEvent(None, "R", "Friday", id=java_id()), *model_call("asking"), *run, *model_call("done"), AgentEndEvent("R", id=java_id())]
+    expected = assemble(events)
+    assert [m.name for m in expected] == ["researcher", "Friday"]
+    cut = events.index(run[-1]) + 3  # the run completed, the next model call begun
+    client = MessageAssembler(strict=True)
+    done = client.feed_all(events[:cut]) + client.feed_all(events[events.index(run[0]) + 1 :])
+    assert done == expected and client.anomalies == ()
+
+
+def test_ids_need_only_differ_within_a_top_level_reply() -> None:
+    # A producer that numbers each reply's events from 0 (a stream per reply, say); sub-agents'
+    # replies inside numbered from 0 too.
+    def numbered(events: list[AgentEvent]) -> list[AgentEvent]:
+        return [attrs.evolve(event, id=str(index)) for index, event in enumerate(events)]
+
+    first, second = AssistantMessage("one", id="r1", timestamp=T), AssistantMessage("two", id="r2", timestamp=T)
+    assert assemble(numbered(events_from_message(first)) + numbered(events_from_message(second))) == [first, second]
+    top = numbered(events_from_message(AssistantMessage("top", id="top", timestamp=T)))
+    sub = AssistantMessage("sub", id="s", timestamp=T)
+    result = assemble(top[:3] + numbered(events_from_message(sub, source=SUB)) + top[3:])
+    assert [(m.id, m.get_text_content()) for m in result] == [("s", "sub"), ("top", "top")]
+    assert result.anomalies == ()
+
+
+def test_a_completed_replys_hint_replayed_in_the_next_reply_is_late() -> None:
+    hinted = AssistantMessage([HintBlock("h1", "be brief", "alice"), "one"], id="r1", timestamp=T)
+    plain = AssistantMessage("two", id="r2", timestamp=T)
+    first, second = events_from_message(hinted), events_from_message(plain)
+    # The client saw the next reply begin; the server replays from inside the first.
+    result = assemble(first + second[:3] + first[1:] + second)
+    assert result == [hinted, plain]
+    assert {anomaly.kind for anomaly in result.anomalies} == {AnomalyKind.LATE_EVENT}

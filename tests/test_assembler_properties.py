@@ -14,16 +14,19 @@ from strategies import assistant_messages
 from agentscope_py import (
     AgentEndEvent,
     AgentEvent,
+    AgentResultEvent,
     AgentStartEvent,
     AssistantMessage,
     ChatUsage,
     DataBlockDeltaEvent,
     DataBlockStartEvent,
     GenerateReason,
+    HintBlockEvent,
     MessageAssembler,
     ModelCallEndEvent,
     ModelCallStartEvent,
     RequestStopEvent,
+    RequireUserConfirmEvent,
     StreamError,
     TextBlockDeltaEvent,
     TextBlockEndEvent,
@@ -31,9 +34,11 @@ from agentscope_py import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
+    ToolCallState,
     ToolResultEndEvent,
     ToolResultStartEvent,
     ToolResultTextDeltaEvent,
+    ToolUseBlock,
     assemble,
     events_from_message,
 )
@@ -109,6 +114,13 @@ def _event(cls: type[AgentEvent], *fields: st.SearchStrategy[Any]) -> st.SearchS
     return st.builds(lambda source, *values: cls(*values, source=source), _SOURCES, *fields)
 
 
+_RESULTS = st.none() | st.builds(lambda reason: AssistantMessage("r", generate_reason=reason), st.sampled_from(GenerateReason))
+_LISTED_CALLS = st.lists(
+    st.builds(lambda call_id, state: ToolUseBlock(call_id, "f", {}, state=state), _IDS, st.sampled_from(ToolCallState)),
+    max_size=2,
+)
+
+
 _SOUP = st.lists(
     st.one_of(
         _event(AgentStartEvent, st.none(), _IDS, _TEXT | st.none()),
@@ -126,7 +138,10 @@ _SOUP = st.lists(
         _event(ToolResultStartEvent, _IDS, _IDS, _NAMES),
         _event(ToolResultTextDeltaEvent, _IDS, _IDS, _NAMES, _TEXT),
         _event(ToolResultEndEvent, _IDS, _IDS, _NAMES, st.none()),
-        _event(RequestStopEvent, _TEXT),
+        _event(RequestStopEvent, _TEXT, st.sampled_from(GenerateReason)),
+        _event(HintBlockEvent, _IDS, _IDS, _NAMES, _TEXT),
+        _event(AgentResultEvent, _RESULTS),
+        _event(RequireUserConfirmEvent, _IDS, _LISTED_CALLS),
     ),
     max_size=30,
 )
@@ -141,6 +156,30 @@ def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_erro
     except StreamError:
         return
     assert strict == result
+
+
+def _feed_strictly(events: list[AgentEvent]) -> tuple[list[AssistantMessage], list[AgentEvent]]:
+    """The messages a strict assembler gives for ``events``, and the events it did not skip."""
+    assembler, messages, applied = MessageAssembler(strict=True), [], []
+    for event in events:
+        try:
+            messages += assembler.feed(event)
+            applied.append(event)
+        except StreamError as error:
+            if "never ended" in str(error):  # about the reply it completed: the event was applied
+                applied.append(event)
+    try:
+        messages += assembler.close()
+    except StreamError:  # the replies that never ended, completed all the same
+        messages += assembler.close()
+    return messages, applied
+
+
+@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=40) if events else st.just(events)))
+def test_an_event_strict_mode_skips_leaves_no_trace(events: list[AgentEvent]) -> None:
+    # Feeding only the events strict mode applied gives the same messages: a skipped event changed nothing.
+    messages, applied = _feed_strictly(events)
+    assert _feed_strictly(applied)[0] == messages
 
 
 @given(

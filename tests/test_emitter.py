@@ -211,6 +211,16 @@ def test_source_tags_every_event_as_a_sub_agent_does() -> None:
     assert {event.source for event in events} == {"main/researcher"}
 
 
+def test_the_result_can_be_left_out_for_clients_that_assemble() -> None:
+    msg = AssistantMessage("x", generate_reason=GenerateReason.INTERRUPTED)
+    events = events_from_message(msg, with_result=False)
+    assert not any(isinstance(event, AgentResultEvent) for event in events)
+    assert types(events)[-2:] == ["REQUEST_STOP", "AGENT_END"]  # the reason still travels
+    assert assemble(events) == [msg]
+    with pytest.raises(ArgumentTypeError, match=r"with_result must be a bool, got 'no' \(str\)"):
+        events_from_message(msg, with_result="no")  # type: ignore[arg-type]
+
+
 def test_wrong_arguments_say_what_is_expected() -> None:
     with pytest.raises(ArgumentValueError, match="chunk_size must be a positive int"):
         events_from_message(AssistantMessage("x"), chunk_size=0)

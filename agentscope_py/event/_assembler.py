@@ -182,7 +182,7 @@ class MessageAssembler(DeltaRuns):
         source, reply_id = event.source, event.reply_id
         # AgentScope Java starts every run of a sub-agent with the reply id None: a start of a new id
         # is the next run, not a late event of the last.
-        if event.id in self._completed or (reply_id is not None and (source, reply_id) in self._completed):
+        if (source, reply_id) in self._completed if reply_id is not None else event.id in self._completed:
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
         current = self._agent_replies.get(source)
@@ -209,8 +209,8 @@ class MessageAssembler(DeltaRuns):
             reply.bare, reply.name = False, event.name
             reply.cached = None  # a snapshot taken before showed it without its name
             self._agent_replies[source] = reply
-        if self._first_sight(reply, event) and event.id is not None:
-            reply.framing_ids.append(event.id)
+        if self._first_sight(reply, event):
+            reply.start_id = event.id
         if info:
             for key, value in info.items():
                 setattr(reply, _MESSAGE_ATTRIBUTES[key], value)
@@ -233,8 +233,10 @@ class MessageAssembler(DeltaRuns):
             return []
         key = (event.source, event.reply_id)
         reply = self._routes.get(key)
-        if reply is None or reply.reply_id != event.reply_id or event.id in self._completed:
-            if key in self._completed or event.id in self._completed:
+        # A start or end of a sub-agent's finished run, replayed, names the key of its next run.
+        ended = event.reply_id is None and event.id in self._completed
+        if reply is None or reply.reply_id != event.reply_id or ended:
+            if key in self._completed or ended:
                 self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             else:
                 self._report(
@@ -324,11 +326,13 @@ class MessageAssembler(DeltaRuns):
     def _on_hint(self, event: HintBlockEvent, _: None) -> list[AssistantMessage]:
         # AgentScope Java's harness streams a hint under its session's reply id, the same in every
         # reply of the session: inside an agent's reply, a hint belongs to it whatever its reply id.
-        reply = self._agent_replies.get(event.source)
-        if reply is None:
-            reply = self._route(event, event.reply_id)
-        elif self._route_by_source(event) is None:  # seen before
-            reply = None
+        # Routed by its reply id when that is a completed reply's (a late hint), or its source has no
+        # reply open (a bare model call's hint).
+        source, reply_id = event.source, event.reply_id
+        if source in self._agent_replies and (source, reply_id) not in self._completed:
+            reply = self._route_by_source(event)
+        else:
+            reply = self._route(event, reply_id)
         if reply is not None:
             reply.blocks.append(WholeBlock(HintBlock(event.block_id, event.hint, event.hint_source)))
             reply.cached = None
@@ -385,6 +389,7 @@ class MessageAssembler(DeltaRuns):
         if reply is None or result is None or reply.reason is not None:
             return []
         reason = result.get_generate_reason()
+        # ``_route_by_source`` records the event's id; a replay finds the reason already taken.
         if reason is not GenerateReason.MODEL_STOP and self._route_by_source(event) is reply:
             reply.reason = reason
             reply.cached = None

@@ -3,9 +3,8 @@
 The stream has AgentScope's shape (``AgentStartEvent``, model calls streaming
 their blocks start → deltas → end, acting phases streaming tool results, the
 event that states the generate reason, ``AgentResultEvent`` with the message,
-``AgentEndEvent``), and carries what
-those events have no field for under the keys of ``_stream_keys``, so that
-``assemble(events_from_message(m)) == [m]``.
+``AgentEndEvent``), and carries what those events have no field for under the
+keys of ``_stream_keys``, so that ``assemble(events_from_message(m)) == [m]``.
 """
 
 from __future__ import annotations
@@ -78,13 +77,16 @@ _MODEL_CALL, _ACTING = "model call", "acting"
 
 
 def events_from_message(
-    msg: Msg[Any], *, chunk_size: int = DEFAULT_CHUNK_SIZE, source: str | None = None
+    msg: Msg[Any], *, chunk_size: int = DEFAULT_CHUNK_SIZE, source: str | None = None, with_result: bool = True
 ) -> list[AgentEvent]:
     """The events that stream ``msg``, an assistant message, as an AgentScope server sends them.
 
     Text, thinking, base64 data and tool-call arguments arrive in deltas of
     ``chunk_size`` characters (code points: a character is never split).
     ``source`` tags every event, as a sub-agent's events are tagged.
+    ``with_result=False`` leaves out the ``AgentResultEvent`` that holds the whole
+    message before the end: Java's clients read the reply there, an assembler
+    does not need it.
     ``assemble(events_from_message(msg))`` gives back ``[msg]``, equal in every field.
     """
     if not isinstance(msg, Msg):
@@ -100,7 +102,9 @@ def events_from_message(
         raise ArgumentValueError(f"chunk_size must be a positive int (characters per delta), got {chunk_size!r}")
     if source is not None and not isinstance(source, str):
         raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")
-    return _Emitter(chunk_size, source).reply(msg)
+    if type(with_result) is not bool:
+        raise ArgumentTypeError(f"with_result must be a bool, got {describe(with_result)}")
+    return _Emitter(chunk_size, source).reply(msg, with_result)
 
 
 def _chunks(text: str, size: int) -> list[str]:
@@ -124,7 +128,7 @@ class _Emitter:
     def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
         self.events.append(cls(*args, source=self.source, metadata=metadata))
 
-    def reply(self, msg: Msg[Any]) -> list[AgentEvent]:
+    def reply(self, msg: Msg[Any], with_result: bool) -> list[AgentEvent]:
         info: dict[str, Any] = {"timestamp": msg.timestamp}
         if msg.metadata:
             info["metadata"] = msg.metadata
@@ -138,8 +142,8 @@ class _Emitter:
             self.block(block)
         self.end_segment()
         self.generate_reason(msg)
-        # As Java ends a reply that did not fail: its clients (call(), the AG-UI bridge) read the reply there.
-        self.add(AgentResultEvent, msg)
+        if with_result:  # as Java ends a reply that did not fail: call() and its AG-UI bridge read it there
+            self.add(AgentResultEvent, msg)
         self.add(AgentEndEvent, reply_id)
         return self.events
 

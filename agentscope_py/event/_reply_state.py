@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -376,7 +376,6 @@ class Reply:
         "blocks",
         "cached",
         "calls",
-        "framing_ids",
         "known",
         "message_id",
         "metadata",
@@ -386,6 +385,7 @@ class Reply:
         "route_keys",
         "seen",
         "source",
+        "start_id",
         "timestamp",
         "usage",
     )
@@ -404,9 +404,7 @@ class Reply:
         self.calls: dict[str | None, ToolCallAccumulator] = {}  # tool call id -> its latest call
         self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
-        # Ids of the AgentStartEvent and AgentEndEvent that frame it: a sub-agent's replies all have
-        # the reply id None, so only these tell a replayed start or end from the next reply's.
-        self.framing_ids: list[str] = []
+        self.start_id: str | None = None  # the id of its AgentStartEvent
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
         self.cached: AssistantMessage | None = None  # cleared by every change
@@ -455,7 +453,7 @@ class Reply:
         return message
 
 
-_KEYS_PER_REPLY = 16  # route keys remembered per remembered reply, on average
+_KEYS_PER_REPLY = 16  # keys (route keys, event ids) remembered per remembered reply, on average
 
 
 class CompletedReplies(dict[RouteKey | str, int]):
@@ -473,10 +471,10 @@ class CompletedReplies(dict[RouteKey | str, int]):
         self._limit = limit
         # Bounded in keys too: a reply holds one per model call, and a stream may make any number.
         self._key_limit = limit * _KEYS_PER_REPLY
-        self._replies: OrderedDict[int, list[RouteKey | str]] = OrderedDict()
+        self._replies: OrderedDict[int, Sequence[RouteKey | str]] = OrderedDict()
         self._next = 0
 
-    def add(self, keys: list[RouteKey | str]) -> None:
+    def add(self, keys: Sequence[RouteKey | str]) -> None:
         number = self._next
         self._next += 1
         self._replies[number] = keys

@@ -53,6 +53,10 @@ class ReplyRouter:
         self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
         self._bare: dict[str | None, dict[Reply, None]] = {}  # source -> its open bare replies, in order
         self._completed = CompletedReplies(REMEMBERED_REPLIES)
+        # Source -> the event ids of its replies that completed inside the open top-level reply (a
+        # sub-agent's runs): a resume from a checkpoint inside that reply replays them.  By source,
+        # so that a sub-agent's ids never stand for the top-level reply's own.
+        self._inner_ids: dict[str | None, set[str]] = {}
         # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
         self._undelivered: list[AssistantMessage] = []
 
@@ -103,11 +107,12 @@ class ReplyRouter:
         return reply
 
     def _route_new(self, event: Any, reply_id: str | None) -> Reply | None:
+        if self._replayed_inside_open_reply(event):
+            return None
         source = event.source
         key = (source, reply_id)
         if key in self._completed:
-            if not self._replayed_inside_open_reply(event):
-                self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
+            self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
             return None
         reply = self._agent_replies.get(source)
         if reply is not None:  # a new model call or acting phase of the agent's reply
@@ -138,9 +143,8 @@ class ReplyRouter:
     def _replayed_inside_open_reply(self, event: Any) -> bool:
         """Whether ``event`` is a replay of a reply that completed inside the open top-level reply
         (a sub-agent's run): a resume from a checkpoint inside that reply replays it, harmlessly."""
-        host = self._agent_replies.get(None)
-        event_id = event.id
-        return host is not None and event_id is not None and event_id in host.seen
+        ids = self._inner_ids.get(event.source)
+        return ids is not None and event.id in ids
 
     @staticmethod
     def _first_sight(reply: Reply, event: Any) -> bool:
@@ -189,18 +193,21 @@ class ReplyRouter:
                     )
         for key in reply.route_keys:
             del self._routes[key]
-        framing = reply.framing_ids if end_id is None else [*reply.framing_ids, end_id]
-        self._completed.add([*reply.route_keys, *framing])
+        framing = [event_id for event_id in (reply.start_id, end_id) if event_id is not None]
+        # A sub-agent's runs all have the reply id None: only the ids of the events that framed a
+        # run tell its start or end, replayed, from the next run's.
+        self._completed.add([*reply.route_keys, *framing] if reply.reply_id is None else reply.route_keys)
         del self._open[reply]
         if reply.bare:
             self._not_bare(reply)
         if self._agent_replies.get(reply.source) is reply:
             del self._agent_replies[reply.source]
-        host = self._agent_replies.get(None)
-        if host is not None:
-            # Completed inside the open top-level reply (a sub-agent's run): its ids are kept until
-            # that reply completes, for a resume from a checkpoint inside it replays them.
-            host.seen.absorb(reply.seen, framing)
+        if None not in self._agent_replies:  # no top-level reply open: nothing inside one to keep
+            self._inner_ids.clear()
+        else:
+            inner = self._inner_ids.setdefault(reply.source, set())
+            reply.seen.add_to(inner)
+            inner.update(framing)
         return message
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:

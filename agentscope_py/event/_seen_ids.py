@@ -113,16 +113,11 @@ class SeenIds:
             table |= known
         return True
 
-    def absorb(self, other: SeenIds, more: list[str]) -> None:
-        """Record every id ``other`` recorded, and ``more``.  They need not rise: all go in the set."""
-        table = self._table
-        if self._rising is not None:
-            table.update(self._rising)
-            self._rising = None
-        table |= other._table
-        if other._rising:
-            table.update(other._rising)
-        table.update(more)
+    def add_to(self, ids: set[str]) -> None:
+        """Add every id recorded to ``ids``."""
+        ids |= self._table
+        if self._rising:
+            ids.update(self._rising)
 
     def forget(self, event_id: str) -> None:
         """Unrecord ``event_id``, the id recorded last: its event was refused after all."""
