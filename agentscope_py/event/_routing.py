@@ -193,21 +193,25 @@ class ReplyRouter:
                     )
         for key in reply.route_keys:
             del self._routes[key]
-        framing = [event_id for event_id in (reply.start_id, end_id) if event_id is not None]
-        # A sub-agent's runs all have the reply id None: only the ids of the events that framed a
-        # run tell its start or end, replayed, from the next run's.
-        self._completed.add([*reply.route_keys, *framing] if reply.reply_id is None else reply.route_keys)
+        if reply.reply_id is None:
+            # A sub-agent's runs all have the reply id None: only the ids of the events that framed
+            # a run tell its start or end, replayed, from the next run's.
+            framing = [event_id for event_id in (reply.start_id, end_id) if event_id is not None]
+            self._completed.add([*reply.route_keys, *framing])
+        else:
+            self._completed.add(reply.route_keys)
         del self._open[reply]
         if reply.bare:
             self._not_bare(reply)
         if self._agent_replies.get(reply.source) is reply:
             del self._agent_replies[reply.source]
-        if None not in self._agent_replies:  # no top-level reply open: nothing inside one to keep
-            self._inner_ids.clear()
-        else:
+        if None in self._agent_replies:
             inner = self._inner_ids.setdefault(reply.source, set())
-            reply.seen.add_to(inner)
-            inner.update(framing)
+            reply.seen.add_to(inner)  # its start's id among them
+            if end_id is not None:
+                inner.add(end_id)
+        elif self._inner_ids:  # no top-level reply open: nothing inside one to keep
+            self._inner_ids.clear()
         return message
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
