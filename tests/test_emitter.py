@@ -102,6 +102,16 @@ def test_several_blocks_of_a_kind_get_ids_of_their_own() -> None:
     assert assemble(events) == [msg]
 
 
+def test_each_model_call_starts_its_text_as_text_as_java_does() -> None:
+    call = ToolUseBlock("c1", "search", {})
+    msg = AssistantMessage("looking", call, ToolResultBlock("c1", "search", [TextBlock("found")]), "done")
+    events = events_from_message(msg)
+    starts = [event for event in events if isinstance(event, TextBlockStartEvent)]
+    model_calls = [event.reply_id for event in events if isinstance(event, ModelCallStartEvent)]
+    assert [(start.reply_id, start.block_id) for start in starts] == [(model_calls[0], "text"), (model_calls[1], "text")]
+    assert assemble(events) == [msg]
+
+
 def test_tool_call_arguments_stream_as_json_fragments() -> None:
     call = ToolUseBlock("c1", "search", {"q": "kittens", "n": 3})  # content None: built, not streamed
     events = events_from_message(AssistantMessage(call), chunk_size=4)

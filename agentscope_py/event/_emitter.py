@@ -157,6 +157,7 @@ class _Emitter:
             self.segment_kind, self.segment_id, self.used = kind, new_hex_id(), set()
             if kind == _MODEL_CALL:
                 self.add(ModelCallStartEvent, self.segment_id)
+                self.counters = {"text": 0, "thinking": 0}  # as Java, each model call's blocks are "text", "thinking"
         if identity is not None:
             self.used.add(identity)
         return self.segment_id
@@ -200,11 +201,11 @@ class _Emitter:
         text: str,
         metadata: Mapping[str, Any] | None,
     ) -> None:
-        # Java's block ids are "text" and "thinking"; a second block of a kind needs an id of its own,
-        # or it would continue the first.
+        # Java's block ids are "text" and "thinking" in every model call; a second block of a kind in
+        # one model call needs an id of its own, or it would continue the first.
+        reply_id = self.segment(_MODEL_CALL, None)
         self.counters[kind] += 1
         block_id = kind if self.counters[kind] == 1 else f"{kind}-{self.counters[kind]}"
-        reply_id = self.segment(_MODEL_CALL, (kind, block_id))
         self.add(start, reply_id, block_id, metadata=metadata)
         for piece in _chunks(text, self.chunk_size):
             self.add(delta, reply_id, block_id, piece)
