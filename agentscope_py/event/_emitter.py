@@ -123,7 +123,7 @@ class _Emitter:
         self.used: set[tuple[str, str | None]] = set()  # identities of the current segment's blocks
         self.usage: ChatUsage | None = None  # sent with the first model call
         self.usage_sent = False
-        self.counters = {"text": 0, "thinking": 0}
+        self.counters: dict[str, int] = {}  # text and thinking blocks of the current model call, by kind
 
     def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
         self.events.append(cls(*args, source=self.source, metadata=metadata))
@@ -157,7 +157,7 @@ class _Emitter:
             self.segment_kind, self.segment_id, self.used = kind, new_hex_id(), set()
             if kind == _MODEL_CALL:
                 self.add(ModelCallStartEvent, self.segment_id)
-                self.counters = {"text": 0, "thinking": 0}  # as Java, each model call's blocks are "text", "thinking"
+                self.counters.clear()  # as in Java, each model call's blocks are "text" and "thinking" again
         if identity is not None:
             self.used.add(identity)
         return self.segment_id
@@ -204,8 +204,8 @@ class _Emitter:
         # Java's block ids are "text" and "thinking" in every model call; a second block of a kind in
         # one model call needs an id of its own, or it would continue the first.
         reply_id = self.segment(_MODEL_CALL, None)
-        self.counters[kind] += 1
-        block_id = kind if self.counters[kind] == 1 else f"{kind}-{self.counters[kind]}"
+        count = self.counters[kind] = self.counters.get(kind, 0) + 1
+        block_id = kind if count == 1 else f"{kind}-{count}"
         self.add(start, reply_id, block_id, metadata=metadata)
         for piece in _chunks(text, self.chunk_size):
             self.add(delta, reply_id, block_id, piece)
