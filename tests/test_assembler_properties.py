@@ -54,17 +54,17 @@ def replies(draw: st.DrawFn) -> AssistantMessage:
     return message if reason is None else message.with_generate_reason(reason)
 
 
-@given(replies(), CHUNK_SIZES)
-def test_assembling_the_events_of_a_message_gives_it_back(message: AssistantMessage, chunk_size: int) -> None:
-    result = assemble(events_from_message(message, chunk_size=chunk_size))
+@given(replies(), CHUNK_SIZES, st.booleans())
+def test_assembling_the_events_of_a_message_gives_it_back(message: AssistantMessage, chunk_size: int, with_result: bool) -> None:
+    result = assemble(events_from_message(message, chunk_size=chunk_size, with_result=with_result))
     assert result == [message]
     assert result.anomalies == ()
 
 
-@given(replies(), CHUNK_SIZES)
-def test_the_events_survive_the_json_wire(message: AssistantMessage, chunk_size: int) -> None:
-    wire = [AgentEvent.from_json(event.to_json()) for event in events_from_message(message, chunk_size=chunk_size)]
-    assert assemble(wire) == [message]
+@given(replies(), CHUNK_SIZES, st.booleans())
+def test_the_events_survive_the_json_wire(message: AssistantMessage, chunk_size: int, with_result: bool) -> None:
+    events = events_from_message(message, chunk_size=chunk_size, with_result=with_result)
+    assert assemble([AgentEvent.from_json(event.to_json()) for event in events]) == [message]
 
 
 @given(replies(), CHUNK_SIZES)

@@ -62,11 +62,9 @@ def test_a_text_reply_streams_as_agentscope_does() -> None:
         "TEXT_BLOCK_DELTA",
         "TEXT_BLOCK_END",
         "MODEL_CALL_END",
-        "AGENT_RESULT",
         "AGENT_END",
     ]
-    start, model_start, text_start, *deltas, _, model_end, result, end = events
-    assert isinstance(result, AgentResultEvent) and result.result == msg  # what Java's clients read
+    start, model_start, text_start, *deltas, _, model_end, end = events
     assert isinstance(start, AgentStartEvent) and (start.reply_id, start.name) == ("m1", "Friday")
     assert isinstance(end, AgentEndEvent) and end.reply_id == "m1"
     assert isinstance(model_start, ModelCallStartEvent) and model_start.reply_id != "m1"  # a model call id, as Java
@@ -192,14 +190,14 @@ def test_the_generate_reason_travels_in_the_event_that_states_it(
     asking = ToolUseBlock("c1", "rm", {}, state=ToolCallState.ASKING)
     msg = AssistantMessage(asking, generate_reason=reason)
     events = events_from_message(msg)
-    # The event that states the reason comes last before the result, as in Java; Java follows a
+    # The event that states the reason comes last before the end, as in Java; Java follows a
     # RequireUserConfirmEvent with a RequestStopEvent of the same reason.
-    tail = [type(event) for event in events[-4:]]
+    tail = [type(event) for event in events[-3:]]
     if reason is GenerateReason.PERMISSION_ASKING:
-        assert tail == [event_class, RequestStopEvent, AgentResultEvent, AgentEndEvent]
-        assert cast(RequestStopEvent, events[-3]).generate_reason is reason
+        assert tail == [event_class, RequestStopEvent, AgentEndEvent]
+        assert cast(RequestStopEvent, events[-2]).generate_reason is reason
     else:
-        assert tail[-3:] == [event_class, AgentResultEvent, AgentEndEvent]
+        assert tail[-2:] == [event_class, AgentEndEvent]
     assert assemble(events) == [msg]
 
 
@@ -221,12 +219,14 @@ def test_source_tags_every_event_as_a_sub_agent_does() -> None:
     assert {event.source for event in events} == {"main/researcher"}
 
 
-def test_the_result_can_be_left_out_for_clients_that_assemble() -> None:
-    msg = AssistantMessage("x", generate_reason=GenerateReason.INTERRUPTED)
-    events = events_from_message(msg, with_result=False)
-    assert not any(isinstance(event, AgentResultEvent) for event in events)
-    assert types(events)[-2:] == ["REQUEST_STOP", "AGENT_END"]  # the reason still travels
+def test_the_result_java_ends_a_reply_with_is_added_for_java_clients() -> None:
+    msg = AssistantMessage("x", name="Friday", generate_reason=GenerateReason.INTERRUPTED)
+    events = events_from_message(msg, with_result=True)
+    assert types(events)[-3:] == ["REQUEST_STOP", "AGENT_RESULT", "AGENT_END"]
+    result = events[-2]
+    assert isinstance(result, AgentResultEvent) and result.result == msg  # what Java's call() reads
     assert assemble(events) == [msg]
+    assert not any(isinstance(event, AgentResultEvent) for event in events_from_message(msg))  # by default
     with pytest.raises(ArgumentTypeError, match=r"with_result must be a bool, got 'no' \(str\)"):
         events_from_message(msg, with_result="no")  # type: ignore[arg-type]
 

@@ -2,9 +2,9 @@
 
 The stream has AgentScope's shape (``AgentStartEvent``, model calls streaming
 their blocks start → deltas → end, acting phases streaming tool results, the
-event that states the generate reason, ``AgentResultEvent`` with the message,
-``AgentEndEvent``), and carries what those events have no field for under the
-keys of ``_stream_keys``, so that ``assemble(events_from_message(m)) == [m]``.
+event that states the generate reason, ``AgentEndEvent``), and carries what
+those events have no field for under the keys of ``_stream_keys``, so that
+``assemble(events_from_message(m)) == [m]``.
 """
 
 from __future__ import annotations
@@ -77,16 +77,16 @@ _MODEL_CALL, _ACTING = "model call", "acting"
 
 
 def events_from_message(
-    msg: Msg[Any], *, chunk_size: int = DEFAULT_CHUNK_SIZE, source: str | None = None, with_result: bool = True
+    msg: Msg[Any], *, chunk_size: int = DEFAULT_CHUNK_SIZE, source: str | None = None, with_result: bool = False
 ) -> list[AgentEvent]:
     """The events that stream ``msg``, an assistant message, as an AgentScope server sends them.
 
     Text, thinking, base64 data and tool-call arguments arrive in deltas of
     ``chunk_size`` characters (code points: a character is never split).
     ``source`` tags every event, as a sub-agent's events are tagged.
-    ``with_result=False`` leaves out the ``AgentResultEvent`` that holds the whole
-    message before the end: Java's clients read the reply there, an assembler
-    does not need it.
+    ``with_result=True`` adds the ``AgentResultEvent`` Java ends a reply with, the
+    whole message in one event, before the end: for Java's clients, which read the
+    reply there.  An assembler does not need it.
     ``assemble(events_from_message(msg))`` gives back ``[msg]``, equal in every field.
     """
     if not isinstance(msg, Msg):
