@@ -14,7 +14,6 @@ import attrs
 
 from ._builder import Builder, FieldSetter
 from ._checks import (
-    JAVA_FLOAT_OVERFLOW,
     Sentinel,
     check_mapping,
     check_optional_java_float,
@@ -93,8 +92,6 @@ def _tool_result_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 def _video_fps(value: float | None) -> float | None:
     # A Java Float, not a double: Java could not read a larger number back.
-    if value is None or (type(value) is float and -JAVA_FLOAT_OVERFLOW < value < JAVA_FLOAT_OVERFLOW):
-        return value
     return check_optional_java_float(value, "VideoBlock.fps")
 
 
