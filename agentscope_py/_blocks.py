@@ -309,37 +309,37 @@ class ToolResultBlock(ContentBlock):
 
 
 class TextBlockBuilder(Builder[TextBlock], target=TextBlock):
-    text = FieldSetter[str]()
+    text: ClassVar[FieldSetter[str]] = FieldSetter()
 
 
 class ThinkingBlockBuilder(Builder[ThinkingBlock], target=ThinkingBlock):
-    thinking = FieldSetter[str]()
-    metadata = FieldSetter[Mapping[str, Any] | None]()
+    thinking: ClassVar[FieldSetter[str]] = FieldSetter()
+    metadata: ClassVar[FieldSetter[Mapping[str, Any] | None]] = FieldSetter()
 
 
 class DataBlockBuilder(Builder[DataBlock], target=DataBlock):
-    source = FieldSetter[Source]()
-    id = FieldSetter[str | None]()
-    name = FieldSetter[str | None]()
+    source: ClassVar[FieldSetter[Source]] = FieldSetter()
+    id: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    name: ClassVar[FieldSetter[str | None]] = FieldSetter()
 
 
 class ImageBlockBuilder(Builder[ImageBlock], target=ImageBlock):
-    source = FieldSetter[Source]()
-    min_pixels = FieldSetter[int | None]()
-    max_pixels = FieldSetter[int | None]()
+    source: ClassVar[FieldSetter[Source]] = FieldSetter()
+    min_pixels: ClassVar[FieldSetter[int | None]] = FieldSetter()
+    max_pixels: ClassVar[FieldSetter[int | None]] = FieldSetter()
 
 
 class AudioBlockBuilder(Builder[AudioBlock], target=AudioBlock):
-    source = FieldSetter[Source]()
+    source: ClassVar[FieldSetter[Source]] = FieldSetter()
 
 
 class VideoBlockBuilder(Builder[VideoBlock], target=VideoBlock):
-    source = FieldSetter[Source | None]()
-    fps = FieldSetter[float | None]()
-    max_frames = FieldSetter[int | None]()
-    min_pixels = FieldSetter[int | None]()
-    max_pixels = FieldSetter[int | None]()
-    total_pixels = FieldSetter[int | None]()
+    source: ClassVar[FieldSetter[Source | None]] = FieldSetter()
+    fps: ClassVar[FieldSetter[float | None]] = FieldSetter()
+    max_frames: ClassVar[FieldSetter[int | None]] = FieldSetter()
+    min_pixels: ClassVar[FieldSetter[int | None]] = FieldSetter()
+    max_pixels: ClassVar[FieldSetter[int | None]] = FieldSetter()
+    total_pixels: ClassVar[FieldSetter[int | None]] = FieldSetter()
 
 
 # id and name (hint) are positional in the constructors but may be left unset in a builder.
@@ -347,23 +347,23 @@ _NO_ID_NAME = {"id": None, "name": None}
 
 
 class HintBlockBuilder(Builder[HintBlock], target=HintBlock, defaults={"id": None, "hint": None}):
-    id = FieldSetter[str | None]()
-    hint = FieldSetter[str | None]()
-    source = FieldSetter[str | None]()
+    id: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    hint: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    source: ClassVar[FieldSetter[str | None]] = FieldSetter()
 
 
 class ToolUseBlockBuilder(Builder[ToolUseBlock], target=ToolUseBlock, defaults=_NO_ID_NAME):
-    id = FieldSetter[str | None]()
-    name = FieldSetter[str | None]()
-    input = FieldSetter[Mapping[str, Any] | None]()
-    content = FieldSetter[str | None]()
-    metadata = FieldSetter[Mapping[str, Any] | None]()
-    state = FieldSetter[ToolCallState]()
+    id: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    name: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    input: ClassVar[FieldSetter[Mapping[str, Any] | None]] = FieldSetter()
+    content: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    metadata: ClassVar[FieldSetter[Mapping[str, Any] | None]] = FieldSetter()
+    state: ClassVar[FieldSetter[ToolCallState]] = FieldSetter()
 
 
 class ToolResultBlockBuilder(Builder[ToolResultBlock], target=ToolResultBlock, defaults=_NO_ID_NAME):
-    id = FieldSetter[str | None]()
-    name = FieldSetter[str | None]()
-    output = FieldSetter[ContentBlock | Iterable[ContentBlock] | None]()
-    metadata = FieldSetter[Mapping[str, Any] | None]()
-    state = FieldSetter[ToolResultState]()
+    id: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    name: ClassVar[FieldSetter[str | None]] = FieldSetter()
+    output: ClassVar[FieldSetter[ContentBlock | Iterable[ContentBlock] | None]] = FieldSetter()
+    metadata: ClassVar[FieldSetter[Mapping[str, Any] | None]] = FieldSetter()
+    state: ClassVar[FieldSetter[ToolResultState]] = FieldSetter()

@@ -56,7 +56,7 @@ def check_block_class(cls: object, method: str) -> None:
         return
     if not _is_block_class(cls):
         got = f"the class {cls.__name__}, which is no block" if isinstance(cls, type) else describe(cls)
-        raise ArgumentTypeError(f"{method} needs a block class such as TextBlock (or a union or tuple of them), got {got}")
+        raise ArgumentTypeError(f"{method} needs a block class such as TextBlock (or a tuple of them), got {got}")
 
 
 def _is_block_class(cls: object) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
 import attrs
-from typing_extensions import Never, Self, TypeVar
+from typing_extensions import Never, Self, TypeVar, Unpack
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
 from ._checks import (
@@ -52,6 +52,11 @@ _U = TypeVar("_U", bound=ContentBlock)
 _V = TypeVar("_V", bound=ContentBlock)
 # What the block-reading methods take, as isinstance does: a block class or a tuple of them.
 _BlockClasses = type[ContentBlock] | tuple[type[ContentBlock], ...]
+# Four classes or more: typed as ContentBlock, spelled out so that mypy (which would infer the classes'
+# join) and pyright (their union) agree.
+_FourOrMoreBlockClasses = tuple[
+    type[ContentBlock], type[ContentBlock], type[ContentBlock], type[ContentBlock], Unpack[tuple[type[ContentBlock], ...]]
+]
 
 
 class MessageMetadataKeys:
@@ -278,13 +283,15 @@ class Msg(JsonSerializable, Generic[_B]):
         return "\n".join([block.text for block in self.content if isinstance(block, TextBlock)])
 
     # Tuples of two and three classes are typed as the union of their members; a longer one as
-    # their common base, which is what mypy infers for a variable-length tuple.
+    # ContentBlock; a tuple of unknown length, of classes of one type, as that type.
     @overload
     def get_content_blocks(self, cls: type[_T]) -> list[_T]: ...
     @overload
     def get_content_blocks(self, cls: tuple[type[_T], type[_U]]) -> list[_T | _U]: ...
     @overload
     def get_content_blocks(self, cls: tuple[type[_T], type[_U], type[_V]]) -> list[_T | _U | _V]: ...
+    @overload
+    def get_content_blocks(self, cls: _FourOrMoreBlockClasses) -> list[ContentBlock]: ...
     @overload
     def get_content_blocks(self, cls: tuple[type[_T], ...]) -> list[_T]: ...
     def get_content_blocks(self, cls: _BlockClasses) -> list[Any]:
@@ -301,6 +308,8 @@ class Msg(JsonSerializable, Generic[_B]):
     def get_first_content_block(self, cls: tuple[type[_T], type[_U]]) -> _T | _U | None: ...
     @overload
     def get_first_content_block(self, cls: tuple[type[_T], type[_U], type[_V]]) -> _T | _U | _V | None: ...
+    @overload
+    def get_first_content_block(self, cls: _FourOrMoreBlockClasses) -> ContentBlock | None: ...
     @overload
     def get_first_content_block(self, cls: tuple[type[_T], ...]) -> _T | None: ...
     def get_first_content_block(self, cls: _BlockClasses | None = None) -> ContentBlock | None:

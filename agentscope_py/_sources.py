@@ -56,13 +56,13 @@ class Base64Source(Source):
 
 
 class URLSourceBuilder(Builder[URLSource], target=URLSource):
-    url = FieldSetter[str]()
-    mime_type = FieldSetter[str | None]()
+    url: ClassVar[FieldSetter[str]] = FieldSetter()
+    mime_type: ClassVar[FieldSetter[str | None]] = FieldSetter()
 
 
 class Base64SourceBuilder(Builder[Base64Source], target=Base64Source):
-    media_type = FieldSetter[str]()
-    data = FieldSetter[str]()
+    media_type: ClassVar[FieldSetter[str]] = FieldSetter()
+    data: ClassVar[FieldSetter[str]] = FieldSetter()
 
 
 def _check_source(value: object, arg: str) -> Source:

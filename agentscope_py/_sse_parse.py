@@ -73,8 +73,8 @@ class SSEParser:
     """
 
     def __init__(self, last_event_id: str = "", *, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
-        self.last_event_id = check_str(last_event_id, "SSEParser last_event_id")
-        self.max_message_size = check_size(max_message_size, "SSEParser max_message_size")
+        self.last_event_id: str = check_str(last_event_id, "SSEParser last_event_id")
+        self.max_message_size: int = check_size(max_message_size, "SSEParser max_message_size")
         self.retry: int | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._fed_bytes = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -57,10 +57,10 @@ class ChatUsage(JsonSerializable):
 
 
 class ChatUsageBuilder(Builder[ChatUsage], target=ChatUsage):
-    input_tokens = FieldSetter[int]()
-    output_tokens = FieldSetter[int]()
-    cached_tokens = FieldSetter[int]()
-    time = FieldSetter[float]()
+    input_tokens: ClassVar[FieldSetter[int]] = FieldSetter()
+    output_tokens: ClassVar[FieldSetter[int]] = FieldSetter()
+    cached_tokens: ClassVar[FieldSetter[int]] = FieldSetter()
+    time: ClassVar[FieldSetter[float]] = FieldSetter()
 
 
 def check_optional_usage(value: object, arg: str) -> ChatUsage | None:

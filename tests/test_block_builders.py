@@ -26,7 +26,7 @@ from agentscope_py import (
     URLSource,
     VideoBlock,
 )
-from agentscope_py._builder import Builder
+from agentscope_py._builder import Builder, FieldSetter
 
 SOURCE = URLSource("https://example.com/a.png", "image/png")
 
@@ -81,6 +81,17 @@ def _build(cls: type[Any], fields: dict[str, Any]) -> Any:
 def test_there_is_one_setter_per_field(cls: type[Any], fields: dict[str, Any]) -> None:
     assert set(fields) == {field.name for field in attrs.fields(cls)}
     assert isinstance(cls.builder(), Builder)
+
+
+@pytest.mark.parametrize(("cls", "fields"), FULL_FIELDS, ids=IDS)
+def test_every_setter_has_a_declared_type(cls: type[Any], fields: dict[str, Any]) -> None:
+    # An assigned but undeclared class attribute is of unknown type to pyright's --verifytypes, and
+    # with it the builder, and every class whose method returns one.
+    builder_class = type(cls.builder())
+    declared = {name: str(annotation) for name, annotation in builder_class.__annotations__.items()}
+    for name in fields:
+        assert isinstance(vars(builder_class)[name], FieldSetter)
+        assert re.fullmatch(r"ClassVar\[FieldSetter\[.+\]\]", declared.get(name, "")), name
 
 
 @pytest.mark.parametrize(("cls", "fields"), FULL_FIELDS, ids=IDS)

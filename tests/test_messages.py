@@ -323,7 +323,7 @@ def test_get_content_blocks() -> None:
 @pytest.mark.parametrize("message", [TURN, AssistantMessage()])  # refused also when there is nothing to look at
 def test_the_block_lookups_need_a_block_class(method: str, message: Msg[Any]) -> None:
     lookup = getattr(message, method)
-    needs = rf"{method} needs a block class such as TextBlock \(or a union or tuple of them\), got"
+    needs = rf"{method} needs a block class such as TextBlock \(or a tuple of them\), got"
     with pytest.raises(ArgumentTypeError, match=rf"{needs} 'TextBlock' \(str\)"):
         lookup("TextBlock")
     # A class that is no block would only ever find nothing: refused too, as is a union holding one.

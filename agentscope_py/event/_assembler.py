@@ -82,7 +82,7 @@ class AssembledMessages(list[AssistantMessage]):
 
     def __init__(self, messages: Iterable[AssistantMessage], anomalies: Iterable[StreamAnomaly]) -> None:
         list.__init__(self, messages)  # by name: cheaper than a zero-argument super() on 3.11
-        self.anomalies = tuple(anomalies)
+        self.anomalies: tuple[StreamAnomaly, ...] = tuple(anomalies)
 
 
 class MessageAssembler(DeltaRuns):
