@@ -28,12 +28,18 @@ class Source(JsonSerializable):
         )
 
 
+def _shown_url(url: str) -> str:
+    # A data: URL holds the bytes themselves, as a Base64Source does; any other is shown whole.
+    return elided(url) if url[:5].lower() == "data:" else repr(url)
+
+
 @attrs.frozen(field_transformer=checked_fields)
 class URLSource(Source):
-    """Media fetched from ``url``; ``mime_type`` is optional."""
+    """Media fetched from ``url``; ``mime_type`` is optional.  Its ``repr`` shows the start of a
+    long ``data:`` URL and its length."""
 
     type: ClassVar[str] = "url"
-    url: str
+    url: str = attrs.field(repr=_shown_url)
     mime_type: str | None = None
 
     @staticmethod

@@ -175,4 +175,8 @@ def test_a_long_base64_source_shows_its_start_and_length() -> None:
     long = Base64Source("image/png", "A" * 5_000_000)
     assert repr(long) == f"Base64Source(media_type='image/png', data={'A' * 48!r}…(5,000,000 characters))"
     assert len(repr(UserMessage(DataBlock(long)))) < 400
+    inline = URLSource("data:image/png;base64," + "A" * 5_000_000)
+    assert repr(inline) == f"URLSource(url={('data:image/png;base64,' + 'A' * 26)!r}…(5,000,022 characters), mime_type=None)"
+    signed = "https://example.com/cat.png?" + "&".join(f"sig{i}=abcdef" for i in range(40))
+    assert repr(URLSource(signed)) == f"URLSource(url={signed!r}, mime_type=None)"  # another URL is shown whole
     assert long == Base64Source("image/png", "A" * 5_000_000)  # only the repr is short
