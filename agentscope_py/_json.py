@@ -210,7 +210,10 @@ def backend_name() -> str:
 
 
 def set_backend(name: str) -> str:
-    """Use backend ``name`` from now on; returns the one it replaces (tests and benchmarks compare them)."""
+    """Use backend ``name`` from now on; returns the one it replaces (tests and benchmarks compare them).
+
+    The backend is the whole process's, and a call already decoding reads the variables as it goes:
+    switch it only while no other thread encodes or decodes."""
     global _current, dumps, loads, loads_inexact, write_text, typed_reading
     if name not in _BACKENDS:
         raise ValueError(f"unknown or unavailable JSON backend {name!r}; available: {sorted(_BACKENDS)}")
@@ -235,7 +238,7 @@ def drop_msgspec() -> None:
 
 @contextmanager
 def use_backend(name: str) -> Iterator[None]:
-    """Use backend ``name`` inside the ``with`` block."""
+    """Use backend ``name`` inside the ``with`` block (for every thread: see :func:`set_backend`)."""
     previous = set_backend(name)
     try:
         yield
