@@ -68,10 +68,7 @@ def describe(value: object) -> str:
     """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""
     if isinstance(value, type):
         return f"the class {value.__name__} itself (pass an instance)"
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print, perhaps inside a container
-        text = shown(value)
+    text = shown(value)  # not repr: a message's may be megabytes, to be cut to sixty characters
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(value).__name__})"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from itertools import islice
 
+import attrs
+
 __all__ = ["SHOWN", "elided", "shown"]
 
 #: How many characters of a long string are shown.
@@ -28,8 +30,8 @@ def elided(text: str) -> str:
 
 
 def shown(value: object, level: int = 0) -> str:
-    """``repr(value)``, with long strings, lists and dicts shortened (also inside one another), and
-    an integer too long to print given by its size."""
+    """``repr(value)``, with long strings, lists, tuples and dicts shortened (also inside one another,
+    and inside messages, blocks and events), and an integer too long to print given by its size."""
     if isinstance(value, str):
         return elided(str.__str__(value))
     if isinstance(value, dict):
@@ -42,12 +44,31 @@ def shown(value: object, level: int = 0) -> str:
             return f"[…({_items(len(value))})]"
         items = [shown(item, level + 1) for item in islice(value, _SHOWN_ITEMS)]
         return "[" + ", ".join(items) + _more(len(value)) + "]"
+    if type(value) is tuple:  # a message's content
+        if level >= _SHOWN_LEVELS:
+            return f"(…({_items(len(value))}))"
+        items = [shown(item, level + 1) for item in islice(value, _SHOWN_ITEMS)]
+        return "(" + ", ".join(items) + ("," if len(value) == 1 else "") + _more(len(value)) + ")"
+    cls = type(value)
+    if attrs.has(cls):  # a message, block or event: as attrs writes its repr, field by field
+        return _shown_fields(value, cls, level)
     try:
         return repr(value)
     except ValueError:  # an int past Python's limit on digits to print, or a container holding one
         if isinstance(value, int):
             return f"<an int of {value.bit_length():,} bits>"
         return f"<a {type(value).__name__} holding an int too long to print>"
+
+
+def _shown_fields(value: object, cls: type[attrs.AttrsInstance], level: int) -> str:
+    if level >= _SHOWN_LEVELS:
+        return f"{cls.__name__}(…)"
+    fields = []
+    for field in attrs.fields(cls):
+        if field.repr:
+            item = getattr(value, field.name)
+            fields.append(f"{field.name}={field.repr(item) if callable(field.repr) else shown(item, level + 1)}")
+    return f"{cls.__name__}({', '.join(fields)})"
 
 
 def _more(count: int) -> str:

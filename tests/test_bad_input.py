@@ -6,6 +6,7 @@ import datetime
 import re
 import sys
 import copy
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 import agentscope_py
 from agentscope_py import (
+    AssistantMessage,
     AgentScopeError,
     ArgumentTypeError,
     ArgumentValueError,
@@ -194,7 +196,7 @@ def test_wrong_types_name_the_argument_and_what_it_expects(
 def test_long_bad_values_are_shortened_in_the_message() -> None:
     with pytest.raises(ArgumentTypeError) as info:
         TextBlock(_of(["x" * 100]))
-    assert str(info.value) == f"TextBlock.text must be a str, got ['{'x' * 55}... (list)"
+    assert str(info.value) == f"TextBlock.text must be a str, got ['{'x' * 48}'…(100 ... (list)"
     # An int too long for Python to print is given by its size, not a ValueError from repr.
     with pytest.raises(ArgumentTypeError, match=r"UserMessage\.name must be a str or None, got <an int of 16,610 bits> \(int\)"):
         UserMessage("hi", name=10**5000)  # type: ignore[arg-type]
@@ -354,3 +356,25 @@ def test_a_value_is_shown_whole_up_to_twice_the_shown_length() -> None:
     assert shown(at_limit) == repr(at_limit)
     longer = "x" * (2 * SHOWN + 1)
     assert shown(longer) == f"{longer[:SHOWN]!r}…({len(longer):,} characters)"
+
+
+def test_a_small_message_or_block_is_shown_as_its_repr() -> None:
+    reply = AssistantMessage("hi", ToolUseBlock("c1", "search", {"q": [1, 2]}), metadata={"k": "v"})
+    assert shown(reply) == repr(reply)
+    assert shown(reply.content) == repr(reply.content)
+    assert shown((TextBlock("a"),)) == "(TextBlock(text='a'),)"
+    picture = UserMessage(DataBlock(Base64Source("image/png", "A" * 500)))
+    assert shown(picture) == repr(picture)  # the data elided as its repr elides it
+
+
+def test_an_error_about_a_huge_message_never_renders_it_whole() -> None:
+    huge = UserMessage("x" * 5_000_000, metadata={"notes": ["y" * 1_000_000] * 20})
+    assert len(shown(huge)) < 3_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArgumentTypeError, match=r"got UserMessage\(id='[^']*', na\.\.\. \(UserMessage\)$"):
+            ToolResultMessage(huge)  # type: ignore[arg-type]  # a message where blocks go
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000  # a repr would have taken 25 MB and more
