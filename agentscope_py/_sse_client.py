@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import http.client
 import re
+import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 
 from ._checks import check_float, check_int, check_optional_str, check_str, describe
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
@@ -29,6 +30,75 @@ _OWN_HEADERS = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
 # truncated or malformed HTTP (a chunked body cut short raises IncompleteRead).
 _DROPPED = (OSError, http.client.HTTPException)
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110's token: what a header name may be
+# Characters no request can carry (http.client refuses controls, and a lone surrogate has no UTF-8).
+_UNSENDABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+# What goes into the request line as it is, besides the unreserved characters quote() always keeps:
+# RFC 3986's reserved ones, whose escaping could change what the URL means, and "%", so the escapes
+# already there stay.  The rest is percent-encoded as UTF-8, as in a browser: spaces, non-ASCII, and
+# what no URI holds raw ({, |, " ...), which some servers answer with 400 (Tomcat, say).
+_AS_IS = ":/?#[]@!$&'()*+,;=%"
+# The WHATWG URL standard's forbidden domain code points that urlsplit leaves in a host.
+_NOT_IN_HOST = re.compile(r"[ %<>\\^|]")
+# ß, ς, ZWNJ and ZWJ: Python's IDNA 2003 codec maps them away, a browser's IDNA keeps them (faß.de
+# is fass.de to one, xn--fa-hia.de to the other): the client would reach another host than a browser.
+_IDNA_DEVIATIONS = re.compile("[\u00df\u03c2\u200c\u200d]")
+
+
+def _parse_url(url: str) -> tuple[bool, str, int, str]:
+    """Whether ``url`` is https, its host as sent (ASCII), its port and the request target
+    (path and query, percent-encoded where HTTP cannot carry them as they are)."""
+    unsendable = _UNSENDABLE.search(url)
+    if unsendable:
+        raise ArgumentValueError(
+            f"url cannot contain control characters or lone surrogates, found {unsendable[0]!r} in {url!r}: "
+            "remove it, or percent-encode what the server should receive (%0A for a line feed)"
+        )
+    try:
+        parts = urllib.parse.urlsplit(url.strip(" "))  # as the WHATWG parser, which drops spaces around a URL
+    except ValueError as error:  # brackets around no IPv6 address, say
+        raise ArgumentValueError(f"url {url!r} cannot be parsed: {error}") from None
+    host = parts.hostname
+    if parts.scheme not in ("http", "https") or not host:
+        raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
+    if parts.username is not None:
+        # Not sent (http.client does no authentication), and every error would show them.
+        raise ArgumentValueError(
+            "url must not hold credentials (user:password@); pass them as a header, "
+            "e.g. headers={'Authorization': 'Bearer ...'}"
+        )
+    try:
+        port = parts.port
+    except ValueError:  # out of range, or not a number
+        port = 0
+    if port == 0:  # None when the url gives none
+        raise ArgumentValueError(f"url must have a port from 1 to 65535, got {url!r}")
+    if ":" not in host:  # else an IPv6 address, which urlsplit has checked
+        host = _ascii_host(host)
+    target = urllib.parse.quote(parts.path or "/", safe=_AS_IS)
+    if parts.query:
+        target += "?" + urllib.parse.quote(parts.query, safe=_AS_IS)
+    https = parts.scheme == "https"
+    # Explicit: given None, http.client would read the end of an IPv6 address ("::1") as a port.
+    return https, host, port or (443 if https else 80), target
+
+
+def _ascii_host(host: str) -> str:
+    """``host`` as DNS and the ``Host`` header take it: an internationalized name in its IDNA form."""
+    if not host.isascii():
+        if _IDNA_DEVIATIONS.search(host):
+            raise ArgumentValueError(
+                f"url host {host!r} holds ß, ς or a zero-width (non-)joiner, which Python's IDNA codec and a "
+                "browser encode as different hosts; give the host in the ASCII (xn--) form you mean"
+            )
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError as error:
+            raise ArgumentValueError(
+                f"url host {host!r} is no internationalized domain name ({error}); give it in its ASCII (xn--) form"
+            ) from None
+    if _NOT_IN_HOST.search(host):
+        raise ArgumentValueError(f"url host {host!r} cannot contain a space, nor any of %<>\\^|")
+    return host
 
 
 def _check_header_value(value: object, arg: str) -> None:
@@ -103,6 +173,10 @@ class ResumableEventStream:
     agent event (read with ``limits``, as ``AgentEvent.from_json`` reads), or larger
     than ``max_message_size`` characters, raises
     :class:`~agentscope_py.DecodeError`: a broken server, not a broken connection.
+
+    A client has one reader: iterating it while another iteration of it is under
+    way raises :class:`~agentscope_py.ArgumentValueError`; once that one has ended
+    or been closed, a new iteration continues after ``last_event_id``.
     """
 
     def __init__(
@@ -118,21 +192,7 @@ class ResumableEventStream:
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
         limits: DecodeLimits = DEFAULT_LIMITS,
     ) -> None:
-        parts = urllib.parse.urlsplit(check_str(url, "url"))
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ArgumentValueError(f"url must be an http:// or https:// URL with a host, got {url!r}")
-        if parts.username is not None:
-            # Not sent (http.client does no authentication), and every error would show them.
-            raise ArgumentValueError(
-                "url must not hold credentials (user:password@); pass them as a header, "
-                "e.g. headers={'Authorization': 'Bearer ...'}"
-            )
-        try:
-            port = parts.port
-        except ValueError:  # out of range, or not a number
-            port = 0
-        if port == 0:  # None when the url gives none
-            raise ArgumentValueError(f"url must have a port from 1 to 65535, got {url!r}")
+        self._https, self._host, self._port, self._target = _parse_url(check_str(url, "url"))
         if headers is not None and not isinstance(headers, Mapping):
             raise ArgumentTypeError(f"headers must be a mapping of names to values, got {describe(headers)}")
         headers = dict(headers or {})
@@ -164,11 +224,8 @@ class ResumableEventStream:
         check_size(max_message_size, "max_message_size")
         check_limits(limits)
         self.url = url
-        self.last_event_id = last_event_id or ""
+        self.last_event_id: str = last_event_id or ""
         self.reconnects = 0
-        self._parts = parts
-        # Explicit: given None, http.client would read the end of an IPv6 address ("::1") as a port.
-        self._port = port or (443 if parts.scheme == "https" else 80)
         self._headers = headers
         self._timeout = timeout
         self._max_retries = max_retries
@@ -176,8 +233,25 @@ class ResumableEventStream:
         self._stop = stop
         self._max_message_size = max_message_size
         self._limits = limits
+        # Held while an iteration runs: a second reader would move last_event_id and the retry delay
+        # under the first, which would then resume from the wrong place and miss events.  A Lock, not
+        # an RLock: iterated with asyncio.to_thread, the next event may be asked for from another thread.
+        self._reading = threading.Lock()
 
-    def __iter__(self) -> Iterator[AgentEvent]:
+    # A Generator, not an Iterator: close() is how a reader lets go of the client before the end.
+    def __iter__(self) -> Generator[AgentEvent, None, None]:
+        if not self._reading.acquire(blocking=False):
+            raise ArgumentValueError(
+                f"{self.url}: this ResumableEventStream is already being iterated, and a client has one reader; "
+                "give each reader a client of its own (ResumableEventStream(url, last_event_id=other.last_event_id) "
+                "follows from the same point), or close the first iterator before iterating again"
+            )
+        try:
+            yield from self._read()
+        finally:
+            self._reading.release()
+
+    def _read(self) -> Iterator[AgentEvent]:
         seen: set[str] = set()  # ids already yielded: a server may replay them after a reconnection
         fruitless = 0  # connections in a row that brought no new event
         while True:
@@ -204,6 +278,9 @@ class ResumableEventStream:
             except _DROPPED as error:
                 if in_stop:
                     raise
+                if isinstance(error, http.client.InvalidURL):
+                    # The request's fault, not the network's: sending it again would fail again.
+                    raise ArgumentValueError(f"url {self.url!r} cannot be sent: {error}") from error
                 cause = error
             finally:
                 connection.close()
@@ -239,21 +316,18 @@ class ResumableEventStream:
         parser.close()
 
     def _open_connection(self) -> http.client.HTTPConnection:
-        parts = self._parts
-        https = parts.scheme == "https"
-        connection_class = http.client.HTTPSConnection if https else http.client.HTTPConnection
-        return connection_class(parts.hostname or "", self._port, timeout=self._timeout)
+        connection_class = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+        return connection_class(self._host, self._port, timeout=self._timeout)
 
     def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
         """Send the GET; the response to read, or None when the server says the stream is over."""
-        path = urllib.parse.urlunsplit(("", "", self._parts.path or "/", self._parts.query, ""))
         given = {name.lower() for name in self._headers}  # the caller's replace ours, whatever their case
         headers: dict[str, str | bytes] = {name: value for name, value in _OWN_HEADERS.items() if name.lower() not in given}
         headers.update(self._headers)
         if self.last_event_id:
             # UTF-8, as browsers send it: http.client would encode a str as Latin-1, and fail on "事件-3".
             headers["Last-Event-ID"] = self.last_event_id.encode()
-        connection.request("GET", path, headers=headers)
+        connection.request("GET", self._target, headers=headers)
         response = connection.getresponse()
         if response.status == 204:
             return None

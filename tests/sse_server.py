@@ -117,6 +117,7 @@ class Bodies:
     url: str = ""
     last_event_ids: list[str | None] = attrs.field(factory=list)
     headers: list[dict[str, str]] = attrs.field(factory=list)  # each request's, as http.server read them
+    paths: list[str] = attrs.field(factory=list)  # each request's target, as sent
 
 
 def _bodies_handler(state: Bodies) -> type[BaseHTTPRequestHandler]:
@@ -126,6 +127,7 @@ def _bodies_handler(state: Bodies) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             state.last_event_ids.append(_last_event_id(self))
             state.headers.append(dict(self.headers))
+            state.paths.append(self.path)
             body = state.bodies[min(len(state.last_event_ids), len(state.bodies)) - 1]
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")

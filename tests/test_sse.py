@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import http.client
+import itertools
+import socket
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import attrs
 import pytest
@@ -252,11 +258,129 @@ def test_the_client_checks_its_arguments() -> None:
         ({"url": "http://h/x", "headers": {"X Id": "a"}}, ArgumentValueError, "'X Id' is no HTTP token"),
         ({"url": "http://h/x", "headers": {"X:Id": "a"}}, ArgumentValueError, "is no HTTP token"),
         ({"url": "http://h/x", "headers": {"X(Id)": "a"}}, ArgumentValueError, "is no HTTP token"),
+        # What no request can carry, even percent-encoded as a browser does.
+        ({"url": "http://h/a\x01b"}, ArgumentValueError, r"control characters .* found '\\x01'.*percent-encode"),
+        ({"url": "http://h/a\nb"}, ArgumentValueError, r"control characters .* found '\\n'"),
+        ({"url": "http://h/x\x7f"}, ArgumentValueError, r"control characters .* found '\\x7f'"),
+        ({"url": "http://h/\ud800"}, ArgumentValueError, r"lone surrogates, found '\\ud800'"),
+        ({"url": "http://[::1/x"}, ArgumentValueError, r"cannot be parsed: Invalid IPv6 URL"),
+        ({"url": "http://a b/x"}, ArgumentValueError, r"host 'a b' cannot contain a space"),
+        ({"url": "http://ex%61mple.com/x"}, ArgumentValueError, r"host 'ex%61mple.com' cannot contain"),
+        ({"url": "http://ä..example/x"}, ArgumentValueError, r"host 'ä..example' is no internationalized domain name"),
+        ({"url": "http://faß.de/x"}, ArgumentValueError, r"host 'faß.de' holds ß.*xn--"),
     ],
 )
 def test_the_client_refuses_a_url_or_header_it_could_not_send(arguments: dict[str, object], error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         ResumableEventStream(**arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("given", "sent"),
+    [
+        ("a b", "/a%20b"),
+        ("café/事件", "/caf%C3%A9/%E4%BA%8B%E4%BB%B6"),
+        # Escapes and reserved characters stay as given; what no URI holds raw is escaped; no fragment.
+        ("x?q=été x&r=%2F&s={a|b}&t=[1]:@!$'()*+,;=~#frag ment", "/x?q=%C3%A9t%C3%A9%20x&r=%2F&s=%7Ba%7Cb%7D&t=[1]:@!$'()*+,;=~"),
+    ],
+)
+def test_a_url_is_sent_percent_encoded_as_in_a_browser(given: str, sent: str) -> None:
+    with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
+        stream = ResumableEventStream(server.url + given, timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)
+        assert list(stream) == EVENTS[:3]
+    assert server.paths == [sent]
+
+
+def test_a_non_ascii_host_is_sent_in_its_idna_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    connect = socket.create_connection
+
+    def to_loopback(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        asked.append(address[0])  # what DNS would be asked
+        return connect(("127.0.0.1", address[1]), *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", to_loopback)
+    with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
+        url = server.url.replace("127.0.0.1", "Bücher.example")
+        stream = ResumableEventStream(url, timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)
+        assert list(stream) == EVENTS[:3]
+    port = url.rsplit(":", 1)[1].strip("/")
+    assert asked == ["xn--bcher-kva.example"]
+    assert server.headers[0]["Host"] == f"xn--bcher-kva.example:{port}"
+
+
+def test_a_url_http_client_refuses_is_an_argument_error_not_a_dropped_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The client's checks leave http.client nothing to refuse; should it refuse something still,
+    # that is the request's fault, and sending it again would not help.
+    attempts: list[str] = []
+
+    def refuse(self: http.client.HTTPConnection, method: str, url: str, *args: Any, **kwargs: Any) -> None:
+        attempts.append(url)
+        raise http.client.InvalidURL(f"URL can't contain control characters. {url!r}")
+
+    monkeypatch.setattr(http.client.HTTPConnection, "request", refuse)
+    stream = ResumableEventStream("http://127.0.0.1:9/x", timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
+    with pytest.raises(ArgumentValueError, match=r"url 'http://127.0.0.1:9/x' cannot be sent: URL can't contain") as info:
+        list(stream)
+    assert isinstance(info.value.__cause__, http.client.InvalidURL)
+    assert attempts == ["/x"] and stream.reconnects == 0
+
+
+def test_a_client_has_one_reader_at_a_time() -> None:
+    state = StreamServer(EVENTS, cuts=3, seed=8)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        first = iter(stream)
+        received = [next(first)]
+        # A second reader, here or in another thread, would move last_event_id under the first.
+        with pytest.raises(ArgumentValueError, match=r"already being iterated.*last_event_id=other\.last_event_id"):
+            next(iter(stream))
+        refused: list[ArgumentValueError] = []
+
+        def second_reader() -> None:
+            try:
+                list(stream)
+            except ArgumentValueError as error:
+                refused.append(error)
+
+        worker = threading.Thread(target=second_reader, daemon=True)
+        worker.start()
+        worker.join(TIMEOUT)
+        assert not worker.is_alive() and len(refused) == 1
+        received += first
+    assert received == EVENTS and stream.reconnects == 3
+
+
+def test_a_client_is_read_again_from_where_its_last_iteration_stopped() -> None:
+    state = StreamServer(EVENTS)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT)
+        first = iter(stream)
+        # Started in one thread and closed in another, as asyncio.to_thread may do.
+        worker = threading.Thread(target=lambda: list(itertools.islice(first, 100)), daemon=True)
+        worker.start()
+        worker.join(TIMEOUT)
+        assert not worker.is_alive()
+        first.close()  # lets go of the client, in another thread than the one that took it
+        assert list(stream) == EVENTS[100:]
+        assert list(stream) == []  # the iteration that ended let go too; after the last event the server answers 204
+    assert state.last_event_ids == [None, EVENTS[99].id, EVENTS[-1].id]
+
+
+def test_in_asyncio_a_client_is_read_in_worker_threads() -> None:
+    async def read(stream: ResumableEventStream) -> list[AgentEvent]:
+        iterator = iter(stream)
+        received = []
+        while (event := await asyncio.to_thread(next, iterator, None)) is not None:
+            received.append(event)
+        return received
+
+    state = StreamServer(EVENTS, cuts=2, seed=9)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        assert asyncio.run(read(stream)) == EVENTS
+        assert asyncio.run(read(stream)) == []  # the reader let go of the client: it can be read again
+    assert stream.reconnects == 2
 
 
 def test_header_values_go_as_latin_1_text_or_as_the_bytes_given() -> None:
