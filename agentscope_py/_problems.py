@@ -11,6 +11,8 @@ import enum
 
 import attrs
 
+from ._shown import shown
+
 __all__ = ["ConversationProblem", "ProblemKind"]
 
 
@@ -58,4 +60,4 @@ class ConversationProblem:
         where = f"messages[{self.message_index}]"
         if self.block_index is not None:
             where += f".content[{self.block_index}]"
-        return f"{where}: " + _DESCRIPTIONS[self.kind].format(id=repr(self.tool_call_id))
+        return f"{where}: " + _DESCRIPTIONS[self.kind].format(id=shown(self.tool_call_id))

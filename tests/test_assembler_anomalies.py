@@ -402,6 +402,22 @@ def test_an_anomaly_names_an_event_by_the_start_of_a_long_id() -> None:
     assert f"id={'e' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 500
 
 
+def test_anomalies_name_long_reply_ids_sources_call_ids_and_states_by_their_start() -> None:
+    huge = "r" * 1_000_000
+    result = assemble(
+        [
+            AgentStartEvent(None, huge, "assistant", source=huge),
+            ToolCallStartEvent(huge, huge, huge, source=huge, metadata={"agentscope_block": {"state": huge}}),
+            ToolCallDeltaEvent(huge, huge, huge, "{oops", source=huge),
+            AgentStartEvent(None, "next", "assistant", source=huge),
+        ]
+    )
+    kinds = [anomaly.kind for anomaly in result.anomalies]
+    assert kinds == [AnomalyKind.MALFORMED_EVENT, AnomalyKind.INVALID_TOOL_ARGUMENTS, AnomalyKind.UNFINISHED_REPLY, AnomalyKind.UNFINISHED_REPLY]
+    for anomaly in result.anomalies:
+        assert f"{'r' * 48!r}…(1,000,000 characters)" in anomaly.message and len(anomaly.message) < 600
+
+
 def test_a_message_fed_as_an_event_says_how_to_stream_it() -> None:
     assembler = MessageAssembler()
     assert assembler.feed(AssistantMessage("hi")) == []  # type: ignore[arg-type]

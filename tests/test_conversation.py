@@ -77,6 +77,10 @@ def test_problems_read_as_sentences() -> None:
     problem = ConversationProblem(ProblemKind.UNANSWERED_TOOL_CALL, 1, 0, "b")
     assert str(problem) == "messages[1].content[0]: tool call 'b' has no result right after it"
     assert str(ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 4)) == "messages[4]: assistant message with no content"
+    long_id = "b" * 1_000_000  # a hostile id stays out of the logs the error lands in
+    assert str(ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, 2, 0, long_id)).startswith(
+        f"messages[2].content[0]: tool result {'b' * 48!r}…(1,000,000 characters) "
+    )
 
 
 def test_a_result_must_come_right_after_its_call() -> None:

@@ -15,6 +15,7 @@ from .._enums import GenerateReason, ToolCallState
 from .._frozen import thawed
 from .._checks import describe
 from .._messages import AssistantMessage, Msg
+from .._shown import shown
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
 from ._base import AgentEvent
@@ -162,7 +163,7 @@ class MessageAssembler(DeltaRuns):
             for reply in list(self._open):
                 self._report(
                     AnomalyKind.UNFINISHED_REPLY,
-                    f"reply {reply.reply_id!r} of source {reply.source!r} never ended "
+                    f"reply {shown(reply.reply_id)} of source {shown(reply.source)} never ended "
                     f"({'ModelCallEndEvent' if reply.bare else 'AgentEndEvent'} missing)",
                     None,
                     reply,
@@ -219,7 +220,7 @@ class MessageAssembler(DeltaRuns):
             try:
                 self._report(
                     AnomalyKind.UNFINISHED_REPLY,
-                    f"reply {current.reply_id!r} never ended: {describe_event(event)} started another one",
+                    f"reply {shown(current.reply_id)} never ended: {describe_event(event)} started another one",
                     event,
                     current,
                 )

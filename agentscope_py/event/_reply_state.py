@@ -30,6 +30,7 @@ from .._fields import unchecked_constructor
 from .._frozen import EMPTY
 from .._ids import new_hex_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
+from .._shown import shown
 from .._sources import Base64Source
 from .._tool_arguments import UNFINISHED, StreamedArguments, parse_tool_arguments
 from .._usage import ChatUsage
@@ -235,7 +236,7 @@ class ToolCallAccumulator(_StreamedText):
         if "state" in extras:
             state = _CALL_STATES.get(extras["state"]) if isinstance(extras["state"], str) else None
             if state is None:
-                problems.append(f"a tool call's state must be one of {sorted(_CALL_STATES)}, got {extras['state']!r}")
+                problems.append(f"a tool call's state must be one of {sorted(_CALL_STATES)}, got {shown(extras['state'])}")
             else:
                 self.state, self.state_given = state, True
         for field in ("input", "metadata"):

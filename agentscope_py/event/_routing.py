@@ -16,6 +16,7 @@ from typing import Any
 
 from .._checks import describe
 from .._messages import AssistantMessage
+from .._shown import shown
 from ..errors import ArgumentTypeError, StreamError
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
@@ -186,7 +187,7 @@ class ReplyRouter:
                 if problem is not None:
                     self._report(
                         AnomalyKind.INVALID_TOOL_ARGUMENTS,
-                        f"the arguments of tool call {block.block_id!r} ({block.name!r}) are {problem}; "
+                        f"the arguments of tool call {shown(block.block_id)} ({shown(block.name)}) are {problem}; "
                         "the block's content keeps the text and its input is empty",
                         None,
                         reply,

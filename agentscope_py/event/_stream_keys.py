@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from .._shown import shown
+
 __all__ = ["BLOCK_KEY", "CONTENT_BLOCK_EVENT", "DEFAULT_MEDIA_TYPE", "MEDIA_TYPE_KEY", "MESSAGE_KEY", "message_info"]
 
 #: ``AgentStartEvent.metadata[MESSAGE_KEY]``: the message's ``timestamp`` and ``metadata``, and its
@@ -52,7 +54,7 @@ def message_info(metadata: Mapping[str, Any] | None) -> tuple[Mapping[str, Any],
         return _NO_INFO
     if not isinstance(info, Mapping):
         info = {"": info}  # reported below as an unknown shape
-    problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {key!r}" for key in info if key not in _MESSAGE_FIELDS]
+    problems = [f"metadata[{MESSAGE_KEY!r}] has unknown key {shown(key)}" for key in info if key not in _MESSAGE_FIELDS]
     valid = {}
     for key, (types, what) in _MESSAGE_FIELDS.items():
         if key not in info:
@@ -60,5 +62,5 @@ def message_info(metadata: Mapping[str, Any] | None) -> tuple[Mapping[str, Any],
         if isinstance(info[key], types):
             valid[key] = info[key]
         else:
-            problems.append(f"metadata[{MESSAGE_KEY!r}][{key!r}] must be {what}, got {type(info[key]).__name__}")
+            problems.append(f"metadata[{MESSAGE_KEY!r}][{shown(key)}] must be {what}, got {type(info[key]).__name__}")
     return valid, problems

@@ -9,7 +9,7 @@ the assistant message; Anthropic the ``tool_result`` blocks in the next user tur
 from __future__ import annotations
 
 import enum
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import attrs
@@ -116,7 +116,7 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
         if empty is not None:
             problems.append(ConversationProblem(empty[0], index))
 
-    open_calls: dict[str, list[_Call]] = {}  # id -> the calls of the turn with it not answered yet
+    open_calls: dict[str, deque[_Call]] = {}  # id -> the calls of the turn with it not answered yet
     unanswerable: list[_Call] = []  # calls without an id: no result can ever name them
     answered: set[str] = set()
 
@@ -137,7 +137,7 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
                 assert isinstance(block, ToolResultBlock)
                 if block.id is not None and (pending := open_calls.get(block.id)):
                     # Calls sharing an id (reported below) are answered in turn: no result is thrown away.
-                    del pending[0]
+                    pending.popleft()
                     answered.add(block.id)
                     continue
                 kind = ProblemKind.DUPLICATE_TOOL_RESULT if block.id in answered else ProblemKind.ORPHAN_TOOL_RESULT
@@ -156,7 +156,7 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
                     problems.append(
                         ConversationProblem(ProblemKind.DUPLICATE_TOOL_CALL_ID, turn.message_index, block_index, block.id)
                     )
-                open_calls.setdefault(block.id, []).append(call)
+                open_calls.setdefault(block.id, deque()).append(call)
     close((len(messages), 0))
     problems.sort(key=lambda p: (p.message_index, -1 if p.block_index is None else p.block_index))
     return problems, calls, positions
