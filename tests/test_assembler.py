@@ -399,6 +399,23 @@ def test_snapshot_shows_the_reply_so_far_and_is_cached() -> None:
     assert assembler.feed(events[-1]) == [final]
 
 
+def test_snapshots_share_the_metadata_while_it_and_the_reason_are_unchanged() -> None:
+    # Merged afresh, a reply's metadata and reason would be checked again, value by value, in every
+    # snapshot: seconds per reply for a UI taking one per event of a reply with large metadata.
+    start = AgentStartEvent(None, "R", "a", metadata={"agentscope_message": {"metadata": {"notes": [1, 2]}}})
+    assembler = MessageAssembler()
+    assembler.feed_all([start, RequestStopEvent("R", GenerateReason.MAX_ITERATIONS), TextBlockStartEvent("R", "text")])
+    before = assembler.snapshot()
+    assembler.feed(TextBlockDeltaEvent("R", "text", "hi"))
+    after = assembler.snapshot()
+    assert before is not None and after is not None and before is not after
+    assert after.metadata is before.metadata
+    assert after.metadata == {"notes": [1, 2], "agentscope_generate_reason": "MAX_ITERATIONS"}
+    assembler.feed(RequestStopEvent("R", GenerateReason.INTERRUPTED))
+    changed = assembler.snapshot()
+    assert changed is not None and changed.get_generate_reason() is GenerateReason.INTERRUPTED
+
+
 def test_the_message_timestamp_is_the_start_events_time_in_local_time() -> None:
     start = AgentStartEvent(None, "R", "a", created_at="2026-01-02T03:04:05.678901234Z")
     [message] = assemble([start, AgentEndEvent("R")])

@@ -147,8 +147,8 @@ class MessageAssembler(DeltaRuns):
 
     def snapshot(self, source: str | None = None) -> AssistantMessage | None:
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
-        ``None`` when it has none open.  Cached: calling it after every event costs only the
-        blocks that changed since the previous call."""
+        ``None`` when it has none open.  Cached: calling it after every event builds again only
+        the blocks that changed since the previous call (and makes a new message of them all)."""
         if self._run is not None:  # asked by the iterator feed_all reads, while it appends a run
             running_reply, block = self._run
             block.built = running_reply.cached = None

@@ -378,6 +378,7 @@ class Reply:
         "cached",
         "calls",
         "known",
+        "merged",
         "message_id",
         "metadata",
         "name",
@@ -409,6 +410,8 @@ class Reply:
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
         self.cached: AssistantMessage | None = None  # cleared by every change
+        # (metadata, reason, the two as the message's metadata), for as long as neither changes
+        self.merged: tuple[Mapping[str, Any], GenerateReason, Mapping[str, Any]] | None = None
 
     def add_block(self, key: tuple[str, str | None, str | None], block: BlockAccumulator) -> None:
         self.known[key] = block
@@ -443,7 +446,7 @@ class Reply:
         if message is None:
             metadata = self.metadata
             if self.reason is not None:
-                metadata = {**metadata, Msg.METADATA_GENERATE_REASON: self.reason.name}
+                metadata = self._with_reason(metadata, self.reason)
             # Each block's own cache read directly: a snapshot after every event reads every block.
             content = [block.built or block.block() for block in self.blocks]
             # ``_from_decoded``: every item is a block this reply built, so the per-item instance check
@@ -452,6 +455,15 @@ class Reply:
                 self.message_id, self.name, MsgRole.ASSISTANT, content, metadata, self.timestamp, self.usage
             )
         return message
+
+    def _with_reason(self, metadata: Mapping[str, Any], reason: GenerateReason) -> Mapping[str, Any]:
+        # Kept while neither changes: merged afresh, the metadata would be checked value by value
+        # in every snapshot, however large and however unchanged.
+        merged = self.merged
+        if merged is None or merged[0] is not metadata or merged[1] is not reason:
+            frozen = check_mapping({**metadata, Msg.METADATA_GENERATE_REASON: reason.name}, "metadata")
+            merged = self.merged = (metadata, reason, frozen)
+        return merged[2]
 
 
 _KEYS_PER_REPLY = 16  # keys (route keys, event ids) remembered per remembered reply, on average
