@@ -578,3 +578,61 @@ def test_a_plain_text_document_by_url_is_unsupported() -> None:
     msg = UserMessage([DataBlock(URLSource("https://example.com/notes.txt", "text/plain"))])
     with pytest.raises(UnsupportedContentError):
         to_anthropic([msg])
+
+
+# -- media types: told by a URL's file extension, matched whatever their case ----------------------
+
+
+def test_a_url_is_written_as_the_block_its_file_extension_names() -> None:
+    request = to_anthropic([UserMessage(DataBlock(URLSource("https://x/a.pdf"), name="A"), DataBlock(URLSource("https://x/cat.PNG")))])
+    assert request["messages"][0]["content"] == [
+        {"type": "document", "source": {"type": "url", "url": "https://x/a.pdf"}, "title": "A"},
+        {"type": "image", "source": {"type": "url", "url": "https://x/cat.PNG"}},
+    ]
+    conforms(request)
+    wav = UserMessage("listen", DataBlock(URLSource("https://x/a.wav")))
+    with pytest.raises(UnsupportedContentError, match=r"\(messages\[0\]\.content\[1\]\): its file extension says audio/wav"):
+        to_anthropic([wav])
+    assert to_anthropic([wav], on_unsupported="drop")["messages"][0]["content"] == "listen"
+
+
+def test_an_image_by_a_url_that_names_another_type_goes_back_as_it_came() -> None:
+    request = {"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": "https://x/scan.pdf"}}]}]}
+    assert to_anthropic(from_anthropic(request)) == request
+
+
+def test_media_types_match_whatever_their_case_and_go_as_the_api_spells_them() -> None:
+    text = base64.b64encode(b"notes").decode()
+    request = to_anthropic([UserMessage(
+        DataBlock(Base64Source("IMAGE/PNG", "iVBO")),
+        DataBlock(Base64Source("Application/PDF", "JVBE")),
+        DataBlock(Base64Source("Text/Plain", text)),
+    )])
+    assert request["messages"][0]["content"] == [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBO"}},
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}},
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "notes"}},
+    ]
+    conforms(request)
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [("!!!", "its data is not valid base64"), (base64.b64encode(b"\xff\xfe").decode(), "its data is not UTF-8 text")],
+)
+def test_plain_text_that_does_not_decode_is_refused_saying_why(data: str, said: str) -> None:
+    with pytest.raises(UnsupportedContentError, match=rf"\(messages\[0\]\.content\[0\]\): {said}"):
+        to_anthropic([UserMessage(DataBlock(Base64Source("text/plain", data)))])
+
+
+def test_a_file_by_id_in_another_message_is_refused_saying_why_and_what_to_do() -> None:
+    (read,) = from_anthropic({"messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "file", "file_id": "file_011CN"}, "title": "report.pdf"}]}]})
+    (file,) = read.get_content_blocks(DataBlock)
+    with pytest.raises(UnsupportedContentError) as caught:
+        to_anthropic([UserMessage("Now translate it", file)])
+    assert "(messages[0].content[1]): 'file_011CN' has no scheme, so it is a file id, not a URL" in str(caught.value)
+    # Given the metadata that records it, the block goes back as the file it is.
+    again = UserMessage("Now translate it", file, metadata=read.metadata)
+    assert to_anthropic([again])["messages"][0]["content"][1] == {
+        "type": "document", "source": {"type": "file", "file_id": "file_011CN"}, "title": "report.pdf"}

@@ -38,7 +38,14 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.interop import ConversionNote, from_openai, to_anthropic, to_openai, validate_conversation
+from agentscope_py.interop import (
+    ConversionNote,
+    from_openai,
+    repair_conversation,
+    to_anthropic,
+    to_openai,
+    validate_conversation,
+)
 
 MESSAGE = TypeAdapter(ChatCompletionMessageParam)
 
@@ -636,3 +643,104 @@ def test_a_file_data_url_without_a_media_type_round_trips() -> None:
     assert isinstance(block, DataBlock) and isinstance(block.source, Base64Source)
     assert block.source.data == "data:;base64,AAAA"
     assert to_openai([msg]) == payload
+
+
+# -- a refusal with no content is the message's text -------------------------------------------------
+
+REFUSAL = "I cannot help with that."
+
+
+@pytest.mark.parametrize(
+    "content",
+    [{"content": None}, {}, {"content": ""}, {"content": " \n"}, {"content": []},
+     {"content": [{"type": "text", "text": "", "x_tag": 1}]}],
+    ids=["null", "absent", "empty", "blank", "no parts", "blank part"],
+)
+def test_a_refusal_without_content_reads_as_the_text_and_goes_back_as_it_came(content: dict[str, Any]) -> None:
+    payload = [{"role": "user", "content": "q"}, {"role": "assistant", **content, "refusal": REFUSAL}]
+    user, answer = from_openai(payload)
+    assert answer.content == (TextBlock(REFUSAL),)
+    assert repair_conversation([user, answer]).changes == ()  # no empty turn to drop
+    # The refusal says it once: as the refusal, beside the content as it came.
+    assert to_openai([user, answer]) == payload
+
+
+def test_a_refusal_read_as_the_text_is_dropped_once_the_text_is_edited() -> None:
+    user, answer = from_openai([{"role": "user", "content": "q"}, {"role": "assistant", "content": None, "refusal": REFUSAL}])
+    edited = answer.with_content([TextBlock("Here is a safer answer.")])
+    assert to_openai([user, edited])[1] == {"role": "assistant", "content": "Here is a safer answer."}
+    with_call = answer.with_content([*answer.content, ToolUseBlock("c", "f", {})])
+    assert to_openai([user, with_call, ToolResultMessage.of("c", "f", "ok")])[1] == {
+        "role": "assistant", "content": REFUSAL,
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+
+
+def test_a_refusal_beside_content_or_calls_is_not_read_as_the_text() -> None:
+    beside_calls = [{"role": "assistant", "content": None, "refusal": "no",
+                     "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+                    {"role": "tool", "tool_call_id": "c", "content": "1"}]
+    beside_text = [{"role": "assistant", "content": "no", "refusal": "no"}]  # the text the refusal says, and no less
+    blank = [{"role": "assistant", "content": "", "refusal": " "}]  # a blank refusal says nothing either
+    assert from_openai(beside_calls)[0].content == (ToolUseBlock("c", "f", {}, "{}"),)
+    assert from_openai(beside_text)[0].content == (TextBlock("no"),)
+    assert from_openai(blank)[0].content == (TextBlock(""),)
+    for payload in (beside_calls, beside_text, blank):
+        assert to_openai(from_openai(payload), validate=False) == payload
+
+
+# -- media types: told by a URL's file extension, matched whatever their case ----------------------
+
+
+def test_a_url_whose_extension_names_no_image_is_not_sent_as_an_image() -> None:
+    wav = UserMessage("listen", DataBlock(URLSource("https://x/a.wav")))
+    with pytest.raises(UnsupportedContentError, match=r"by URL \(messages\[0\]\.content\[1\]\): its file extension says audio/wav"):
+        to_openai([wav])
+    dropped = to_openai([wav], on_unsupported="drop")
+    assert dropped[0]["content"] == "listen" and [note.block_index for note in dropped.notes] == [1]
+    with pytest.raises(UnsupportedContentError, match="application/pdf"):  # files go inline or by id
+        to_openai([UserMessage(DataBlock(URLSource("https://x/report.PDF?v=2")))])
+    # An image's extension, or none, is an image still.
+    for url in ("https://x/cat.JPG", "https://x/render?id=7"):
+        assert to_openai([UserMessage(DataBlock(URLSource(url)))])[0]["content"][0]["type"] == "image_url"
+
+
+def test_an_image_url_part_whose_url_names_another_type_goes_back_as_it_came() -> None:
+    payload = [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://x/scan.pdf"}}]}]
+    assert to_openai(from_openai(payload)) == payload
+
+
+def test_media_types_match_whatever_their_case() -> None:
+    out = to_openai([UserMessage(DataBlock(Base64Source("IMAGE/PNG", "iVBO")), DataBlock(Base64Source("Audio/WAV", "UklG")))])
+    assert out[0]["content"] == [
+        {"type": "image_url", "image_url": {"url": "data:IMAGE/PNG;base64,iVBO"}},
+        {"type": "input_audio", "input_audio": {"data": "UklG", "format": "wav"}},
+    ]
+    conforms(out)
+
+
+# -- a file read by id -------------------------------------------------------------------------
+
+
+def test_a_file_by_id_in_another_message_is_refused_saying_why_and_what_to_do() -> None:
+    (read,) = from_openai([{"role": "user", "content": [{"type": "file", "file": {"file_id": "file-abc", "filename": "a.pdf"}}]}])
+    (file,) = read.get_content_blocks(DataBlock)
+    with pytest.raises(UnsupportedContentError) as caught:
+        to_openai([UserMessage("Now translate it", file)])
+    assert "(messages[0].content[1]): 'file-abc' has no scheme, so it is a file id, not a URL" in str(caught.value)
+    assert "or one given that message's metadata" in str(caught.value)
+    # Given the metadata that records it, the block goes back as the file id it is.
+    again = UserMessage("Now translate it", file, metadata=read.metadata)
+    assert to_openai([again])[0]["content"][1] == {"type": "file", "file": {"file_id": "file-abc", "filename": "a.pdf"}}
+
+
+# -- on_unsupported="text" ------------------------------------------------------------------------
+
+
+def test_a_call_as_text_says_its_arguments_as_json() -> None:
+    call = ToolUseBlock("c", "n", {"a": 1, "ok": True, "none": None, "city": "Zürich"})
+    out = to_openai([UserMessage("x"), ToolResultMessage([call])], on_unsupported="text", validate=False)
+    assert out[1]["content"] == '[tool call n c: {"a":1,"ok":true,"none":null,"city":"Zürich"}]'
+    # Raw argument text that still says the input goes as it came.
+    spaced = ToolUseBlock("c", "n", {"a": 1}, '{"a": 1}')
+    out = to_openai([UserMessage("x"), ToolResultMessage([spaced])], on_unsupported="text", validate=False)
+    assert out[1]["content"] == '[tool call n c: {"a": 1}]'

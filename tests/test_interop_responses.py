@@ -140,6 +140,29 @@ def test_a_refusal_is_what_the_message_says(content: Any) -> None:
     assert to_anthropic(conversation)["messages"][1] == {"role": "assistant", "content": "I can't help with that."}
 
 
+def test_a_refusal_reads_alike_from_the_answer_and_from_its_message_and_goes_back_once() -> None:
+    completion = ChatCompletion.model_validate({**COMPLETION, "choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": None, "refusal": "I cannot help with that."}}]})
+    reply = from_openai_response(completion)
+    # The SDK's way: the answer's message appended to the conversation as it is.
+    _, appended = from_openai([{"role": "user", "content": "q"}, completion.choices[0].message])
+    assert reply.content == appended.content == (TextBlock("I cannot help with that."),)
+    # Said once, as the refusal: no content repeats it (as OpenAI's Agents SDK sends one back).
+    request = to_openai([UserMessage("q"), reply, UserMessage("ok")])
+    assert request[1] == {"role": "assistant", "refusal": "I cannot help with that."}
+    validate(TypeAdapter(ChatCompletionMessageParam), request[1])
+    assert to_openai([UserMessage("q"), appended])[1] == {"role": "assistant", "content": None, "refusal": "I cannot help with that."}
+    # An edit is written, and the refusal it replaced is not sent beside it.
+    edited = reply.with_content([TextBlock("Let me answer another way.")])
+    assert to_openai([UserMessage("q"), edited])[1] == {"role": "assistant", "content": "Let me answer another way."}
+
+
+@pytest.mark.parametrize("given", [None, {}, COMPLETION, ChatCompletion.model_validate(COMPLETION), "length"])
+def test_stop_reason_of_anything_but_a_message_says_what_to_pass(given: Any) -> None:
+    with pytest.raises(ArgumentTypeError, match="pass the one that from_openai_response or from_anthropic_response gave"):
+        stop_reason(given)
+
+
 def test_an_answer_from_the_sdks_parse_goes_into_the_next_request_as_the_api_takes_it() -> None:
     class City(BaseModel):
         city: str

@@ -16,14 +16,14 @@ import binascii
 from collections.abc import Mapping
 from typing import Any
 
-from .._blocks import DataBlock
+from .._blocks import DataBlock, ImageBlock
 from .._reader import at, opt_str, req, req_str
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
-from ._carry import fetchable, media_type_of, unread, write_kept
-from ._common import req_object
+from ._carry import fetchable, inferred_media_type, unread, write_kept
+from ._common import req_object, url_hint
 
-__all__ = ["MEDIA_READ_FIELDS", "media_part", "read_media"]
+__all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
 
 # The fields of each media block that read_media reads; ``anthropic._READ_FIELDS`` holds these
 # with the other blocks', for what reads an answer's blocks to know which fields are read.
@@ -45,7 +45,9 @@ _SOURCE_READ_FIELDS = {
 
 
 def _inferred_part_type(source: Source) -> str | None:
-    media_type = media_type_of(source)
+    # By the media type, which for a URL that declares none its file extension tells: a PDF by URL
+    # is a document (the API fetches those), a WAV one nothing the API takes.
+    media_type = inferred_media_type(source)
     if media_type is None or media_type.startswith("image/"):  # None: a URL of unknown type
         return "image"
     if media_type == "application/pdf" or (media_type == "text/plain" and isinstance(source, Base64Source)):
@@ -79,16 +81,44 @@ def _wire_source(source: Source, part_type: str, by_file_id: bool) -> dict[str, 
         # provider's file id is no id Anthropic knows).
         return {"type": "file", "file_id": source.url} if by_file_id else None
     assert isinstance(source, Base64Source)  # a Source is one of the two
-    if part_type == "document" and source.media_type == "text/plain":
+    # The API takes its media types as it spells them, lower-case.
+    media_type = source.media_type.lower()
+    if part_type == "document" and media_type == "text/plain":
         # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).
         try:
-            text = base64.b64decode(source.data, validate=True).decode("utf-8", "surrogatepass")
-        except (binascii.Error, UnicodeDecodeError):
-            return None
+            text = _plain_text(source.data)
+        except ValueError:
+            return None  # refused, and media_hint says why
         return {"type": "text", "media_type": "text/plain", "data": text}
-    if part_type == "image" and source.media_type not in _IMAGE_TYPES:
+    if part_type == "image" and media_type not in _IMAGE_TYPES:
         return None  # the API reads JPEG, PNG, GIF and WebP images only
-    return {"type": "base64", "media_type": source.media_type, "data": source.data}
+    return {"type": "base64", "media_type": media_type, "data": source.data}
+
+
+def _plain_text(data: str) -> str:
+    """The text that base64 ``data`` holds; a ValueError saying what it is instead."""
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except binascii.Error:
+        raise ValueError("its data is not valid base64") from None
+    try:
+        return raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        raise ValueError("its data is not UTF-8 text, which a plain-text document holds") from None
+
+
+def media_hint(block: DataBlock | ImageBlock) -> str:
+    """What about ``block`` made ``media_part`` refuse it, for :meth:`Conversion.refuse`, when its kind
+    and media type do not say: plain text that does not decode, or a URL that is a file id or names
+    another type than the API fetches."""
+    source = block.source
+    if isinstance(source, Base64Source) and source.media_type.lower() == "text/plain":
+        try:
+            _plain_text(source.data)
+        except ValueError as error:
+            return f": {error}"
+        return ""
+    return url_hint(block)
 
 
 # -- reading --------------------------------------------------------------------

@@ -47,6 +47,7 @@ __all__ = [
     "escaped",
     "fetchable",
     "fingerprint",
+    "inferred_media_type",
     "is_plain_text",
     "media_type_of",
     "merged",
@@ -58,6 +59,7 @@ __all__ = [
     "source_from_url",
     "unescaped",
     "unread",
+    "url_media_type",
     "url_or_data_url",
     "write_content",
     "write_kept",
@@ -360,6 +362,42 @@ def media_type_of(source: Source) -> str | None:
         return source.media_type
     assert isinstance(source, URLSource)  # a Source is one of the two
     return source.mime_type
+
+
+# The file extensions of the media an agent meets, by their media type.  A table of our own: Python's
+# (mimetypes) differs between versions (.webp is new in 3.13) and reads the machine's files.
+_EXTENSIONS = {
+    extension: media_type
+    for media_type, extensions in {
+        "image/png": "png", "image/jpeg": "jpg jpeg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp",
+        "image/svg+xml": "svg", "image/tiff": "tif tiff", "image/heic": "heic",
+        "audio/mpeg": "mp3", "audio/wav": "wav", "audio/ogg": "ogg oga", "audio/flac": "flac", "audio/mp4": "m4a",
+        "audio/aac": "aac", "video/mp4": "mp4", "video/webm": "webm", "video/quicktime": "mov",
+        "application/pdf": "pdf", "text/plain": "txt", "text/markdown": "md", "text/csv": "csv", "text/html": "html htm",
+        "application/json": "json", "application/xml": "xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+    }.items()
+    for extension in extensions.split()
+}
+
+
+def url_media_type(url: str) -> str | None:
+    """The media type the file extension of ``url``'s path names; ``None`` when it names none we know
+    (a compressed ``.tar.gz`` is not a tar)."""
+    name = urllib.parse.urlsplit(url).path.rpartition("/")[2]
+    return _EXTENSIONS.get(name.rpartition(".")[2].lower()) if "." in name else None
+
+
+def inferred_media_type(source: Source) -> str | None:
+    """The media type of a source, lower-cased (media types are case-insensitive): the one it declares,
+    else for a URL the one its file extension names; ``None`` when neither tells.  Which part a writer
+    makes of a source goes by it, so that ``https://e.com/a.wav`` is not sent as an image."""
+    media_type = media_type_of(source)
+    if media_type is None and isinstance(source, URLSource):
+        media_type = url_media_type(source.url)
+    return None if media_type is None else media_type.lower()
 
 
 def fetchable(source: Source) -> bool:

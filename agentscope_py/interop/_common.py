@@ -30,6 +30,7 @@ from .._blocks import (
 from .._checks import NestedTooDeeply, describe
 from .._messages import Msg
 from .._reader import req_dict
+from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import (
@@ -38,6 +39,7 @@ from ..errors import (
     DecodeError,
     UnsupportedContentError,
 )
+from ._carry import arguments_text, fetchable, url_media_type
 
 __all__ = [
     "Conversion",
@@ -56,6 +58,7 @@ __all__ = [
     "sdk_json",
     "says_nothing",
     "storing",
+    "url_hint",
 ]
 
 #: ``"raise"`` (the default): refuse; ``"drop"``: leave the block out; ``"text"``: put a text rendering in its place.
@@ -192,10 +195,13 @@ class Conversion:
         block: ContentBlock,
         output_index: int | None = None,
         why: str = "",
+        hint: str = "",
     ) -> str | None:
         """Apply the policy to a block the target cannot hold: the one at ``block_index``, or inside
         the tool result there, at ``output_index`` of its output.  ``why`` says what makes it unfit
-        where it is (" in an assistant message"), when the target holds such blocks elsewhere.
+        where it is (" in an assistant message"), when the target holds such blocks elsewhere;
+        ``hint``, after the place, what about the block itself makes it unfit (": its data is not
+        valid base64"), when its kind alone does not say.
 
         Returns the text to send in its place (policy ``"text"``), ``None`` to drop it
         (``"drop"``), or raises (``"raise"``).  Either way the choice is recorded in ``notes``.
@@ -205,7 +211,7 @@ class Conversion:
                 why = " in a tool result's output"
             where = _location(message_index, block_index, output_index)
             raise UnsupportedContentError(
-                f"{self.target} cannot hold {_described(block)}{why} ({where}); "
+                f"{self.target} cannot hold {_described(block)}{why} ({where}){hint}; "
                 "pass on_unsupported='drop' or 'text' to convert anyway"
             )
         action: Literal["dropped", "as_text"] = "as_text" if self.policy == "text" else "dropped"
@@ -223,6 +229,23 @@ def _described(block: ContentBlock) -> str:
     if isinstance(source, URLSource):
         return f"{text} by URL" + (f" ({source.mime_type})" if source.mime_type else "")
     return text
+
+
+def url_hint(block: ContentBlock) -> str:
+    """For :meth:`Conversion.refuse`: what about the URL of a media block made a writer refuse it, when
+    its kind alone does not say; ``""`` for any other block.  A URL without a scheme is a file id, which
+    its format knows as one only from the message it was read with; a DataBlock's URL that declares no
+    type has the one its file extension names, which the writer did not take by URL."""
+    source = getattr(block, "source", None)  # the media blocks'
+    if not isinstance(source, URLSource):
+        return ""
+    if not fetchable(source):
+        return (
+            f": {elided(source.url)} has no scheme, so it is a file id, not a URL; a file id goes back only to the "
+            "format it was read from, in the message it was read with (or one given that message's metadata)"
+        )
+    guessed = url_media_type(source.url) if isinstance(block, DataBlock) and source.mime_type is None else None
+    return f": its file extension says {guessed}, which is not taken by URL" if guessed else ""
 
 
 def _source_text(source: Source | None) -> str:
@@ -244,7 +267,9 @@ def block_as_text(block: ContentBlock) -> str:
     if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)):
         return f"[{block.type}: {_source_text(block.source)}]"
     if isinstance(block, ToolUseBlock):
-        return f"[tool call {block.name} {block.id}: {block.content or dict(block.input)}]"
+        # The arguments as the call's JSON text, as the formats with calls write them: True, None or
+        # a Python repr would reach the model as no JSON.
+        return f"[tool call {block.name} {block.id}: {arguments_text(block)}]"
     if isinstance(block, ToolResultBlock):
         inner = "\n".join(block_as_text(b) for b in block.output)
         return f"[tool result {block.name} {block.id} ({block.state.value})]\n{inner}"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, TypeVar
 
@@ -37,7 +36,7 @@ from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
-from ._carry import fingerprint
+from ._carry import fingerprint, url_media_type
 from ._common import nesting_guard, storing
 
 __all__ = [
@@ -366,25 +365,6 @@ def sniff_image_type(data: str) -> str:
     return ""
 
 
-# The file extensions of the media an agent meets, by their media type.  A table of our own: Python's
-# (mimetypes) differs between versions (.webp is new in 3.13) and reads the machine's files.
-_EXTENSIONS = {
-    extension: media_type
-    for media_type, extensions in {
-        "image/png": "png", "image/jpeg": "jpg jpeg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp",
-        "image/svg+xml": "svg", "image/tiff": "tif tiff", "image/heic": "heic",
-        "audio/mpeg": "mp3", "audio/wav": "wav", "audio/ogg": "ogg oga", "audio/flac": "flac", "audio/mp4": "m4a",
-        "audio/aac": "aac", "video/mp4": "mp4", "video/webm": "webm", "video/quicktime": "mov",
-        "application/pdf": "pdf", "text/plain": "txt", "text/markdown": "md", "text/csv": "csv", "text/html": "html htm",
-        "application/json": "json", "application/xml": "xml",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
-        "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
-    }.items()
-    for extension in extensions.split()
-}
-
-
 def likely_media_type(source: Source) -> str | None:
     """The media type ``source`` declares, or else the one its URL's file extension or its data's
     first bytes suggest; ``None`` when none of them tells (a compressed ``.tar.gz`` is not a tar)."""
@@ -392,8 +372,7 @@ def likely_media_type(source: Source) -> str | None:
     if declared is not None:
         return declared
     if isinstance(source, URLSource):
-        name = urllib.parse.urlsplit(source.url).path.rpartition("/")[2]
-        return _EXTENSIONS.get(name.rpartition(".")[2].lower()) if "." in name else None
+        return url_media_type(source.url)
     assert isinstance(source, Base64Source)
     return sniff_image_type(source.data) or None
 

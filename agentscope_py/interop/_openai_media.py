@@ -20,7 +20,7 @@ from ..errors import DecodeError
 from ._carry import (
     data_url,
     fetchable,
-    media_type_of,
+    inferred_media_type,
     merged,
     nulls,
     source_from_url,
@@ -59,8 +59,10 @@ def media_part(block: DataBlock | ImageBlock | AudioBlock, extras: dict[str, Any
 
 
 def _inferred_part_type(source: Source) -> str:
-    """The part a media source becomes unless its extras say otherwise: by media type."""
-    media_type = media_type_of(source)
+    """The part a media source becomes unless its extras say otherwise: by media type, which for a URL
+    that declares none its file extension tells (``a.wav`` is no image, and OpenAI takes audio inline
+    only); an image when nothing tells."""
+    media_type = inferred_media_type(source)
     if media_type is None or media_type.startswith("image/"):
         return "image_url"
     return "input_audio" if media_type.startswith("audio/") else "file"
@@ -74,7 +76,7 @@ def _source_part(source: Source, name: str | None, extras: dict[str, Any]) -> di
             return None
         return merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
     if part_type == "input_audio":
-        fmt = _AUDIO_FORMATS.get(source.media_type) if isinstance(source, Base64Source) else None
+        fmt = _AUDIO_FORMATS.get(source.media_type.lower()) if isinstance(source, Base64Source) else None
         if fmt is None or not isinstance(source, Base64Source):
             return None  # inline WAV or MP3 only
         return merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)

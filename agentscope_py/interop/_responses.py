@@ -106,12 +106,12 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
             # describe the answer, and stay with it (metadata["openai"]["response"]["audio"]).
             audio_path = at(message_path, "audio")
             message_obj["audio"] = {"id": req_str(req(audio, "id", audio_path), at(audio_path, "id"))}
+        # A refusal with no content is the message's text: the request reader reads it so.
         message = openai._read_assistant(message_obj, message_path, {})
-        said = _said_instead(message_obj.get("refusal"), audio)
+        said = _transcript(audio)
         if said is not None and says_nothing(message.content):
-            # What the model said without content (a refusal, an audio answer's transcript) is the
-            # message's text too, so it is not an empty turn that repair would drop.  Blank content
-            # counts as none: some servers send "" beside the refusal.
+            # What an audio answer said is the message's text too, so that it is not an empty turn
+            # that repair would drop.  Blank content counts as none.
             message = message.with_content([said])
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
@@ -132,6 +132,12 @@ def stop_reason(message: Msg[Any]) -> str | None:
     ``get_generate_reason()`` records only a stop or a tool call, and says ``MODEL_STOP`` where
     nothing was recorded: a truncated answer is told from a finished one by this.
     """
+    if not isinstance(message, Msg):
+        # The answer itself (a ChatCompletion, say) is the likely mistake: this reads what its reader kept.
+        raise ArgumentTypeError(
+            f"stop_reason takes a message, got {describe(message)}; pass the one that from_openai_response "
+            "or from_anthropic_response gave for the answer"
+        )
     for fmt, keys in ((openai._FMT, ("choice", "finish_reason")), (anthropic._FMT, ("stop_reason",))):
         value: object = message.metadata.get(fmt)
         for key in (RESPONSE_KEY, *keys):
@@ -141,12 +147,10 @@ def stop_reason(message: Msg[Any]) -> str | None:
     return None
 
 
-def _said_instead(refusal: object, audio: Mapping[str, Any] | None) -> str | None:
-    """What an answer with no content said: its refusal, else its audio's transcript."""
-    for text in (refusal, None if audio is None else audio.get("transcript")):
-        if isinstance(text, str) and text.strip():
-            return text
-    return None
+def _transcript(audio: Mapping[str, Any] | None) -> str | None:
+    """What an audio answer said, when it says something."""
+    text = None if audio is None else audio.get("transcript")
+    return text if isinstance(text, str) and text.strip() else None
 
 
 def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:

@@ -40,7 +40,7 @@ from .._reader import (
 )
 from .._roles import UserBlock
 from ..errors import DecodeError, UnsupportedContentError
-from ._anthropic_media import MEDIA_READ_FIELDS, media_part, read_media
+from ._anthropic_media import MEDIA_READ_FIELDS, media_hint, media_part, read_media
 from ._anthropic_tool_ids import tool_ids
 from ._carry import (
     Carried,
@@ -188,7 +188,9 @@ class _Writer:
             return [part]
         if output_index is None:
             why = _unfit(turn.kind, block)
-        text = self.conversion.refuse(turn.message_index, index, block, output_index, why)
+        # Media its kind does not rule out, refused for its data or its URL: say which.
+        hint = media_hint(block) if not why and isinstance(block, (DataBlock, ImageBlock)) else ""
+        text = self.conversion.refuse(turn.message_index, index, block, output_index, why, hint)
         return [] if text is None else [{"type": "text", "text": text}]
 
     def _part(self, turn: Turn, index: int, block: ContentBlock, own: Carried) -> dict[str, Any] | None:

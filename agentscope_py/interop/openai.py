@@ -62,6 +62,7 @@ from ._common import (
     nesting_guard,
     req_object,
     says_nothing,
+    url_hint,
 )
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, MEDIA_PARTS, media_part, read_media_part
@@ -146,7 +147,9 @@ class _Writer:
         # Media the API takes from the user only: say where it stood, or "cannot hold a PNG" misleads.
         held_elsewhere = output_index is None and turn.kind != "user" and _part("user", block, {}) is not None
         why = in_message(turn.kind) if held_elsewhere else ""
-        text = self.conversion.refuse(turn.message_index, index, block, output_index, why)
+        # Media of a user turn refused for its URL: a file id, or a type OpenAI takes inline only.
+        hint = url_hint(block) if output_index is None and turn.kind == "user" else ""
+        text = self.conversion.refuse(turn.message_index, index, block, output_index, why, hint)
         return None if text is None else {"type": "text", "text": text}
 
     def turn(self, turn: Turn) -> list[dict[str, Any]]:
@@ -173,6 +176,14 @@ class _Writer:
                 parts.append(part)
         if not (parts or calls) and self._left_out(turn):
             return []  # as the conversation is checked: the turn is absent
+        if turn.kind == "assistant" and _refusal_read_as_text(own):
+            if [block for _, block in turn.blocks] == [TextBlock(own.fields["refusal"])]:
+                parts = []  # the refusal says it, with the content it came with: not twice
+            else:
+                # Edited since: what the message holds now is written, and the refusal it no longer
+                # says is stale, as is the content that came with it.
+                del own.fields["refusal"]
+                own.fields.pop("content", None)
         if turn.kind == "system" and own.fields.get("role") == "developer":
             out["role"] = "developer"
         write_content(out, parts, own.form, optional=turn.kind == "assistant")
@@ -219,6 +230,12 @@ class _Writer:
         write_content(out, parts, own.form, optional=False)
         write_kept(out, own.fields, skip=("role",))
         return out
+
+
+def _refusal_read_as_text(own: Carried) -> bool:
+    """Whether the message's text was read from its ``refusal``, the content it came with (which
+    said nothing) kept as it was (``"content"``, or the form ``"absent"``): see ``_read_assistant``."""
+    return isinstance(own.fields.get("refusal"), str) and ("content" in own.fields or own.form == "absent")
 
 
 def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
@@ -409,7 +426,7 @@ def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
 def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
     blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
     fields = {**pick(obj, _ASSISTANT_FIELDS), **nulls(obj, _NULLABLE), **unread(obj, _READ_FIELDS["assistant"])}
-    opt_str(fields.get("refusal"), at(path, "refusal"))
+    refusal = opt_str(fields.get("refusal"), at(path, "refusal"))
     opt_dict(fields.get("audio"), at(path, "audio"))
     opt_dict(fields.get("function_call"), at(path, "function_call"))
     opt_list(fields.get("annotations"), at(path, "annotations"))
@@ -418,7 +435,26 @@ def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) ->
         call = _read_tool_call(req_object(raw, item(calls_path, index)), item(calls_path, index))
         names[call.id or ""] = call.name or ""
         blocks.append(call)
+    if refusal is not None and refusal.strip() and says_nothing(blocks):
+        # A refusal with no content (null, none, or blank text as some servers send) and no call: it is
+        # what the message says, as from_openai_response reads it; else the turn is empty, and repair
+        # drops it.  The content goes back as it came (kept whole, or its absence as the form), beside
+        # the refusal, while the text is still the refusal (see _Writer.turn).
+        if "content" in obj:
+            fields["content"] = _as_json(obj["content"], at(path, "content"))
+            form = None
+        else:
+            form = "absent"
+        blocks, parts = [TextBlock(refusal)], {}
     return AssistantMessage(blocks, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
+
+
+def _as_json(content: object, path: str) -> object:
+    """Content ``_read_parts`` read, as the JSON it holds (its parts may be the SDK's objects)."""
+    value = as_plain(content)
+    if type(value) is list:
+        return [req_object(part, item(path, index)) for index, part in enumerate(value)]
+    return value
 
 
 def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
