@@ -50,8 +50,8 @@ def shown(value: object, level: int = 0) -> str:
         items = [shown(item, level + 1) for item in islice(value, _SHOWN_ITEMS)]
         return "(" + ", ".join(items) + ("," if len(value) == 1 else "") + _more(len(value)) + ")"
     cls = type(value)
-    if attrs.has(cls):  # a message, block or event: as attrs writes its repr, field by field
-        return _shown_fields(value, cls, level)
+    if attrs.has(cls) and cls.__module__.startswith("agentscope_py."):
+        return _shown_fields(value, cls, level)  # a message, block or event, as attrs writes its repr
     try:
         return repr(value)
     except ValueError:  # an int past Python's limit on digits to print, or a container holding one
