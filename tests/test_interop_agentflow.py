@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Literal
 
 import pytest
@@ -34,7 +35,8 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.interop import ConversionNote, from_agentflow, to_agentflow
+from agentscope_py.interop import ConversionNote, agentflow, from_agentflow, to_agentflow
+from agentscope_py.interop._frameworks import json_text as output_as_text
 
 SEEDS = seed("agentflow_seed.json")
 
@@ -505,3 +507,72 @@ def test_an_iso_timestamp_of_older_agentflow_builds_is_read_and_goes_back_as_it_
     assert utc.timestamp == epoch.timestamp
     later = UserMessage([], metadata=message.metadata, timestamp="2024-06-10 09:30:01.000")
     assert isinstance(to_agentflow([later])[0]["timestamp"], int)  # edited: epoch milliseconds
+
+
+# -- results nested in results ---------------------------------------------------------------------
+
+
+def _nested_result(depth: int, **fields: Any) -> dict[str, Any]:
+    """A tool result whose output holds a tool result, and so on ``depth`` deep, each with ``fields``."""
+    block: dict[str, Any] = {"type": "text", "text": "x"}
+    for _ in range(depth):
+        block = {"type": "tool_result", "call_id": "a", "output": [block], **fields}
+    return block
+
+
+def test_results_nested_in_results_are_rendered_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each level was rendered and diffed with all the levels below it, to read and again to write:
+    # quadratic in the depth.
+    write = agentflow._write_tool_result
+    rendered: list[ToolResultBlock] = []
+
+    def counted(*args: Any) -> dict[str, Any]:
+        rendered.append(args[3])
+        return write(*args)
+
+    monkeypatch.setattr(agentflow, "_write_tool_result", counted)
+    payload = [{"role": "tool", "content": [_nested_result(100)]}]
+    messages = from_agentflow(payload)
+    assert len(rendered) == 100
+    rendered.clear()
+    assert to_agentflow(messages) == payload
+    assert len(rendered) <= 100
+
+
+def test_results_nested_in_results_that_fail_to_read_are_written_as_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each level read the output below it before finding its own is_error wrong, and the level above
+    # then wrote that output as JSON text: the levels below written once for each level above them.
+    written: list[object] = []
+
+    def counted(value: Any, path: str) -> str:
+        written.append(value)
+        return output_as_text(value, path)
+
+    monkeypatch.setattr("agentscope_py.interop.agentflow.json_text", counted)
+    inner = _nested_result(100, is_error="no")
+    payload = [{"role": "tool", "content": [{"type": "tool_result", "call_id": "a", "output": [inner]}]}]
+    (message,) = from_agentflow(payload)
+    assert written == [[inner]]
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock) and result.output == (TextBlock(json.dumps([inner])),)
+    assert to_agentflow([message]) == payload
+
+
+# -- a hostile value in an error ---------------------------------------------------------------------
+
+
+def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
+    # Errors land in logs: a megabyte role, kind or timestamp shows its start and its length.
+    huge = "A" * 1_000_000
+    for payload in (
+        [{"role": huge, "content": []}],
+        [{"role": "user", "content": [{"type": "image", "media": {"kind": huge}}]}],
+    ):
+        with pytest.raises(DecodeError) as info:
+            from_agentflow(payload)
+        assert f"{'A' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 1000
+    with pytest.raises(ValueError, match=r"timestamp 'AAAA.*…\(1,000,000 characters\) is not in AgentScope's"):
+        to_agentflow([UserMessage("hi", timestamp=huge)])
+    # An epoch number too long to print is given by its size (its repr raised a ValueError).
+    with pytest.raises(DecodeError, match="timestamp <an int of 16,610 bits> is out of the range of dates"):
+        from_agentflow([{"role": "user", "content": [], "timestamp": 10**5000}])

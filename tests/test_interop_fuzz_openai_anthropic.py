@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -52,7 +53,9 @@ from agentscope_py.interop import (
     to_vercel_ai,
     validate_conversation,
 )
+from agentscope_py.interop import _carry
 from agentscope_py.interop._carry import _BOOKKEEPING as _CARRY_BOOKKEEPING
+from agentscope_py.interop._carry import fingerprint
 
 Reader = Callable[[Any], list[Msg]]
 Writer = Callable[..., Any]
@@ -306,6 +309,47 @@ def test_equal_blocks_keep_their_own_part_fields() -> None:
     (system,) = from_anthropic(request)
     swapped = to_anthropic([system.with_content(system.content[::-1])], validate=False)
     assert [(part["text"], part["cache_control"]) for part in swapped["system"]] == [("y", marks[1]), ("x", marks[0])]
+
+
+@pytest.mark.parametrize(("write", "fmt"), [(to_openai, "openai"), (to_anthropic, "anthropic")])
+def test_parts_left_without_a_block_look_at_each_block_once(write: Writer, fmt: str) -> None:
+    # Equal blocks and twice as many parts for them (keys that are no position): each part left over
+    # looked through all the blocks for a free one, quadratic in the blocks.
+    def conversation(blocks: int) -> list[Msg]:
+        keys = [f"k{index}" for index in range(2 * blocks)]
+        carried = {"parts": {key: {"x": 1} for key in keys}, "part_of": {key: fingerprint(TextBlock("a")) for key in keys}}
+        return [UserMessage(*["a"] * blocks, metadata={fmt: carried})]
+
+    def lines_run(blocks: int) -> int:
+        messages = conversation(blocks)
+        return _lines_run_in(_carry.__file__, lambda: write(messages, validate=False))
+
+    written = write(conversation(3), validate=False)
+    parts = written[0]["content"] if write is to_openai else written["messages"][0]["content"]
+    assert parts == [{"type": "text", "text": "a", "x": 1}] * 3  # the first three parts take them, in order
+    assert lines_run(400) < 6 * lines_run(100)  # four times the blocks: about four times the work, not sixteen
+
+
+def _lines_run_in(path: str, action: Callable[[], object]) -> int:
+    """The number of lines of the module at ``path`` that ``action`` runs (a loop's line once per
+    round): a measure of the work done there that does not depend on timing."""
+    count = 0
+
+    def count_lines(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal count
+        count += event == "line"
+        return count_lines
+
+    def in_module(frame: FrameType, event: str, arg: object) -> Any:
+        return count_lines if frame.f_code.co_filename == path else None
+
+    tracing = sys.gettrace()
+    sys.settrace(in_module)
+    try:
+        action()
+    finally:
+        sys.settrace(tracing)
+    return count
 
 
 _TAKE_A_LIST = [to_openai, to_anthropic, to_agentflow, to_vercel_ai, to_swarm_kit, validate_conversation, repair_conversation]

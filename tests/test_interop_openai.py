@@ -41,11 +41,13 @@ from agentscope_py import (
 from agentscope_py.interop import (
     ConversionNote,
     from_openai,
+    from_openai_response,
     repair_conversation,
     to_anthropic,
     to_openai,
     validate_conversation,
 )
+from agentscope_py.interop import _carry
 
 MESSAGE = TypeAdapter(ChatCompletionMessageParam)
 
@@ -744,3 +746,76 @@ def test_a_call_as_text_says_its_arguments_as_json() -> None:
     spaced = ToolUseBlock("c", "n", {"a": 1}, '{"a": 1}')
     out = to_openai([UserMessage("x"), ToolResultMessage([spaced])], on_unsupported="text", validate=False)
     assert out[1]["content"] == '[tool call n c: {"a": 1}]'
+
+
+# -- a message its tool results cut into many turns -------------------------------------------------
+
+
+def _cut_by_results(turns: int, metadata: dict[str, Any]) -> list[Msg]:
+    """A question, and an answer whose calls, results and texts alternate: ``2 * turns`` turns of it."""
+    content: list[Any] = []
+    for index in range(turns):
+        content += [ToolUseBlock(f"c{index}", "f", {}), ToolResultBlock(f"c{index}", "f", [TextBlock("ok")]), TextBlock(f"t{index}")]
+    return [UserMessage("q"), AssistantMessage(content, metadata=metadata)]
+
+
+def test_the_kept_fields_of_a_message_cut_into_turns_are_sent_once() -> None:
+    # Sent with each of the message's turns, they made the payload grow with turns times their size
+    # (a 300 KB message gave 59 MB), and read back, each turn's message held a copy.
+    reasoning = "r" * 100_000
+    out = to_openai(_cut_by_results(50, {"openai": {"reasoning_content": reasoning}}))
+    assert [index for index, message in enumerate(out) if "reasoning_content" in message] == [1]
+    assert len(json.dumps(out)) < 2 * len(reasoning)
+    back = from_openai(out)
+    assert back[1].metadata["openai"] == {"reasoning_content": reasoning}
+    assert all("openai" not in message.metadata for message in back[2:])
+    assert to_openai(back) == out
+    # A first turn that is not written (blank text beside the results) leaves them to the next.
+    answer = AssistantMessage(
+        [TextBlock(" "), ToolResultBlock("c0", "f", [TextBlock("ok")]), TextBlock("done")],
+        metadata={"openai": {"reasoning_content": "r"}},
+    )
+    out = to_openai([UserMessage("q"), AssistantMessage(ToolUseBlock("c0", "f", {})), answer], validate=False)
+    assert out[2:] == [
+        {"role": "tool", "tool_call_id": "c0", "content": "ok"},
+        {"role": "assistant", "content": "done", "reasoning_content": "r"},
+    ]
+
+
+def test_a_message_cut_into_turns_has_its_carried_fields_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Read for each turn, they were matched against the whole content each time: every block
+    # fingerprinted once per turn, quadratic in the blocks.
+    fingerprint = _carry.fingerprint
+    fingerprinted: list[object] = []
+
+    def counted(block: Any) -> str:
+        fingerprinted.append(block)
+        return fingerprint(block)
+
+    monkeypatch.setattr(_carry, "fingerprint", counted)
+    parts = {"openai": {"parts": {"2": {"x": 1}}, "part_of": {"2": fingerprint(TextBlock("t0"))}}}
+    conversation = _cut_by_results(100, parts)
+    out = to_openai(conversation)
+    assert len(fingerprinted) == len(conversation[1].content)
+    assert out[3] == {"role": "assistant", "content": [{"type": "text", "text": "t0", "x": 1}],
+                      "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+
+
+# -- a hostile value in an error ---------------------------------------------------------------------
+
+
+def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
+    # Errors land in logs: a megabyte role or type shows its start and its length, not itself.
+    huge = "A" * 1_000_000
+    cases: list[Any] = [
+        lambda: from_openai([{"role": huge, "content": "x"}]),
+        lambda: from_openai([{"role": "user", "content": [{"type": huge}]}]),
+        lambda: from_openai([{"role": "system", "content": [{"type": huge, "text": "x"}]}]),
+        lambda: from_openai([{"role": "assistant", "tool_calls": [{"id": "a", "type": huge}]}]),
+        lambda: from_openai([{"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "AA==", "format": huge}}]}]),
+        lambda: from_openai_response({"choices": [{"message": {"role": huge}}]}),
+    ]
+    for read in cases:
+        with pytest.raises(DecodeError) as info:
+            read()
+        assert f"{'A' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 1000

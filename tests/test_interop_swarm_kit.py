@@ -262,3 +262,9 @@ def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
     with pytest.raises(DecodeError) as info:
         from_swarm_kit(payload)
     assert info.value.path == path
+
+
+def test_a_long_role_is_shown_by_its_start_in_the_error() -> None:
+    with pytest.raises(DecodeError) as info:
+        from_swarm_kit([{**_OK, "role": "A" * 1_000_000}])
+    assert f"{'A' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 1000

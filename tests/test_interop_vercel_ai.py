@@ -278,6 +278,22 @@ def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
     assert info.value.path == path
 
 
+def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
+    # Errors land in logs: a megabyte role, type or id shows its start and its length, not itself.
+    huge = "A" * 1_000_000
+    result = {"type": "tool-result", "toolCallId": "a", "toolName": "f"}
+    for payload in (
+        [{"role": huge, "content": "x"}],
+        [{"role": "user", "content": [{"type": huge}]}],
+        [{"role": "tool", "content": [{**result, "output": {"type": huge}}]}],
+        [{"role": "tool", "content": [{**result, "output": {"type": "content", "value": [{"type": huge}]}}]}],
+        [{"role": "assistant", "content": [{"type": "tool-approval-request", "approvalId": "a", "toolCallId": huge}]}],
+    ):
+        with pytest.raises(DecodeError) as info:
+            from_vercel_ai(payload)
+        assert f"{'A' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 1000
+
+
 def test_media_in_an_assistant_message_is_a_file_part() -> None:
     # The SDK's assistant content takes file parts but no image part.
     reply = AssistantMessage(TextBlock("here"), DataBlock(Base64Source("image/png", "iVBORw0KGgo=")))

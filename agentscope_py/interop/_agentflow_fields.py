@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .._reader import as_plain, at
+from .._shown import elided
 from ..errors import DecodeError
 from ._frameworks import read_epoch, written_epoch
 
@@ -54,7 +55,7 @@ def _timestamp_from_iso(text: str, path: str) -> str:
         try:
             moment = moment.astimezone()
         except (OverflowError, OSError, ValueError):
-            raise DecodeError(f"timestamp {text!r} is out of the range of dates", path) from None
+            raise DecodeError(f"timestamp {elided(text)} is out of the range of dates", path) from None
     # The year by hand: strftime does not pad years below 1000 on every platform.
     return f"{moment.year:04d}-{moment:%m-%d %H:%M:%S}.{moment.microsecond // 1000:03d}"
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from .._blocks import DataBlock, ImageBlock
 from .._reader import at, opt_str, req, req_str
+from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
 from ._carry import fetchable, inferred_media_type, unread, write_kept
@@ -144,7 +145,7 @@ def read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[Data
         source = URLSource(req_str(req(wire, "file_id", source_path), at(source_path, "file_id")))
     else:
         raise UnsupportedContentError(
-            f"{at(source_path, 'type')}: a {block_type} with a {source_type!r} source cannot be represented; "
+            f"{at(source_path, 'type')}: a {block_type} with a {shown(source_type)} source cannot be represented; "
             "supported: base64, url, file" + (", text" if block_type == "document" else "")
         )
     extras = unread(obj, MEDIA_READ_FIELDS[block_type])

@@ -32,12 +32,14 @@ from .._blocks import ContentBlock, DataBlock, ToolUseBlock
 from .._frozen import EMPTY, thawed
 from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
+from ._turns import Turn
 
 __all__ = [
     "ESCAPED",
     "RESPONSE_KEY",
     "Carried",
     "ContentForm",
+    "MessageCarried",
     "arguments_object",
     "arguments_text",
     "carried",
@@ -161,6 +163,28 @@ class Carried:
         return dict(thawed(extras)) if extras is not None else {}
 
 
+class MessageCarried:
+    """The carried fields of each turn's message, read once for all of its turns: a read fingerprints
+    the message's whole content, and its tool results may cut it into as many turns as it has blocks.
+    Turns are asked about message by message, so only the last message's are held."""
+
+    __slots__ = ("_carried", "_fmt", "_index")
+
+    def __init__(self, fmt: str) -> None:
+        self._fmt = fmt
+        self._index = -1
+        self._carried = Carried(None, fmt)
+
+    def of(self, turn: Turn) -> Carried:
+        """The carried fields of ``turn``'s message; none for a run of results split out of it."""
+        if not turn.own:
+            return Carried(None, self._fmt)
+        if turn.message_index != self._index:
+            self._index = turn.message_index
+            self._carried = Carried(turn.message.metadata, self._fmt, turn.message.content)
+        return self._carried
+
+
 def _placed(
     parts: Mapping[str, Any], part_of: Mapping[str, Any], blocks: Sequence[ContentBlock]
 ) -> dict[int, Mapping[str, Any]]:
@@ -194,8 +218,12 @@ def _placed(
                 continue
             last = candidates[after]
         placed[last] = extras
+    # One search through each fingerprint's blocks for all the parts left: a block it passed is taken,
+    # and stays so, so that each block is looked at once however many parts compete for it.
+    unsearched = {block_print: iter(indices) for block_print, indices in at.items()}
     for print_, extras in left:
-        free = next((i for i in at.get(print_, ()) if i not in placed), None) if isinstance(print_, str) else None
+        blocks_left = unsearched.get(print_, iter(())) if isinstance(print_, str) else iter(())
+        free = next((i for i in blocks_left if i not in placed), None)
         if free is not None:
             placed[free] = extras
     return placed

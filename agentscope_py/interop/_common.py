@@ -173,7 +173,7 @@ def check_policy(on_unsupported: str) -> OnUnsupported:
         )
     if on_unsupported not in _POLICIES:
         raise ArgumentValueError(
-            f"on_unsupported must be one of {', '.join(map(repr, _POLICIES))}, got {on_unsupported!r}"
+            f"on_unsupported must be one of {', '.join(map(repr, _POLICIES))}, got {elided(on_unsupported)}"
         )
     return on_unsupported  # type: ignore[return-value]
 

@@ -32,6 +32,7 @@ from .._messages import (
 )
 from .._reader import as_plain, at, item, req, req_dict, req_list, req_str
 from .._roles import ALLOWED_BLOCKS
+from .._shown import elided, shown
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
@@ -85,7 +86,7 @@ def check_block_for_role(role: MsgRole, block: ContentBlock, kind: str, path: st
     if not isinstance(block, allowed):
         wording = "/".join(cls.type for cls in allowed)
         raise DecodeError(
-            f"a {role.value} message may only hold {wording} blocks in agentscope_py, got a {kind!r} part",
+            f"a {role.value} message may only hold {wording} blocks in agentscope_py, got a {elided(kind)} part",
             path,
         )
 
@@ -128,7 +129,7 @@ def timestamp_from_epoch(value: float, path: str, unit: EpochUnit) -> str:
         # The year by hand: strftime does not pad years below 1000 on every platform.
         return f"{moment.tm_year:04d}{time.strftime(_JAVA_FORMAT[2:], moment)}.{ms:03d}"
     except (OverflowError, OSError, ValueError):
-        raise DecodeError(f"timestamp {value!r} is out of the range of dates", path) from None
+        raise DecodeError(f"timestamp {shown(value)} is out of the range of dates", path) from None
 
 
 def millis_from_timestamp(timestamp: str, message_index: int) -> int:
@@ -140,7 +141,7 @@ def millis_from_timestamp(timestamp: str, message_index: int) -> int:
             raise ValueError(ms)
     except (ValueError, OverflowError):
         raise ArgumentValueError(
-            f"messages[{message_index}].timestamp {timestamp!r} is not in AgentScope's "
+            f"messages[{message_index}].timestamp {elided(timestamp)} is not in AgentScope's "
             "'yyyy-MM-dd HH:mm:ss.SSS' form; fix it or set it to None"
         ) from None
     return int(seconds) * 1000 + int(ms)
@@ -230,7 +231,7 @@ def read_role(raw: Mapping[str, Any], path: str, roles: Mapping[str, MsgRole]) -
     name = req_str(req(raw, "role", path), at(path, "role"))
     role = roles.get(name)
     if role is None:
-        raise DecodeError(f"unknown role {name!r}; expected one of {', '.join(roles)}", at(path, "role"))
+        raise DecodeError(f"unknown role {elided(name)}; expected one of {', '.join(roles)}", at(path, "role"))
     return role
 
 
@@ -276,7 +277,7 @@ def read_parts(
         reader = readers.get(kind)
         if reader is None:
             if not keep_unknown:
-                raise DecodeError(f"unknown part type {kind!r}; expected one of {', '.join(readers)}", at(part_path, "type"))
+                raise DecodeError(f"unknown part type {elided(kind)}; expected one of {', '.join(readers)}", at(part_path, "type"))
             whole[str(index)] = part
             continue
         block, extras = read_part(reader, render, part, part_path)

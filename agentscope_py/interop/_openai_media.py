@@ -15,6 +15,7 @@ from typing import Any
 
 from .._blocks import AudioBlock, DataBlock, ImageBlock
 from .._reader import at, opt_str, req, req_str
+from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carry import (
@@ -118,7 +119,7 @@ def read_media_part(obj: Mapping[str, Any], path: str, part_type: str) -> tuple[
         media_type = _AUDIO_TYPES.get(fmt)
         if media_type is None:  # the API refuses it, and so would to_openai
             raise DecodeError(
-                f"expected the format 'wav' or 'mp3' (all that input_audio takes), got {fmt!r}", at(audio_path, "format")
+                f"expected the format 'wav' or 'mp3' (all that input_audio takes), got {elided(fmt)}", at(audio_path, "format")
             )
         if kept := unread(audio, ("data", "format")):
             extras["input_audio"] = kept

@@ -31,6 +31,7 @@ from .._reader import (
     req_list,
     req_str,
 )
+from .._shown import elided
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import anthropic, openai
@@ -55,7 +56,7 @@ _ANTHROPIC_STREAM_EVENTS = frozenset(
 )
 
 
-def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMessage:
+def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessage:
     """The message of ``completion.choices[choice]`` of a Chat Completions answer: the SDK's
     ``ChatCompletion``, its ``model_dump()``, or the parsed JSON (a dict, not the JSON text).
 
@@ -99,7 +100,7 @@ def from_openai_response(completion: object, *, choice: int = 0) -> AssistantMes
         message_obj = {key: value for key, value in message_obj.items() if value is not None and key != "parsed"}
         role = req_str(req(message_obj, "role", message_path), at(message_path, "role"))
         if role != "assistant":
-            raise DecodeError(f"expected the role 'assistant', got {role!r}", at(message_path, "role"))
+            raise DecodeError(f"expected the role 'assistant', got {elided(role)}", at(message_path, "role"))
         audio = opt_dict(sdk_json(message_obj.get("audio")), at(message_path, "audio"))
         if audio is not None:
             # A request names an audio answer by its id alone; the data, transcript and expiry
@@ -163,7 +164,7 @@ def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
     )
 
 
-def from_anthropic_response(message: object) -> AssistantMessage:
+def from_anthropic_response(message: Any) -> AssistantMessage:
     """The message of an Anthropic Messages answer (``client.messages.create(...)``).
 
     ``usage`` gives a :class:`ChatUsage` whose ``input_tokens`` count every input
@@ -188,11 +189,11 @@ def from_anthropic_response(message: object) -> AssistantMessage:
                     "stream.get_final_message())",
                     "type",
                 )
-            got = repr(plain) if type(plain) is str else json_kind(plain)
+            got = elided(plain) if type(plain) is str else json_kind(plain)
             raise DecodeError(f"expected an answer of type 'message', got {got}", "type")
         role = req_str(req(answer, "role", ""), "role")
         if role != "assistant":
-            raise DecodeError(f"expected the role 'assistant', got {role!r}", "role")
+            raise DecodeError(f"expected the role 'assistant', got {elided(role)}", "role")
         content = as_plain(answer.get("content"))  # a tuple or another mapping too, as a document built in Python
         if type(content) is list:
             # A model_dump() of the SDK's answer writes null for every field left unset (caller,

@@ -19,6 +19,7 @@ from .._blocks import ContentBlock, ToolUseBlock
 from .._enums import MsgRole, ToolCallState
 from .._frozen import thawed
 from .._reader import at, item, req, req_bool, req_str
+from .._shown import elided, shown
 from ..errors import DecodeError
 from ._carry import position as carried_position
 
@@ -48,7 +49,7 @@ def read_approvals(
         part_path = item(path, position)
         if part["type"] != wanted:
             expected = ", ".join([*known, *([wanted] if wanted else [])])
-            raise DecodeError(f"unknown part type {part['type']!r}; expected one of {expected}", at(part_path, "type"))
+            raise DecodeError(f"unknown part type {shown(part['type'])}; expected one of {expected}", at(part_path, "type"))
         req_str(req(part, "approvalId", part_path), at(part_path, "approvalId"))
         if role is MsgRole.TOOL:
             req_bool(req(part, "approved", part_path), at(part_path, "approved"))
@@ -56,7 +57,7 @@ def read_approvals(
         call_id = req_str(req(part, "toolCallId", part_path), at(part_path, "toolCallId"))
         calls = calls_by_id.get(call_id)
         if not calls:
-            raise DecodeError(f"no tool-call {call_id!r} in this message to ask approval for", at(part_path, "toolCallId"))
+            raise DecodeError(f"no tool-call {elided(call_id)} in this message to ask approval for", at(part_path, "toolCallId"))
         # The call it follows most closely (ids may repeat), else the first.
         before = bisect_left(calls, position, key=block_positions.__getitem__)
         index = calls[before - 1] if before else calls[0]

@@ -26,6 +26,7 @@ from .._blocks import (
 from .._enums import ToolResultState
 from .._frozen import thawed
 from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
+from .._shown import elided
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
@@ -74,7 +75,7 @@ def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], To
         return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED, {}
     else:
         raise DecodeError(
-            f"unknown output type {kind!r}; expected text, json, error-text, error-json, content or execution-denied",
+            f"unknown output type {elided(kind)}; expected text, json, error-text, error-json, content or execution-denied",
             at(path, "type"),
         )
     return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS, kept
@@ -118,7 +119,7 @@ def read_output_item(value: object, path: str) -> ContentBlock | None:
     if kind == "custom":  # AI SDK 6: a provider's own item, all in its providerOptions
         return None
     raise DecodeError(
-        f"unknown output part type {kind!r}; expected text, json, media, image-data, file-data, image-url, "
+        f"unknown output part type {elided(kind)}; expected text, json, media, image-data, file-data, image-url, "
         "file-url, file-id, image-file-id or custom",
         at(path, "type"),
     )

@@ -39,6 +39,7 @@ from .._reader import (
     req_dict,
     req_str,
 )
+from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import DecodeError
@@ -70,7 +71,6 @@ from ._frameworks import (
     media_type_of,
     name_results,
     read_all,
-    read_part,
     read_parts,
     read_role,
     same_blocks,
@@ -90,7 +90,7 @@ _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultS
 # == reading =========================================================================
 
 
-def from_agentflow(payload: object) -> list[Msg]:
+def from_agentflow(payload: Any) -> list[Msg]:
     """Messages from a list of AgentFlow ``Message`` dicts.
 
     Raises :class:`~agentscope_py.errors.DecodeError` naming the path of anything
@@ -160,7 +160,7 @@ def _read_media_ref(value: object, path: str) -> tuple[Source, str | None, str]:
     if kind == "data":
         data = req_str(req(ref, "data_base64", path), at(path, "data_base64"))
         return Base64Source(mime_type or "", data), filename, kind
-    raise DecodeError(f"unknown media kind {kind!r}; expected url, file_id or data", at(path, "kind"))
+    raise DecodeError(f"unknown media kind {elided(kind)}; expected url, file_id or data", at(path, "kind"))
 
 
 def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -197,8 +197,10 @@ def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, di
     id_key = "call_id" if "call_id" in part or "tool_call_id" not in part else "tool_call_id"
     output_key = "output" if "output" in part or "content" not in part else "content"
     call_id = req_str(req(part, id_key, path), at(path, id_key))
-    output = _read_output(part.get(output_key), at(path, output_key))
+    # Checked before the output is read: a result nested in another's output that fails after its own
+    # output was read makes the one above write that output as text, once more for each level.
     is_error = opt_bool(part.get("is_error"), at(path, "is_error"))
+    output = _read_output(part.get(output_key), at(path, output_key))
     state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
     hints = {key: part[key] for key in (id_key, output_key) if key in ("tool_call_id", "content") and key in part}
     return ToolResultBlock(call_id, None, output, state=state), hints
@@ -231,7 +233,9 @@ def _output_blocks(values: list[Any], path: str) -> tuple[ContentBlock, ...] | N
         if reader is None:
             return None
         try:
-            block, _ = read_part(reader, _render_plain, value, item(path, index))
+            # The block alone: what its rendering misses is the result's to carry (its whole output),
+            # and diffing here too would render and diff each level's output once per level above it.
+            block, _ = reader(value, item(path, index))
         except DecodeError:
             return None
         blocks.append(block)

@@ -39,12 +39,14 @@ from .._reader import (
     req_str,
 )
 from .._roles import UserBlock
+from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
 from ._anthropic_media import MEDIA_READ_FIELDS, media_hint, media_part, read_media
 from ._anthropic_tool_ids import tool_ids
 from ._carry import (
     Carried,
     ContentForm,
+    MessageCarried,
     carried,
     content_form,
     tool_arguments,
@@ -151,13 +153,14 @@ class _Writer:
         self.tool_ids = tool_ids  # the ids the API refuses, and what to write for them
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
+        self.carried = MessageCarried(_FMT)
 
     def content(self, out: dict[str, Any], turns: list[Turn], *, optional: bool = False) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``;
         none at all when they write nothing and the field is ``optional``."""
         parts: list[dict[str, Any]] = []
         for turn in turns:
-            own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
+            own = self.carried.of(turn)
             for index, block in turn.blocks:
                 if isinstance(block, TextBlock) and not block.text.strip():
                     continue  # blank text says nothing, and the API refuses it ("must contain non-whitespace text")
@@ -170,7 +173,7 @@ class _Writer:
                 parts.extend(written)
         only = turns[0] if len(turns) == 1 else None
         whole = only is not None and only.own and len(only.blocks) == len(only.message.content)
-        form = Carried(only.message.metadata, _FMT).form if whole and only is not None else None
+        form = self.carried.of(only).form if whole and only is not None else None
         write_content(out, parts, form, optional=optional)
 
     def _or_fallback(
@@ -277,7 +280,7 @@ def _content_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any]
 # -- reading --------------------------------------------------------------------
 
 
-def from_anthropic(payload: object) -> list[Msg]:
+def from_anthropic(payload: Any) -> list[Msg]:
     """The messages of ``{"system": ..., "messages": [...]}`` (or of a bare ``messages`` list).
     The SDK's objects may stand wherever an object is expected (an answer's ``content`` as it is).
 
@@ -310,7 +313,7 @@ def _read_request(payload: object) -> list[Msg]:
         elif role in ("user", "assistant"):
             out.extend(_read_turn(obj, path, role, names))
         else:
-            raise DecodeError(f"unknown role {role!r}; expected user, assistant or system", at(path, "role"))
+            raise DecodeError(f"unknown role {elided(role)}; expected user, assistant or system", at(path, "role"))
     return out
 
 
@@ -383,7 +386,7 @@ def _read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, st
 def _read_text(obj: Mapping[str, Any], path: str) -> tuple[TextBlock, dict[str, Any]]:
     block_type = req_str(req(obj, "type", path), at(path, "type"))
     if block_type != "text":
-        raise DecodeError(f"expected a block of type 'text', got {block_type!r}", at(path, "type"))
+        raise DecodeError(f"expected a block of type 'text', got {elided(block_type)}", at(path, "type"))
     return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, _READ_FIELDS["text"])
 
 
@@ -399,7 +402,7 @@ def _read_block(
     if block_type not in allowed:
         turn = "a user" if role == "user" else "an assistant"
         raise UnsupportedContentError(
-            f"{at(path, 'type')}: a {block_type!r} block in {turn} turn cannot be represented; "
+            f"{at(path, 'type')}: a {elided(block_type)} block in {turn} turn cannot be represented; "
             f"supported: {', '.join(allowed)}"
         )
     if block_type == "text":
@@ -445,7 +448,7 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
                 block, extras = read_media(block_obj, block_path, block_type)
             else:
                 raise UnsupportedContentError(
-                    f"{at(block_path, 'type')}: a {block_type!r} block in a tool result cannot be represented; "
+                    f"{at(block_path, 'type')}: a {elided(block_type)} block in a tool result cannot be represented; "
                     "supported: text, image, document"
                 )
             blocks.append(block)

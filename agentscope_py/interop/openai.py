@@ -38,10 +38,12 @@ from .._reader import (
     req_str,
 )
 from .._roles import UserBlock
+from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
 from ._carry import (
     Carried,
     ContentForm,
+    MessageCarried,
     arguments_text,
     carried,
     content_form,
@@ -110,11 +112,12 @@ def to_openai(
     """
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
-    writer = _Writer(conversion)
+    turns = split_turns(messages)
+    writer = _Writer(conversion, {turn.message_index for turn in turns if turn.kind == "tool"})
     out: list[dict[str, Any]] = []
     written: set[int] = set()
     holding: set[int] = set()
-    for turn in split_turns(messages):
+    for turn in turns:
         written_turn = writer.turn(turn)
         if written_turn:
             written.add(turn.message_index)
@@ -131,15 +134,13 @@ def to_openai(
     return Converted(out, writer.conversion.notes)
 
 
-def _split_by_results(turn: Turn) -> bool:
-    """Whether ``turn`` is one run of a message whose tool results go out as tool messages."""
-    return any(isinstance(block, ToolResultBlock) for block in turn.message.content)
-
-
 class _Writer:
-    def __init__(self, conversion: Conversion) -> None:
+    def __init__(self, conversion: Conversion, split: set[int]) -> None:
         self.conversion = conversion
         self.replaced: dict[tuple[int, int], str | None] = {}
+        self.split = split  # the messages whose tool results go out as tool messages of their own
+        self.carried = MessageCarried(_FMT)
+        self.fields_sent = -1  # the last message whose kept fields are written
 
     def _fallback(
         self, turn: Turn, index: int, block: ContentBlock, output_index: int | None = None
@@ -159,7 +160,7 @@ class _Writer:
                 for index, block in turn.blocks
                 if isinstance(block, ToolResultBlock)
             ]
-        own = Carried(turn.message.metadata if turn.own else None, _FMT, turn.message.content)
+        own = self.carried.of(turn)
         out: dict[str, Any] = {"role": turn.kind}
         parts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
@@ -176,14 +177,17 @@ class _Writer:
                 parts.append(part)
         if not (parts or calls) and self._left_out(turn):
             return []  # as the conversation is checked: the turn is absent
-        if turn.kind == "assistant" and _refusal_read_as_text(own):
-            if [block for _, block in turn.blocks] == [TextBlock(own.fields["refusal"])]:
+        # The message's kept fields go out once, with the first of its turns written: its tool results
+        # cut it into turns, and each turn sent with them would be read back as a message holding them.
+        fields = own.fields if self.fields_sent != turn.message_index else {}
+        skip = ["role"]  # a kept role is the developer's, written below
+        if turn.kind == "assistant" and _refusal_read_as_text(fields, own.form):
+            if [block for _, block in turn.blocks] == [TextBlock(fields["refusal"])]:
                 parts = []  # the refusal says it, with the content it came with: not twice
             else:
                 # Edited since: what the message holds now is written, and the refusal it no longer
                 # says is stale, as is the content that came with it.
-                del own.fields["refusal"]
-                own.fields.pop("content", None)
+                skip += ["refusal", "content"]
         if turn.kind == "system" and own.fields.get("role") == "developer":
             out["role"] = "developer"
         write_content(out, parts, own.form, optional=turn.kind == "assistant")
@@ -193,17 +197,19 @@ class _Writer:
             name = _sendable_name(turn.message.name)
             if name:
                 out["name"] = name
-        write_kept(out, own.fields, skip=("role",))  # a kept role is the developer's, written above
         if (
             turn.kind == "assistant"
             and turn.blocks
             and says_nothing(block for _, block in turn.blocks)
-            and _split_by_results(turn)
-            and all(out.get(key) is None for key in _SAYING_FIELDS)
+            and turn.message_index in self.split
+            and all(fields.get(key) is None for key in _SAYING_FIELDS)
         ):
             # Blank text beside the message's tool results, which go out as tool messages: alone, it
-            # would be an empty assistant message, which the API refuses.  The other turns carry it.
+            # would be an empty assistant message, which the API refuses.  The other turns carry it,
+            # and the kept fields.
             return []
+        write_kept(out, fields, skip)
+        self.fields_sent = turn.message_index
         return [out]
 
     def _left_out(self, turn: Turn) -> bool:
@@ -214,7 +220,7 @@ class _Writer:
         return (
             bool(turn.blocks)
             and all((turn.message_index, index) in self.replaced for index, _ in turn.blocks)
-            and (turn.kind != "assistant" or _split_by_results(turn))
+            and (turn.kind != "assistant" or turn.message_index in self.split)
         )
 
     def _tool_message(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
@@ -232,10 +238,10 @@ class _Writer:
         return out
 
 
-def _refusal_read_as_text(own: Carried) -> bool:
+def _refusal_read_as_text(fields: Mapping[str, Any], form: ContentForm | None) -> bool:
     """Whether the message's text was read from its ``refusal``, the content it came with (which
     said nothing) kept as it was (``"content"``, or the form ``"absent"``): see ``_read_assistant``."""
-    return isinstance(own.fields.get("refusal"), str) and ("content" in own.fields or own.form == "absent")
+    return isinstance(fields.get("refusal"), str) and ("content" in fields or form == "absent")
 
 
 def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
@@ -293,7 +299,7 @@ _Part = tuple[ContentBlock, dict[str, Any]]
 _PartReader = Callable[[Mapping[str, Any], str], _Part]
 
 
-def from_openai(payload: object) -> list[Msg]:
+def from_openai(payload: Any) -> list[Msg]:
     """The messages of a Chat Completions ``messages`` list: parsed JSON, the SDK's dicts, or its
     objects wherever an object is expected (a ``ChatCompletionMessage`` appended to the list).
 
@@ -338,7 +344,7 @@ def _read_messages(payload: object) -> list[Msg]:
             )
         else:
             raise DecodeError(
-                f"unknown role {role!r}; expected system, developer, user, assistant or tool", at(path, "role")
+                f"unknown role {elided(role)}; expected system, developer, user, assistant or tool", at(path, "role")
             )
     if results:
         out.append(ToolResultMessage(results))
@@ -392,7 +398,7 @@ def _part_type(obj: Mapping[str, Any], path: str) -> str:
 def _read_text_part(obj: Mapping[str, Any], path: str) -> _Part:
     part_type = _part_type(obj, path)
     if part_type != "text":
-        raise DecodeError(f"expected a part of type 'text', got {part_type!r}", at(path, "type"))
+        raise DecodeError(f"expected a part of type 'text', got {elided(part_type)}", at(path, "type"))
     return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, ("type", "text"))
 
 
@@ -409,7 +415,7 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
         return _read_text_part(obj, path)
     if part_type not in MEDIA_PARTS:
         raise DecodeError(
-            f"unknown part type {part_type!r}; expected text, image_url, input_audio or file", at(path, "type")
+            f"unknown part type {elided(part_type)}; expected text, image_url, input_audio or file", at(path, "type")
         )
     return read_media_part(obj, path, part_type)
 
@@ -461,7 +467,7 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
     call_id = req_str(req(obj, "id", path), at(path, "id"))
     call_type = req_str(req(obj, "type", path), at(path, "type"))
     if call_type not in ("function", "custom"):
-        raise DecodeError(f"unknown tool call type {call_type!r}; expected function or custom", at(path, "type"))
+        raise DecodeError(f"unknown tool call type {elided(call_type)}; expected function or custom", at(path, "type"))
     body_path = at(path, call_type)
     body = req_object(req(obj, call_type, path), body_path)
     name = req_str(req(body, "name", body_path), at(body_path, "name"))

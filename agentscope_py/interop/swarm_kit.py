@@ -25,6 +25,7 @@ from .._blocks import (
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
 from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
+from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import (
@@ -79,7 +80,7 @@ _ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYS
 # == reading =========================================================================
 
 
-def from_swarm_kit(payload: object) -> list[Msg]:
+def from_swarm_kit(payload: Any) -> list[Msg]:
     """Messages from a list of ``IModelMessage`` dicts.
 
     Consecutive ``tool`` messages become one TOOL message (a result block each,
@@ -99,7 +100,7 @@ def from_swarm_kit(payload: object) -> list[Msg]:
             role_name = req_str(req(raw, "role", path), at(path, "role"))
             role = _ROLES.get(role_name)
             if role is None:
-                raise DecodeError(f"unknown role {role_name!r}; expected one of {', '.join(_ROLES)}", at(path, "role"))
+                raise DecodeError(f"unknown role {elided(role_name)}; expected one of {', '.join(_ROLES)}", at(path, "role"))
             if run is not None and role_name != "tool":
                 out.append(_tool_message(*run))
                 run = None

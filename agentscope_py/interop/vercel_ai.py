@@ -106,7 +106,7 @@ _USUAL_FORM = {MsgRole.SYSTEM: "string", MsgRole.USER: "list", MsgRole.ASSISTANT
 # == reading =========================================================================
 
 
-def from_vercel_ai(payload: object) -> list[Msg]:
+def from_vercel_ai(payload: Any) -> list[Msg]:
     """Messages from a list of ``ModelMessage`` dicts (or Codebuff's message history).
 
     Each message gets a fresh ``id``; ``timestamp`` comes from Codebuff's
