@@ -50,7 +50,6 @@ from agentscope_py.interop import (
     to_anthropic,
     to_openai,
 )
-from agentscope_py.interop import _carry
 
 MESSAGE = TypeAdapter(MessageParam)
 SYSTEM: TypeAdapter[str | list[TextBlockParam]] = TypeAdapter(str | list[TextBlockParam])
@@ -638,29 +637,6 @@ def test_a_file_by_id_in_another_message_is_refused_saying_why_and_what_to_do() 
     again = UserMessage("Now translate it", file, metadata=read.metadata)
     assert to_anthropic([again])["messages"][0]["content"][1] == {
         "type": "document", "source": {"type": "file", "file_id": "file_011CN"}, "title": "report.pdf"}
-
-
-# -- a message its tool results cut into many turns -------------------------------------------------
-
-
-def test_a_message_cut_into_turns_has_its_carried_fields_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Read for each turn, they were matched against the whole content each time: every block
-    # fingerprinted once per turn, quadratic in the blocks.
-    fingerprint = _carry.fingerprint
-    fingerprinted: list[object] = []
-
-    def counted(block: Any) -> str:
-        fingerprinted.append(block)
-        return fingerprint(block)
-
-    monkeypatch.setattr(_carry, "fingerprint", counted)
-    content: list[Any] = []
-    for index in range(100):
-        content += [ToolUseBlock(f"c{index}", "f", {}), ToolResultBlock(f"c{index}", "f", [TextBlock("ok")]), TextBlock(f"t{index}")]
-    marked = {"anthropic": {"parts": {"2": {"cache_control": {"type": "ephemeral"}}}, "part_of": {"2": fingerprint(TextBlock("t0"))}}}
-    out = to_anthropic([UserMessage("q"), AssistantMessage(content, metadata=marked)])
-    assert len(fingerprinted) == len(content)
-    assert out["messages"][3]["content"][0] == {"type": "text", "text": "t0", "cache_control": {"type": "ephemeral"}}
 
 
 # -- a hostile value in an error ---------------------------------------------------------------------

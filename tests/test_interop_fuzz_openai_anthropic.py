@@ -34,6 +34,7 @@ from agentscope_py import (
     MsgRole,
     TextBlock,
     ThinkingBlock,
+    ToolResultBlock,
     ToolResultMessage,
     ToolUseBlock,
     UnsupportedContentError,
@@ -328,6 +329,30 @@ def test_parts_left_without_a_block_look_at_each_block_once(write: Writer, fmt: 
     parts = written[0]["content"] if write is to_openai else written["messages"][0]["content"]
     assert parts == [{"type": "text", "text": "a", "x": 1}] * 3  # the first three parts take them, in order
     assert lines_run(400) < 6 * lines_run(100)  # four times the blocks: about four times the work, not sixteen
+
+
+@pytest.mark.parametrize(("write", "fmt"), [(to_openai, "openai"), (to_anthropic, "anthropic")])
+def test_a_message_cut_into_turns_has_its_carried_fields_read_once(
+    write: Writer, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Read for each turn, they were matched against the whole content each time: every block
+    # fingerprinted once per turn, quadratic in the blocks.
+    fingerprinted: list[object] = []
+
+    def counted(block: Any) -> str:
+        fingerprinted.append(block)
+        return fingerprint(block)
+
+    monkeypatch.setattr(_carry, "fingerprint", counted)
+    content: list[Any] = []
+    for index in range(100):
+        content += [ToolUseBlock(f"c{index}", "f", {}), ToolResultBlock(f"c{index}", "f", [TextBlock("ok")]), TextBlock(f"t{index}")]
+    marked = {fmt: {"parts": {"2": {"cache_control": {"type": "ephemeral"}}}, "part_of": {"2": fingerprint(TextBlock("t0"))}}}
+    written = write([UserMessage("q"), AssistantMessage(content, metadata=marked)])
+    assert len(fingerprinted) == len(content)
+    # The third message (after the first call and its result) holds t0, with the part's field.
+    turn = written[3] if write is to_openai else written["messages"][3]
+    assert turn["content"][0] == {"type": "text", "text": "t0", "cache_control": {"type": "ephemeral"}}
 
 
 def _lines_run_in(path: str, action: Callable[[], object]) -> int:

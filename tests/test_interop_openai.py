@@ -47,7 +47,6 @@ from agentscope_py.interop import (
     to_openai,
     validate_conversation,
 )
-from agentscope_py.interop import _carry
 
 MESSAGE = TypeAdapter(ChatCompletionMessageParam)
 
@@ -780,25 +779,6 @@ def test_the_kept_fields_of_a_message_cut_into_turns_are_sent_once() -> None:
         {"role": "tool", "tool_call_id": "c0", "content": "ok"},
         {"role": "assistant", "content": "done", "reasoning_content": "r"},
     ]
-
-
-def test_a_message_cut_into_turns_has_its_carried_fields_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Read for each turn, they were matched against the whole content each time: every block
-    # fingerprinted once per turn, quadratic in the blocks.
-    fingerprint = _carry.fingerprint
-    fingerprinted: list[object] = []
-
-    def counted(block: Any) -> str:
-        fingerprinted.append(block)
-        return fingerprint(block)
-
-    monkeypatch.setattr(_carry, "fingerprint", counted)
-    parts = {"openai": {"parts": {"2": {"x": 1}}, "part_of": {"2": fingerprint(TextBlock("t0"))}}}
-    conversation = _cut_by_results(100, parts)
-    out = to_openai(conversation)
-    assert len(fingerprinted) == len(conversation[1].content)
-    assert out[3] == {"role": "assistant", "content": [{"type": "text", "text": "t0", "x": 1}],
-                      "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
 
 
 # -- a hostile value in an error ---------------------------------------------------------------------
