@@ -42,6 +42,7 @@ _NOT_IN_HOST = re.compile(r"[ %<>\\^|]")
 # ß, ς, ZWNJ and ZWJ: Python's IDNA 2003 codec maps them away, a browser's IDNA keeps them (faß.de
 # is fass.de to one, xn--fa-hia.de to the other): the client would reach another host than a browser.
 _IDNA_DEVIATIONS = re.compile("[\u00df\u03c2\u200c\u200d]")
+_ZONE = re.compile(r"[A-Za-z0-9._~-]+")  # an IPv6 zone (an interface name, RFC 6874), unescaped
 
 
 def _parse_url(url: str) -> tuple[bool, str, int, str]:
@@ -72,14 +73,27 @@ def _parse_url(url: str) -> tuple[bool, str, int, str]:
         port = 0
     if port == 0:  # None when the url gives none
         raise ArgumentValueError(f"url must have a port from 1 to 65535, got {url!r}")
-    if ":" not in host:  # else an IPv6 address, which urlsplit has checked
-        host = _ascii_host(host)
+    host = _ascii_host(host) if ":" not in host else _ipv6_host(host)
     target = urllib.parse.quote(parts.path or "/", safe=_AS_IS)
     if parts.query:
         target += "?" + urllib.parse.quote(parts.query, safe=_AS_IS)
     https = parts.scheme == "https"
     # Explicit: given None, http.client would read the end of an IPv6 address ("::1") as a port.
     return https, host, port or (443 if https else 80), target
+
+
+def _ipv6_host(host: str) -> str:
+    """An IPv6 address as the resolver takes it: a zone (``fe80::1%25eth0`` in a URL, RFC 6874) with
+    its ``%`` unescaped.  urlsplit has checked the address, not the zone."""
+    if "%" not in host:
+        return host
+    address, escape, zone = host.partition("%25")
+    if not escape or not _ZONE.fullmatch(zone):
+        raise ArgumentValueError(
+            f"url host {host!r} has no IPv6 zone the client can send: write it as %25 and an interface name "
+            "of letters, digits and ._~- ([fe80::1%25eth0])"
+        )
+    return f"{address}%{zone}"
 
 
 def _ascii_host(host: str) -> str:

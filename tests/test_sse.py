@@ -268,6 +268,8 @@ def test_the_client_checks_its_arguments() -> None:
         ({"url": "http://ex%61mple.com/x"}, ArgumentValueError, r"host 'ex%61mple.com' cannot contain"),
         ({"url": "http://ä..example/x"}, ArgumentValueError, r"host 'ä..example' is no internationalized domain name"),
         ({"url": "http://faß.de/x"}, ArgumentValueError, r"host 'faß.de' holds ß.*xn--"),
+        ({"url": "http://[fe80::1%25a b]/x"}, ArgumentValueError, r"no IPv6 zone the client can send: write it as %25"),
+        ({"url": "http://[fe80::1%lo]/x"}, ArgumentValueError, r"host 'fe80::1%lo' has no IPv6 zone"),
     ],
 )
 def test_the_client_refuses_a_url_or_header_it_could_not_send(arguments: dict[str, object], error: type[Exception], message: str) -> None:
@@ -307,6 +309,22 @@ def test_a_non_ascii_host_is_sent_in_its_idna_form(monkeypatch: pytest.MonkeyPat
     port = url.rsplit(":", 1)[1].strip("/")
     assert asked == ["xn--bcher-kva.example"]
     assert server.headers[0]["Host"] == f"xn--bcher-kva.example:{port}"
+
+
+def test_an_ipv6_zone_is_sent_unescaped_to_the_resolver(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A URL writes the zone's "%" as "%25" (RFC 6874); the resolver takes "fe80::1%eth0".
+    asked: list[str] = []
+    connect = socket.create_connection
+
+    def to_loopback(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        asked.append(address[0])
+        return connect(("127.0.0.1", address[1]), *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", to_loopback)
+    with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
+        url = server.url.replace("127.0.0.1", "[fe80::1%25eth0]")
+        assert list(ResumableEventStream(url, timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)) == EVENTS[:3]
+    assert asked == ["fe80::1%eth0"]
 
 
 def test_a_url_http_client_refuses_is_an_argument_error_not_a_dropped_connection(monkeypatch: pytest.MonkeyPatch) -> None:
