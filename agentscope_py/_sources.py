@@ -29,14 +29,15 @@ class Source(JsonSerializable):
 
 
 def _shown_url(url: str) -> str:
-    # A data: URL holds the bytes themselves, as a Base64Source does; any other is shown whole.
-    return elided(url) if url[:5].lower() == "data:" else repr(url)
+    # A data: URL holds the bytes themselves, as a Base64Source does; any other is shown whole, up to
+    # a length no signed URL reaches (one past it is no address a person reads, and may be megabytes).
+    return elided(url) if url[:5].lower() == "data:" or len(url) > 4096 else repr(url)
 
 
 @attrs.frozen(field_transformer=checked_fields)
 class URLSource(Source):
     """Media fetched from ``url``; ``mime_type`` is optional.  Its ``repr`` shows the start of a
-    long ``data:`` URL and its length."""
+    long ``data:`` URL (or of any URL past 4096 characters) and its length."""
 
     type: ClassVar[str] = "url"
     url: str = attrs.field(repr=_shown_url)

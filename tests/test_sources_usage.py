@@ -179,4 +179,6 @@ def test_a_long_base64_source_shows_its_start_and_length() -> None:
     assert repr(inline) == f"URLSource(url={('data:image/png;base64,' + 'A' * 26)!r}…(5,000,022 characters), mime_type=None)"
     signed = "https://example.com/cat.png?" + "&".join(f"sig{i}=abcdef" for i in range(40))
     assert repr(URLSource(signed)) == f"URLSource(url={signed!r}, mime_type=None)"  # another URL is shown whole
+    huge = "https://example.com/?q=" + "a" * 5_000
+    assert repr(URLSource(huge)) == f"URLSource(url={huge[:48]!r}…(5,023 characters), mime_type=None)"  # up to 4096
     assert long == Base64Source("image/png", "A" * 5_000_000)  # only the repr is short

@@ -235,7 +235,7 @@ def url_hint(block: ContentBlock) -> str:
     """For :meth:`Conversion.refuse`: what about the URL of a media block made a writer refuse it, when
     its kind alone does not say; ``""`` for any other block.  A URL without a scheme is a file id, which
     its format knows as one only from the message it was read with; a DataBlock's URL that declares no
-    type has the one its file extension names, which the writer did not take by URL."""
+    type has the one its file extension names, which the error then says."""
     source = getattr(block, "source", None)  # the media blocks'
     if not isinstance(source, URLSource):
         return ""
@@ -245,7 +245,7 @@ def url_hint(block: ContentBlock) -> str:
             "format it was read from, in the message it was read with (or one given that message's metadata)"
         )
     guessed = url_media_type(source.url) if isinstance(block, DataBlock) and source.mime_type is None else None
-    return f": its file extension says {guessed}, which is not taken by URL" if guessed else ""
+    return f": its file extension says {guessed}" if guessed else ""
 
 
 def _source_text(source: Source | None) -> str:
