@@ -114,13 +114,14 @@ class StreamedArguments:
     Each fragment is read once, and only for the characters that nest.
     """
 
-    __slots__ = ("_depth", "_escaped", "_in_string", "_read")
+    __slots__ = ("_depth", "_escaped", "_in_string", "_opened", "_read")
 
     def __init__(self) -> None:
         self._read = 0  # fragments read
         self._depth = 0
         self._in_string = False
         self._escaped = False  # the last fragment ended in a backslash inside a string
+        self._opened = False  # whether an object or array was ever opened
 
     def unfinished(self, fragments: list[str]) -> bool:
         """Whether ``fragments`` (the ones given before, then any new ones: the list only grows)
@@ -129,6 +130,12 @@ class StreamedArguments:
             self._scan(fragment)
         self._read = len(fragments)
         return self._depth > 0 or self._in_string
+
+    @property
+    def closed(self) -> bool:
+        """Whether the fragments read so far opened something and closed all of it: text that, when it
+        is no JSON object, no fragment after can make one (they can only follow what is closed)."""
+        return self._opened and self._depth <= 0 and not self._in_string
 
     def _scan(self, text: str) -> None:
         if not text:  # nothing to read, and a backslash just before still escapes what comes next
@@ -151,6 +158,7 @@ class StreamedArguments:
                 in_string = True
             elif char == "{" or char == "[":
                 depth += 1
+                self._opened = True
             elif char == "}" or char == "]":
                 depth -= 1
         self._depth, self._in_string = depth, in_string

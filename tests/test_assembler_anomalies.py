@@ -550,6 +550,33 @@ def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can
     assert len(parsed) == 2 and all(json.loads(raw) == call.input for raw in parsed)
 
 
+@pytest.mark.parametrize("ended", [True, False], ids=["call ended", "call never ended"])
+def test_text_after_closed_arguments_is_parsed_once_while_streaming(monkeypatch: pytest.MonkeyPatch, ended: bool) -> None:
+    # Each '}' after the object closed ended a fragment the way whole arguments end: the text so far
+    # was parsed at each snapshot, time quadratic in it.  Nothing after a closed value can mend it.
+    from agentscope_py.event import _reply_state
+
+    parsed: list[str] = []
+
+    def counted(raw: str) -> Any:
+        parsed.append(raw)
+        return parse_tool_arguments(raw)
+
+    monkeypatch.setattr(_reply_state, "parse_tool_arguments", counted)
+    fragments = ["[1", "]", *["]"] * 300]
+    events = [START, ToolCallStartEvent("M", "c1", "f"), *(ToolCallDeltaEvent("M", "c1", "f", piece) for piece in fragments)]
+    events += [ToolCallEndEvent("M", "c1", "f"), END] if ended else [END]
+    assembler = MessageAssembler()
+    for event in events:
+        assembler.feed(event)
+        assembler.snapshot()
+    assert len(parsed) <= 4  # "[1]", "[1]]" (the fault settles), and the whole text once or twice at the end
+    [anomaly] = assembler.anomalies
+    # The fault as the whole text says it, not as "[1]" did ("a JSON list, not an object").
+    assert anomaly.message == assemble(events).anomalies[0].message
+    assert "Extra data" in anomaly.message or "trailing" in anomaly.message
+
+
 def test_what_is_wrong_with_arguments_does_not_depend_on_a_snapshot() -> None:
     # A call built while streaming is built again at its end, when its text is parsed for real.
     events = [START, ToolCallStartEvent("M", "c1", "search"), ToolCallDeltaEvent("M", "c1", "search", '{"q": ["kit"}'),

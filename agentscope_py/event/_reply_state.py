@@ -213,7 +213,7 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 class ToolCallAccumulator(_StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
-    __slots__ = ("content", "input", "metadata", "name", "nesting", "problem", "state", "state_given")
+    __slots__ = ("content", "input", "metadata", "name", "nesting", "problem", "settled", "state", "state_given")
     kind = "tool call"
     end_creates = True
 
@@ -227,6 +227,7 @@ class ToolCallAccumulator(_StreamedText):
         self.state_given = False
         self.problem: str | None = None  # why the arguments are not a JSON object, once built
         self.nesting: StreamedArguments | None = None  # made by the first snapshot while the call streams
+        self.settled: str | None = None  # the problem of closed text, which no fragment after can mend
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []
@@ -249,8 +250,15 @@ class ToolCallAccumulator(_StreamedText):
                 problems.append(f"a tool call's content must be a string or null, got {type(extras['content']).__name__}")
         return problems
 
+    def final_problem(self) -> str | None:
+        """``problem`` as the whole text says it (a settled one is an earlier text's: the same fault,
+        in other words perhaps, "a JSON list" before the "]" that followed it)."""
+        if self.open and self.settled is not None:
+            return parse_tool_arguments(self.joined())[1]
+        return self.problem
+
     def take_back(self, start: int) -> list[str]:
-        self.nesting = None  # it read what is taken back: read again from the start
+        self.nesting = self.settled = None  # they read what is taken back: read again from the start
         return _StreamedText.take_back(self, start)
 
     def _unfinished(self) -> bool:
@@ -268,8 +276,14 @@ class ToolCallAccumulator(_StreamedText):
                 tool_input = EMPTY
             elif self.open and self._unfinished():  # no need to parse it to know
                 tool_input, self.problem = EMPTY, UNFINISHED
+            elif self.open and self.settled is not None:
+                # Parsed again at every fragment, text that follows a closed value would cost time
+                # quadratic in it; its first fault stays where it is.  Parsed once more at the end.
+                tool_input, self.problem = EMPTY, self.settled
             else:
                 tool_input, self.problem = parse_tool_arguments(arguments)
+                if self.open and self.problem is not None and self.nesting is not None and self.nesting.closed:
+                    self.settled = self.problem
         return _tool_use_block(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
 

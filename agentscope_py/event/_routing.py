@@ -183,7 +183,7 @@ class ReplyRouter:
         message = reply.message()  # builds every block, so each call's ``problem`` is current
         for block in reply.blocks:
             if isinstance(block, ToolCallAccumulator):
-                problem = block.problem
+                problem = block.final_problem()
                 if problem is not None:
                     self._report(
                         AnomalyKind.INVALID_TOOL_ARGUMENTS,
