@@ -140,7 +140,7 @@ class StreamedArguments:
     def _scan(self, text: str) -> None:
         if not text:  # nothing to read, and a backslash just before still escapes what comes next
             return
-        depth, in_string = self._depth, self._in_string
+        depth, in_string, opened = self._depth, self._in_string, self._opened
         escaped_at = 0 if self._escaped else -1  # the position of a character a backslash escapes
         self._escaped = False
         for match in _NESTING.finditer(text):
@@ -158,7 +158,7 @@ class StreamedArguments:
                 in_string = True
             elif char == "{" or char == "[":
                 depth += 1
-                self._opened = True
+                opened = True
             elif char == "}" or char == "]":
                 depth -= 1
-        self._depth, self._in_string = depth, in_string
+        self._depth, self._in_string, self._opened = depth, in_string, opened
