@@ -23,6 +23,7 @@ from agentscope_py import (
     ChatUsage,
     ContentBlock,
     DataBlock,
+    DecodeError,
     GenerateReason,
     HintBlock,
     ImageBlock,
@@ -242,6 +243,25 @@ def test_a_camel_case_key_wins_over_its_snake_case_alias_even_as_null() -> None:
     video = VideoBlock.from_dict({"type": "video", "total_pixels": 4, "totalPixels": 5, "max_frames": 6})
     assert (video.total_pixels, video.max_frames) == (5, 6)
 
+
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [
+        ({"type": "video", "max_frames": "5"}, "max_frames"),
+        ({"type": "video", "maxFrames": "5", "max_frames": 3}, "maxFrames"),
+        ({"type": "video", "total_pixels": 2**40}, "total_pixels"),
+        ({"type": "image", "source": {"type": "url", "url": "u"}, "min_pixels": 1.5}, "min_pixels"),
+    ],
+)
+def test_an_error_in_a_value_read_under_an_alias_names_the_key_it_was_read_under(
+    document: dict[str, Any], path: str
+) -> None:
+    with pytest.raises(DecodeError) as caught:
+        ContentBlock.from_dict(document)
+    assert caught.value.path == path
+    with pytest.raises(DecodeError) as in_a_message:
+        Msg.from_json(json.dumps({"role": "USER", "content": [{"type": "text", "text": "a"}, document]}))
+    assert in_a_message.value.path == f"content[1].{path}"
 
 def test_an_empty_data_block_id_is_replaced_with_a_fresh_one_as_in_java() -> None:
     first = DataBlock.from_dict({"type": "data", "source": PNG.to_dict(), "id": ""})

@@ -239,6 +239,13 @@ def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> li
     default = field_default(spec, field)
     keys = (field.key, *field.aliases)
     convert = _items_inline(field.kind, v, field.key, gen) or field.kind.decode(v, field.key, gen)
+    if field.aliases:  # an error names the key the value was read under
+        convert = [
+            "try:",
+            *(f"    {line}" for line in convert),
+            f"except {gen.ref(DecodeError, 'DecodeError')} as error:",
+            f"    raise {gen.ref(_under_key_read, 'under_key_read')}(error, d, {keys!r}) from None",
+        ]
     if field.required or default is NO_DEFAULT:
         present = " or ".join(f"{key!r} in d" for key in keys)
         missing = f"raise {gen.ref(DecodeError, 'DecodeError')}(\"missing required key '{field.key}'\")"
@@ -254,6 +261,13 @@ def _decode_field(spec: WireClass, field: WireField, v: str, gen: CodeGen) -> li
         return [*lines, f"if {v} is not None:", *(f"    {line}" for line in convert)]
     lines += ["else:", *(f"    {line}" for line in convert)]
     return lines
+
+
+def _under_key_read(error: DecodeError, document: dict[str, Any], keys: tuple[str, ...]) -> DecodeError:
+    """``error``, raised at the first of ``keys``, moved to the one of them the value was read under
+    (the first present, as ``_decode_field`` reads them: a key, then its aliases while it is absent)."""
+    read = keys[0] if keys[0] in document else next(key for key in keys[1:] if document.get(key) is not None)
+    return DecodeError(error.reason, read + error.path[len(keys[0]) :])
 
 
 def _items_inline(kind: Kind, v: str, path: str, gen: CodeGen) -> list[str]:
