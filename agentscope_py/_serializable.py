@@ -20,22 +20,22 @@ from typing_extensions import Self
 
 from .errors import ArgumentTypeError, ArgumentValueError
 
-__all__ = ["DEFAULT_LIMITS", "DecodeLimits", "JsonSerializable", "check_limits", "install_codec"]
+__all__ = ["DEFAULT_LIMITS", "DEPTH_CEILING", "DecodeLimits", "JsonSerializable", "check_limits", "install_codec"]
 
 _T = TypeVar("_T")
 
-# How deep a message may store a value (``_frozen.MAX_STORED_DEPTH``, which imports this module):
-# a value nested deeper could not be hashed.  The decoder takes at most two Python stack frames per
-# level (an object in metadata), which keeps the deepest document inside the default recursion
-# limit (1000).
-_DEPTH_CEILING = 400
+#: The most ``DecodeLimits.max_depth`` may be: how deep a message may store a value
+#: (``_frozen.MAX_STORED_DEPTH``, which imports this module), as a value nested deeper could not be
+#: hashed.  The decoder takes at most two Python stack frames per level (an object in metadata),
+#: which keeps the deepest document inside the default recursion limit (1000).
+DEPTH_CEILING = 400
 
 
 def _check_depth(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:
     if type(value) is not int:
         raise ArgumentTypeError(f"DecodeLimits.max_depth must be an int, got {value!r} ({type(value).__name__})")
-    if not 1 <= value <= _DEPTH_CEILING:
-        raise ArgumentValueError(f"DecodeLimits.max_depth must be an int from 1 to {_DEPTH_CEILING}, got {value!r}")
+    if not 1 <= value <= DEPTH_CEILING:
+        raise ArgumentValueError(f"DecodeLimits.max_depth must be an int from 1 to {DEPTH_CEILING}, got {value!r}")
 
 
 def _check_bytes(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:

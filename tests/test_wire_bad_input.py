@@ -37,7 +37,7 @@ from agentscope_py import (
     _ids,
 )
 from agentscope_py._frozen import MAX_STORED_DEPTH
-from agentscope_py._serializable import _DEPTH_CEILING
+from agentscope_py._serializable import DEPTH_CEILING
 
 ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserMessage]
 
@@ -212,7 +212,7 @@ def test_the_depth_limit_is_exact_and_configurable(backend: str) -> None:
 def test_the_deepest_limit_is_as_deep_as_a_message_stores_a_value(backend: str) -> None:
     # Past MAX_STORED_DEPTH a value could not be hashed; at it, one reads on every backend, from the
     # deep end of a caller's stack too, and one level more is refused where it is.
-    assert _DEPTH_CEILING == MAX_STORED_DEPTH
+    assert DEPTH_CEILING == MAX_STORED_DEPTH
     limits = DecodeLimits(max_depth=MAX_STORED_DEPTH)
     # The top object and MAX_STORED_DEPTH - 1 levels of metadata: as deep as the limit.
     fits = '{"role":"USER","metadata":' + '{"a":' * (MAX_STORED_DEPTH - 2) + "{}" + "}" * (MAX_STORED_DEPTH - 2) + "}"
@@ -223,6 +223,10 @@ def test_the_deepest_limit_is_as_deep_as_a_message_stores_a_value(backend: str) 
     with pytest.raises(DecodeError, match="nested deeper than 400 levels") as caught:
         Msg.from_json(too_deep, limits=limits)
     assert caught.value.path.startswith("metadata.a.a")
+    # No limit reads it, so the error does not ask for a higher one; below the ceiling it does.
+    assert caught.value.reason.endswith("the most DecodeLimits allows: this library cannot read the document")
+    with pytest.raises(DecodeError, match=r"pass limits=DecodeLimits\(max_depth=\.\.\.\) to accept more \(at most 400\)"):
+        Msg.from_json(fits, limits=DecodeLimits(max_depth=MAX_STORED_DEPTH - 1))
 
     def from_deep_in_the_stack(frames: int) -> Msg:
         return from_deep_in_the_stack(frames - 1) if frames else Msg.from_json(fits, limits=limits)

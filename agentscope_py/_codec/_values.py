@@ -26,6 +26,7 @@ from .._frozen import (
 )
 from .._json import InexactNumber
 from .._reader import as_plain, json_kind
+from .._serializable import DEPTH_CEILING
 from .._shown import SHOWN, shown
 from ..errors import DecodeError
 
@@ -46,9 +47,11 @@ class Context:
         self.inexact_ints = inexact_ints
 
     def too_deep(self) -> DecodeError:
-        return DecodeError(
-            f"nested deeper than {self.max_depth} levels; pass limits=DecodeLimits(max_depth=...) to accept more"
-        )
+        if self.max_depth < DEPTH_CEILING:
+            advice = f"pass limits=DecodeLimits(max_depth=...) to accept more (at most {DEPTH_CEILING})"
+        else:
+            advice = "the most DecodeLimits allows: this library cannot read the document"
+        return DecodeError(f"nested deeper than {self.max_depth} levels; {advice}")
 
     def check_float(self, value: float, path: str) -> None:
         """Refuse what JSON cannot hold; ask for an exact re-read of a float orjson made from a big int."""
