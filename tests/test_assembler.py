@@ -416,6 +416,29 @@ def test_snapshots_share_the_metadata_while_it_and_the_reason_are_unchanged() ->
     assert changed is not None and changed.get_generate_reason() is GenerateReason.INTERRUPTED
 
 
+def test_a_late_start_events_metadata_reaches_a_snapshot_taken_after_the_reason() -> None:
+    # The reason stays the same while the metadata changes: the merged copy of the old must not be reused.
+    late_start = AgentStartEvent(None, "R", "a", metadata={"agentscope_message": {"metadata": {"k": "v"}}})
+    assembler = MessageAssembler()
+    metadata = []
+    for event in [
+        TextBlockStartEvent("R", "t"),
+        TextBlockDeltaEvent("R", "t", "hi"),
+        RequestStopEvent("stop", GenerateReason.MAX_ITERATIONS),
+        late_start,
+    ]:
+        assembler.feed(event)
+        snapshot = assembler.snapshot()
+        assert snapshot is not None
+        metadata.append(dict(snapshot.metadata))
+    assert metadata[2:] == [
+        {"agentscope_generate_reason": "MAX_ITERATIONS"},
+        {"k": "v", "agentscope_generate_reason": "MAX_ITERATIONS"},
+    ]
+    [message] = assembler.feed(AgentEndEvent("R"))
+    assert message.metadata == {"k": "v", "agentscope_generate_reason": "MAX_ITERATIONS"}
+
+
 def test_the_message_timestamp_is_the_start_events_time_in_local_time() -> None:
     start = AgentStartEvent(None, "R", "a", created_at="2026-01-02T03:04:05.678901234Z")
     [message] = assemble([start, AgentEndEvent("R")])
@@ -540,3 +563,45 @@ def test_a_replayed_argument_fragment_seen_by_a_snapshot_does_not_leave_the_call
     [streamed] = snapshot.get_content_blocks(ToolUseBlock)
     assert streamed.content == '{"a": [1, 2]}' and streamed.input == {"a": [1, 2]}
     assert assembler.feed_all(events[deltas[-1] + 1 :]) == [message]
+
+
+def test_whitespace_before_the_arguments_does_not_settle_them_as_invalid() -> None:
+    # A blank fragment opens nothing: the object after it is the arguments, snapshot after snapshot.
+    assembler = MessageAssembler()
+    inputs = []
+    for event in [
+        AgentStartEvent(None, "R", "a"),
+        ToolCallStartEvent("R", "c1", "f"),
+        ToolCallDeltaEvent("R", "c1", "f", " "),
+        ToolCallDeltaEvent("R", "c1", "f", '{"a": 1}'),
+    ]:
+        assembler.feed(event)
+        snapshot = assembler.snapshot()
+        assert snapshot is not None
+        inputs.append([call.input for call in snapshot.get_content_blocks(ToolUseBlock)])
+    assert inputs == [[], [{}], [{}], [{"a": 1}]]
+
+
+def test_a_replayed_closing_fragment_seen_by_a_snapshot_does_not_settle_the_arguments_as_invalid() -> None:
+    # Seen by a snapshot, the replayed "}" made the text '{"a": 1}}', closed and invalid; taken back,
+    # it must not leave that verdict behind for the text without it.
+    assembler = MessageAssembler()
+
+    def stream() -> Iterator[AgentEvent]:
+        yield AgentStartEvent(None, "R", "a")
+        yield ToolCallStartEvent("R", "c1", "f")
+        yield ToolCallDeltaEvent("R", "c1", "f", '{"a": 1', id="d1")
+        yield ToolCallDeltaEvent("R", "c1", "f", "}", id="d2")
+        assert assembler.snapshot() is not None
+        yield ToolCallDeltaEvent("R", "c1", "f", "}", id="d2")
+        assert assembler.snapshot() is not None
+        yield ToolCallDeltaEvent("R", "c1", "f", " ", id="d3")
+
+    assert assembler.feed_all(stream()) == []
+    snapshot = assembler.snapshot()
+    assert snapshot is not None
+    [streamed] = snapshot.get_content_blocks(ToolUseBlock)
+    assert streamed.content == '{"a": 1} ' and streamed.input == {"a": 1}
+    [message] = assembler.feed_all([ToolCallEndEvent("R", "c1", "f"), AgentEndEvent("R")])
+    assert message.get_content_blocks(ToolUseBlock)[0].input == {"a": 1}
+    assert assembler.anomalies == ()

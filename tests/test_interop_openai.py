@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import comparable, conversations_for
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionContentPartText, ChatCompletionMessageParam
 from provider_payloads import openai_payloads
 from pydantic import TypeAdapter
 from sdk_types import validate
@@ -676,6 +676,20 @@ def test_a_refusal_read_as_the_text_is_dropped_once_the_text_is_edited() -> None
         "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
 
 
+def test_the_blank_content_a_refusal_came_with_is_dropped_once_the_text_is_edited() -> None:
+    user, answer = from_openai([{"role": "user", "content": "q"}, {"role": "assistant", "content": " \n", "refusal": REFUSAL}])
+    only_call = answer.with_content([ToolUseBlock("c", "f", {})])
+    assert to_openai([user, only_call, ToolResultMessage.of("c", "f", "ok")])[1] == {
+        "role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+
+
+def test_a_refusal_beside_content_parts_given_as_sdk_objects_reads_as_the_text() -> None:
+    part = ChatCompletionContentPartText(type="text", text="")
+    (answer,) = from_openai([{"role": "assistant", "content": [part], "refusal": REFUSAL}])
+    assert answer.content == (TextBlock(REFUSAL),)
+    assert to_openai([answer]) == [{"role": "assistant", "content": [{"type": "text", "text": ""}], "refusal": REFUSAL}]
+
+
 def test_a_refusal_beside_content_or_calls_is_not_read_as_the_text() -> None:
     beside_calls = [{"role": "assistant", "content": None, "refusal": "no",
                      "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
@@ -703,6 +717,31 @@ def test_a_url_whose_extension_names_no_image_is_not_sent_as_an_image() -> None:
     # An image's extension, or none, is an image still.
     for url in ("https://x/cat.JPG", "https://x/render?id=7"):
         assert to_openai([UserMessage(DataBlock(URLSource(url)))])[0]["content"][0]["type"] == "image_url"
+
+
+def test_a_media_type_a_url_declares_wins_over_its_file_extension() -> None:
+    declared = [UserMessage(DataBlock(URLSource("https://x/a.wav", "image/png")))]
+    assert to_openai(declared)[0]["content"] == [{"type": "image_url", "image_url": {"url": "https://x/a.wav"}}]
+    assert to_anthropic(declared)["messages"][0]["content"] == [
+        {"type": "image", "source": {"type": "url", "url": "https://x/a.wav"}}]
+
+
+@pytest.mark.parametrize(
+    ("messages", "error"),
+    [
+        # The type is declared: the extension decided nothing.
+        ([UserMessage(DataBlock(URLSource("https://x/a.png", "audio/wav")))], r"a DataBlock by URL \(audio/wav\)"),
+        # An AudioBlock is audio whatever its URL says.
+        ([UserMessage(AudioBlock(URLSource("https://x/a.wav")))], r"an AudioBlock by URL"),
+        # An assistant message holds no media, whatever its type.
+        ([UserMessage("q"), AssistantMessage(DataBlock(URLSource("https://x/a.wav")))], r"a DataBlock by URL"),
+    ],
+    ids=["declared", "audio block", "assistant"],
+)
+def test_the_error_names_the_file_extension_only_where_it_told_the_type(messages: list[Msg], error: str) -> None:
+    index = len(messages) - 1
+    with pytest.raises(UnsupportedContentError, match=rf"cannot hold {error} \(messages\[{index}\]\.content\[0\]\); pass"):
+        to_openai(messages)
 
 
 def test_an_image_url_part_whose_url_names_another_type_goes_back_as_it_came() -> None:

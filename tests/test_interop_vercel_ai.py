@@ -165,6 +165,53 @@ def test_a_file_part_names_the_likely_media_type() -> None:
     assert to_vercel_ai(unknown, on_unsupported="drop")[0]["content"] == []
 
 
+# Written out rather than read from the library: an entry dropped from its table must fail here.
+EXTENSION_TYPES = {
+    "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+    "bmp": "image/bmp", "svg": "image/svg+xml", "tif": "image/tiff", "tiff": "image/tiff", "heic": "image/heic",
+    "mp3": "audio/mpeg", "wav": "audio/wav", "ogg": "audio/ogg", "oga": "audio/ogg", "flac": "audio/flac",
+    "m4a": "audio/mp4", "aac": "audio/aac", "mp4": "video/mp4", "webm": "video/webm", "mov": "video/quicktime",
+    "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown", "csv": "text/csv", "html": "text/html",
+    "htm": "text/html", "json": "application/json", "xml": "application/xml",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+}
+
+
+def file_part_of(url: str, mime_type: str | None = None) -> dict[str, Any]:
+    """The file part an assistant's DataBlock by ``url`` becomes: it must name a media type."""
+    sent = to_vercel_ai([UserMessage("q"), AssistantMessage(DataBlock(URLSource(url, mime_type)))])
+    [part] = sent[1]["content"]
+    return part  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("extension", "media_type"), sorted(EXTENSION_TYPES.items()))
+def test_a_url_with_a_known_file_extension_goes_with_the_media_type_it_names(extension: str, media_type: str) -> None:
+    for name in (f"a.{extension}", f"A.{extension.upper()}"):
+        url = f"https://x/{name}"
+        assert file_part_of(url) == {"type": "file", "data": url, "mediaType": media_type}
+
+
+@pytest.mark.parametrize(
+    ("url", "mime_type", "media_type"),
+    [
+        ("https://x/photo.v2.wav", None, "audio/wav"),  # the last extension names the type
+        ("https://x/a.wav?format=png#x.png", None, "audio/wav"),  # the path's, not the query's
+        ("https://x/a.wav", "image/png", "image/png"),  # the type declared wins over the extension
+        ("https://x/files/pdf", None, None),  # a name without a dot has no extension
+        ("https://x/v1.2/download", None, None),  # nor has a name after a folder's dot
+        ("https://x/backup.tar.gz", None, None),
+    ],
+)
+def test_a_url_has_the_media_type_of_its_last_path_segments_extension(url: str, mime_type: str | None, media_type: str | None) -> None:
+    if media_type is None:
+        with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[1\]\.content\[0\]\)"):
+            file_part_of(url, mime_type)
+    else:
+        assert file_part_of(url, mime_type) == {"type": "file", "data": url, "mediaType": media_type}
+
+
 # -- tool results: split out, merged back ----------------------------------------------------
 
 

@@ -182,3 +182,20 @@ def test_a_long_base64_source_shows_its_start_and_length() -> None:
     huge = "https://example.com/?q=" + "a" * 5_000
     assert repr(URLSource(huge)) == f"URLSource(url={huge[:48]!r}…(5,023 characters), mime_type=None)"  # up to 4096
     assert long == Base64Source("image/png", "A" * 5_000_000)  # only the repr is short
+
+
+@pytest.mark.parametrize(
+    ("url", "whole"),
+    [
+        ("https://example.com/?q=" + "a" * (4096 - 23), True),  # 4096 characters: up to the bound, whole
+        ("https://example.com/?q=" + "a" * (4097 - 23), False),
+        ("DATA:image/png;base64," + "A" * 200, False),  # a scheme is case-insensitive
+        ("Data:text/plain," + "a" * 200, False),
+        ("dataset-" + "x" * 232, True),  # a relative URL that merely begins with "data"
+        ("https://x/dataset-" + "x" * 222, True),
+    ],
+    ids=["4096 characters", "4097 characters", "DATA:", "Data:", "relative dataset-", "https dataset-"],
+)
+def test_a_url_source_shows_its_url_whole_unless_it_is_inline_data_or_past_4096_characters(url: str, whole: bool) -> None:
+    shown_url = repr(url) if whole else f"{url[:48]!r}…({len(url):,} characters)"
+    assert repr(URLSource(url)) == f"URLSource(url={shown_url}, mime_type=None)"

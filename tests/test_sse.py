@@ -268,6 +268,8 @@ def test_the_client_checks_its_arguments() -> None:
         ({"url": "http://ex%61mple.com/x"}, ArgumentValueError, r"host 'ex%61mple.com' cannot contain"),
         ({"url": "http://ä..example/x"}, ArgumentValueError, r"host 'ä..example' is no internationalized domain name"),
         ({"url": "http://faß.de/x"}, ArgumentValueError, r"host 'faß.de' holds ß.*xn--"),
+        ({"url": "http://ς.example/x"}, ArgumentValueError, r"host 'ς.example' holds ß, ς"),
+        ({"url": "http://a<b.example/x"}, ArgumentValueError, r"host 'a<b.example' cannot contain"),
         ({"url": "http://[fe80::1%25a b]/x"}, ArgumentValueError, r"no IPv6 zone the client can send: write it as %25"),
         ({"url": "http://[fe80::1%lo]/x"}, ArgumentValueError, r"host 'fe80::1%lo' has no IPv6 zone"),
     ],
@@ -281,6 +283,7 @@ def test_the_client_refuses_a_url_or_header_it_could_not_send(arguments: dict[st
     ("given", "sent"),
     [
         ("a b", "/a%20b"),
+        ("x ", "/x"),  # spaces around a URL are no part of it, as to a browser
         ("café/事件", "/caf%C3%A9/%E4%BA%8B%E4%BB%B6"),
         # Escapes and reserved characters stay as given; what no URI holds raw is escaped; no fragment.
         ("x?q=été x&r=%2F&s={a|b}&t=[1]:@!$'()*+,;=~#frag ment", "/x?q=%C3%A9t%C3%A9%20x&r=%2F&s=%7Ba%7Cb%7D&t=[1]:@!$'()*+,;=~"),
@@ -311,20 +314,33 @@ def test_a_non_ascii_host_is_sent_in_its_idna_form(monkeypatch: pytest.MonkeyPat
     assert server.headers[0]["Host"] == f"xn--bcher-kva.example:{port}"
 
 
-def test_an_ipv6_zone_is_sent_unescaped_to_the_resolver(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A URL writes the zone's "%" as "%25" (RFC 6874); the resolver takes "fe80::1%eth0".
-    asked: list[str] = []
+@pytest.mark.parametrize(
+    ("netloc", "asked"),
+    [
+        ("[::1]:8080", ("::1", 8080)),
+        ("[::1]", ("::1", 80)),
+        # A URL writes the zone's "%" as "%25" (RFC 6874); the resolver takes "fe80::1%eth0".
+        ("[fe80::1%25eth0]:8080", ("fe80::1%eth0", 8080)),
+        ("[fe80::1%25eth0.100]", ("fe80::1%eth0.100", 80)),  # a VLAN interface
+    ],
+)
+def test_an_ipv6_host_is_sent_to_the_resolver_with_its_zone_unescaped_and_its_port_or_the_default(
+    monkeypatch: pytest.MonkeyPatch, netloc: str, asked: tuple[str, int]
+) -> None:
+    addresses: list[tuple[str, int]] = []
     connect = socket.create_connection
 
     def to_loopback(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
-        asked.append(address[0])
-        return connect(("127.0.0.1", address[1]), *args, **kwargs)
+        addresses.append(address)
+        return connect(("127.0.0.1", server_port), *args, **kwargs)
 
     monkeypatch.setattr(socket, "create_connection", to_loopback)
     with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
-        url = server.url.replace("127.0.0.1", "[fe80::1%25eth0]")
-        assert list(ResumableEventStream(url, timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)) == EVENTS[:3]
-    assert asked == ["fe80::1%eth0"]
+        server_port = int(server.url.rsplit(":", 1)[1].strip("/"))
+        stream = ResumableEventStream(f"http://{netloc}/events", timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)
+        assert list(stream) == EVENTS[:3]
+    assert addresses == [asked]
+    assert server.paths == ["/events"]
 
 
 def test_a_url_http_client_refuses_is_an_argument_error_not_a_dropped_connection(monkeypatch: pytest.MonkeyPatch) -> None:
