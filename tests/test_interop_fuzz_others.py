@@ -27,6 +27,7 @@ from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
     AssistantMessage,
+    DataBlock,
     HintBlock,
     DecodeError,
     Msg,
@@ -37,11 +38,13 @@ from agentscope_py import (
     ToolResultState,
     ToolUseBlock,
     UnsupportedContentError,
+    URLSource,
     UserMessage,
 )
 from agentscope_py.interop import (
     Converted,
     from_agentflow,
+    from_anthropic,
     from_openai,
     from_swarm_kit,
     from_vercel_ai,
@@ -258,6 +261,25 @@ def test_a_file_id_is_not_sent_as_a_url_to_another_format() -> None:
         {"type": "image", "media": {"kind": "file_id", "file_id": "img-7", "mime_type": "image/png"}}]}]
     assert to_agentflow(from_agentflow(agentflow)) == agentflow
 
+
+
+@pytest.mark.parametrize("url", ["https://[::1/a.png", "https://]/", "http://x\u2101/a.png"])
+def test_a_url_urllib_will_not_split_is_passed_on_as_it_came(url: str) -> None:
+    # urllib refuses these (a bracket left open, a host that NFKC normalization changes): a converter
+    # passes a URL on without judging it, and reads no file extension from it.
+    read = [
+        from_openai([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]),
+        from_anthropic({"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": url}}]}]}),
+        from_vercel_ai([{"role": "user", "content": [{"type": "image", "image": url}]}]),
+        from_agentflow([{"role": "user", "content": [{"type": "audio", "media": {"kind": "url", "url": url}}]}]),
+    ]
+    assert [message.content[0].source for [message] in read] == [URLSource(url)] * 4  # type: ignore[attr-defined]
+    message = UserMessage(DataBlock(URLSource(url)))
+    assert to_openai([message])[0]["content"] == [{"type": "image_url", "image_url": {"url": url}}]
+    assert to_anthropic([message])["messages"][0]["content"] == [{"type": "image", "source": {"type": "url", "url": url}}]
+    assert to_agentflow([message])[0]["content"] == [{"type": "document", "media": {"kind": "url", "url": url}}]
+    with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[0\]\); pass"):
+        to_vercel_ai([message])  # a file part needs the media type the extension would have told
 
 def test_part_fields_are_never_laid_on_another_block_after_an_edit() -> None:
     payload = [{"message_id": "m1", "role": "user", "timestamp": 1718000000000, "metadata": {}, "content": [

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import urllib.parse
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -411,10 +412,26 @@ _EXTENSIONS = {
 }
 
 
+# A scheme as urllib finds one; for a URL urllib will not split, which names its scheme all the same.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*(?=:)")
+
+
+def _scheme_and_path(url: str) -> tuple[str, str]:
+    """The scheme and path of ``url`` as urllib splits it.  A URL it refuses (a host with an unclosed
+    ``[``, or one that NFKC normalization changes) keeps its scheme and is given no path: the URL is
+    sent as it is, and its file extension is not read."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        scheme = _SCHEME.match(url)
+        return ("" if scheme is None else scheme.group()), ""
+    return parts.scheme, parts.path
+
+
 def url_media_type(url: str) -> str | None:
     """The media type the file extension of ``url``'s path names; ``None`` when it names none we know
     (a compressed ``.tar.gz`` is not a tar)."""
-    name = urllib.parse.urlsplit(url).path.rpartition("/")[2]
+    name = _scheme_and_path(url)[1].rpartition("/")[2]
     return _EXTENSIONS.get(name.rpartition(".")[2].lower()) if "." in name else None
 
 
@@ -434,7 +451,7 @@ def fetchable(source: Source) -> bool:
     no API can fetch it, so the writers of other formats refuse it instead of sending it as a URL."""
     if not isinstance(source, URLSource):
         return True
-    return bool(urllib.parse.urlsplit(source.url).scheme)
+    return bool(_scheme_and_path(source.url)[0])
 
 
 def url_or_data_url(source: Source) -> str:
