@@ -46,6 +46,7 @@ __all__ = [
     "encode_str",
     "encode_value",
     "escape_surrogates",
+    "has_lone_surrogate",
     "loads",
     "loads_exactly",
     "loads_inexact",
@@ -103,7 +104,7 @@ def escape_surrogates(text: str) -> str:
     raw; in JSON text a raw surrogate can only be inside a string, where the
     escape means the same code point.
     """
-    return _LONE_SURROGATE.sub(_escape_surrogate, text) if _has_surrogate(text) else text
+    return _LONE_SURROGATE.sub(_escape_surrogate, text) if has_lone_surrogate(text) else text
 
 
 #: A str as a JSON string literal, non-ASCII as it is (lone surrogates raw: see escape_surrogates).
@@ -116,7 +117,7 @@ def _stdlib_dumps(value: Any) -> str:
     return escape_surrogates(_stdlib_encode(value))
 
 
-def _has_surrogate(text: str) -> bool:
+def has_lone_surrogate(text: str) -> bool:
     # str.isascii is O(n) in C and true for most documents: skip the regex then.
     return not text.isascii() and _LONE_SURROGATE.search(text) is not None
 

@@ -18,7 +18,7 @@ from ._checks import check_float, check_int, check_optional_str, check_str, desc
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from ._shown import elided
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEMessage, SSEParser, check_size
-from .errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamConnectionError
+from .errors import ArgumentTypeError, ArgumentValueError, DecodeError, RoleContentError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
 from .event._types import AgentEventType
 
@@ -155,14 +155,18 @@ def is_agent_event_message(event_name: str) -> bool:
 
 
 def decode_event(message: SSEMessage, limits: DecodeLimits) -> AgentEvent:
-    """The agent event ``message`` carries; a :class:`DecodeError` also says which message it was."""
+    """The agent event ``message`` carries.  What ``AgentEvent.from_json`` raises for its data (a
+    :class:`DecodeError`, or a :class:`RoleContentError` for a result that breaks its role's rules)
+    also says which message it was."""
     try:
         return AgentEvent.from_json(message.data, limits=limits)
-    except DecodeError as error:
+    except (DecodeError, RoleContentError) as error:
         # "message" is SSE's name for an unnamed message: saying it would read as a name the server chose.
         where = "an unnamed SSE message" if message.event == "message" else f"the SSE message {elided(message.event)}"
         if message.last_event_id:
             where += f" with last event id {elided(message.last_event_id)}"
+        if isinstance(error, RoleContentError):
+            raise RoleContentError(f"{error} (in {where})") from None
         raise DecodeError(f"{error.reason} (in {where})", error.path) from None
 
 
@@ -186,7 +190,8 @@ class ResumableEventStream:
     ``reconnects`` counts the reconnections so far.  A message that is not an
     agent event (read with ``limits``, as ``AgentEvent.from_json`` reads), or larger
     than ``max_message_size`` characters, raises
-    :class:`~agentscope_py.DecodeError`: a broken server, not a broken connection.
+    :class:`~agentscope_py.DecodeError`: a broken server, not a broken connection
+    (:class:`~agentscope_py.RoleContentError` for a result breaking its role's rules).
 
     A client has one reader: iterating it while another iteration of it is under
     way raises :class:`~agentscope_py.ArgumentValueError`; once that one has ended

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator
 from ._sse_client import ResumableEventStream, decode_event, is_agent_event_message, is_reply_end
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from ._checks import check_optional_str, check_str, describe
+from ._json import has_lone_surrogate
+from ._shown import elided
 from .errors import ArgumentTypeError, ArgumentValueError
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from .event import AgentEvent
@@ -45,6 +47,15 @@ __all__ = [
 def _single_line(value: str, name: str) -> str:
     if "\n" in value or "\r" in value:
         raise ArgumentValueError(f"an SSE {name} cannot contain a line break, got {value!r}")
+    return _utf8(value, name)
+
+
+def _utf8(value: str, name: str) -> str:
+    # A stream is UTF-8 (a JSON document read with "\ud800" holds one): the text could not be sent.
+    if has_lone_surrogate(value):
+        raise ArgumentValueError(
+            f"an SSE {name} cannot contain a lone surrogate, which UTF-8 cannot encode, got {elided(value)}"
+        )
     return value
 
 
@@ -72,7 +83,7 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
     if retry is not None:
         lines.append(_retry_field(retry))
     # Only CR and LF end lines in SSE: str.splitlines would also split at U+2028 and others.
-    lines.extend(f"data: {line}" for line in LINE_END.split(data))
+    lines.extend(f"data: {line}" for line in LINE_END.split(_utf8(data, "data field")))
     return "\n".join(lines) + "\n\n"
 
 
@@ -175,7 +186,9 @@ def parse_events(
 ) -> Iterator[AgentEvent]:
     """The agent events of an event stream; messages of other kinds (``event: ping``) are skipped.
 
-    A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`;
+    A message whose data is not an agent event raises :class:`~agentscope_py.DecodeError`
+    (:class:`~agentscope_py.RoleContentError` for a result breaking its role's rules, as
+    ``AgentEvent.from_json`` raises it; catch both, as for any JSON from outside);
     ``limits`` are those of ``AgentEvent.from_json`` (a deeper result: ``DecodeLimits(max_depth=...)``).
     The arguments are checked when it is called, as by :func:`parse_messages`.
     """

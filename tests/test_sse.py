@@ -7,7 +7,7 @@ import http.client
 import itertools
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -25,6 +25,7 @@ from agentscope_py import (
     DecodeError,
     DecodeLimits,
     GenerateReason,
+    RoleContentError,
     StreamConnectionError,
     TextBlock,
     ThinkingBlock,
@@ -177,6 +178,22 @@ def test_a_server_sending_an_oversized_message_is_an_error_not_a_drop() -> None:
         with pytest.raises(DecodeError, match="beyond 1000 characters"):
             list(stream)
     assert len(state.last_event_ids) == 1
+
+
+# A result whose message breaks its role's rules: decoding it raises RoleContentError, as for any JSON.
+SYSTEM_CALLING = 'data: {"type":"AGENT_RESULT","result":{"role":"SYSTEM","content":[{"type":"tool_use","id":"c","name":"n"}]}}\n\n'
+
+
+def test_a_server_sending_a_result_that_breaks_a_role_rule_is_an_error_that_says_which_message() -> None:
+    with serve_bodies(["".join(map(encode_event, EVENTS[:2])) + "id: r9\n" + SYSTEM_CALLING]) as server:
+        stream = ResumableEventStream(server.url, timeout=TIMEOUT, retry_delay=0.001)
+        read = []
+        with pytest.raises(RoleContentError, match=r"got ToolUseBlock at content\[0\] \(in an unnamed SSE message with last event id 'r9'\)$"):
+            for event in stream:
+                read.append(event)
+    assert read == EVENTS[:2]
+    assert stream.last_event_id == "r9"  # resuming starts after the message that could not be read
+    assert server.last_event_ids == [None]
 
 
 def test_event_ids_beyond_latin_1_are_sent_back_as_utf_8() -> None:
@@ -486,6 +503,28 @@ def test_an_event_without_id_has_no_id_field() -> None:
     assert encode_event(event) == 'event: AGENT_END\ndata: {"type":"AGENT_END","replyId":"r1"}\n\n'
 
 
+
+@pytest.mark.parametrize(
+    ("encode", "field"),
+    [
+        (lambda: encode_event(AgentEvent.from_json('{"type":"AGENT_END","id":"\\ud800","replyId":"r"}')), "id"),
+        (lambda: encode_sse("x", id="a\ud800"), "id"),
+        (lambda: encode_sse("x", event="\udfff"), "event name"),
+        (lambda: encode_sse("x\udc00y"), "data field"),
+        (lambda: encode_comment("\ud800"), "comment"),
+    ],
+)
+def test_text_utf_8_cannot_encode_is_refused_rather_than_written(encode: Callable[[], str], field: str) -> None:
+    # A lone surrogate, which an event read from JSON may hold: the stream could not be sent as UTF-8.
+    with pytest.raises(ArgumentValueError, match=f"an SSE {field} cannot contain a lone surrogate"):
+        encode()
+
+
+def test_a_lone_surrogate_in_an_events_data_goes_escaped_as_in_its_json() -> None:
+    escaped_in_json = AgentEvent.from_json('{"type":"TEXT_BLOCK_DELTA","id":"e1","delta":"\\ud800"}')
+    assert encode_event(escaped_in_json).encode() == b'id: e1\nevent: TEXT_BLOCK_DELTA\ndata: {"type":"TEXT_BLOCK_DELTA","id":"e1","delta":"\\ud800"}\n\n'
+
+
 def test_encode_event_takes_only_events() -> None:
     with pytest.raises(ArgumentTypeError, match=r"encode_event takes AgentEvents, got 'hello' \(str\); use encode_sse"):
         encode_event("hello")  # type: ignore[arg-type]
@@ -533,6 +572,8 @@ def test_parse_events_names_bad_data() -> None:
         list(parse_events(unnamed))
     with pytest.raises(DecodeError, match=r"with last event id 'eeee.*'…\(1,000,000 characters\)\)$"):
         list(parse_events(bad.replace("e5", "e" * 1_000_000)))
+    with pytest.raises(RoleContentError, match=r"^result: SYSTEM message .* \(in an unnamed SSE message\)$"):
+        list(parse_events(SYSTEM_CALLING))
 
 
 def test_parse_events_takes_the_decoders_limits() -> None:
