@@ -73,6 +73,10 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
     check_str(data, "encode_sse data")
     check_optional_str(event, "encode_sse event")
     check_optional_str(id, "encode_sse id")
+    return _message(_utf8(data, "data field"), event, id, retry)
+
+
+def _message(data: str, event: str | None, id: str | None, retry: int | None) -> str:
     lines = []
     if id is not None:
         if "\0" in id:
@@ -83,7 +87,7 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
     if retry is not None:
         lines.append(_retry_field(retry))
     # Only CR and LF end lines in SSE: str.splitlines would also split at U+2028 and others.
-    lines.extend(f"data: {line}" for line in LINE_END.split(_utf8(data, "data field")))
+    lines.extend(f"data: {line}" for line in LINE_END.split(data))
     return "\n".join(lines) + "\n\n"
 
 
@@ -94,7 +98,8 @@ def encode_event(event: AgentEvent, *, retry: int | None = None) -> str:
 
 
 def _encoded_event(event: AgentEvent, retry: int | None = None) -> str:
-    return encode_sse(event.to_json(), event=event.type.value, id=event.id, retry=retry)
+    # The JSON is one line, its lone surrogates escaped: only the id is checked.
+    return _message(event.to_json(), event.type.value, event.id, retry)
 
 
 def _check_event(event: object, caller: str) -> None:
