@@ -576,3 +576,83 @@ def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
     # An epoch number too long to print is given by its size (its repr raised a ValueError).
     with pytest.raises(DecodeError, match="timestamp <an int of 16,610 bits> is out of the range of dates"):
         from_agentflow([{"role": "user", "content": [], "timestamp": 10**5000}])
+
+
+# -- a tool result's two spellings, and fields the reader does not read -----------------------------
+
+_RESULT: dict[str, Any] = {"type": "tool_result", "is_error": False}
+
+
+def _result_message(fields: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"message_id": "m", "role": "tool", "timestamp": None, "metadata": {}, "content": [{**_RESULT, **fields}]}]
+
+
+@pytest.mark.parametrize(
+    ("fields", "edited"),
+    [
+        ({"call_id": "c", "output": "x", "content": False}, {"call_id": "c", "output": "new", "content": False}),
+        ({"call_id": "c", "output": None, "content": "y"}, {"call_id": "c", "output": "new", "content": "y"}),
+        ({"call_id": "c", "tool_call_id": "d", "output": "x"}, {"call_id": "c", "tool_call_id": "d", "output": "new"}),
+        ({"tool_call_id": "d", "call_id": "c", "content": {"a": 1}, "output": [1]},
+         {"tool_call_id": "d", "call_id": "c", "content": {"a": 1}, "output": "new"}),
+        ({"tool_call_id": "d", "content": "x"}, {"tool_call_id": "d", "content": "new"}),  # the page's spelling alone
+    ],
+)
+def test_a_result_with_both_spellings_is_read_from_the_models_and_comes_back(fields: dict[str, Any], edited: dict[str, Any]) -> None:
+    # content and tool_call_id are the page's spelling of output and call_id: beside the models' keys they
+    # are fields of their own, carried as they came, and the models' keys are still written.
+    payload = _result_message(fields)
+    (message,) = from_agentflow(payload)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock) and result.id == fields.get("call_id", fields.get("tool_call_id"))
+    assert to_agentflow([message]) == payload
+    changed = message.with_content([attrs_evolve_output(result, "new")])
+    assert to_agentflow([changed])[0]["content"] == [{**_RESULT, **edited}]
+
+
+def _dicts_of(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every object in ``value``, itself first."""
+    if isinstance(value, dict):
+        return [path, *(inner for key, item in value.items() for inner in _dicts_of(item, (*path, key)))]
+    if isinstance(value, list):
+        return [inner for index, item in enumerate(value) for inner in _dicts_of(item, (*path, index))]
+    return []
+
+
+def _with_field(payload: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
+    changed = copy.deepcopy(payload)
+    target = changed
+    for step in path:
+        target = target[step]
+    if key in target:
+        return None
+    target[key] = value
+    return changed
+
+
+# The fields of a result in either spelling, of the blocks an output holds, a field of nobody's, and fields
+# named like bookkeeping entries of a carried dict.
+_EXTRA_KEYS = ["content", "output", "call_id", "tool_call_id", "text", "url", "summary", "zz", "replaced", "absent", "blocks", "parts", "escaped"]
+_RESULT_FIELDS: list[dict[str, Any]] = [
+    {"call_id": "c", "output": "x"},
+    {"tool_call_id": "c", "content": "x"},
+    {"call_id": "c", "output": {"a": [1]}, "is_error": True},
+    {"call_id": "c", "output": None},
+    {"call_id": "c"},
+    {"call_id": "c", "output": [{"type": "text", "text": "a"}, {"type": "image", "media": {"kind": "url", "url": "https://x/a.png"}}]},
+]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        pytest.param(changed, id=f"{index}-{'.'.join(map(str, path))}-{key}")
+        for index, fields in enumerate(_RESULT_FIELDS)
+        for payload in (_result_message(fields),)
+        for path in _dicts_of(payload)
+        for key in _EXTRA_KEYS
+        if (changed := _with_field(payload, path, key, "x")) is not None
+    ],
+)
+def test_a_field_the_reader_does_not_read_goes_back_at_any_level_of_a_result(payload: list[dict[str, Any]]) -> None:
+    assert to_agentflow(from_agentflow(payload)) == payload

@@ -755,3 +755,107 @@ def test_a_carried_object_the_rendering_no_longer_writes_goes_back_as_it_came() 
     unsigned = ThinkingBlock(thought.thinking, {key: value for key, value in (thought.metadata or {}).items() if key != "anthropic"})
     (part,) = to_vercel_ai([question, answer.with_content([unsigned])])[1]["content"]
     assert part == {"type": "reasoning", "text": "t", "providerOptions": {"anthropic": {"parts": 1, "absent": [2]}}}
+
+
+# -- a field the reader does not read is kept, at every level of a tool result ---------------------
+
+
+@pytest.mark.parametrize("role", ["tool", "assistant"])
+def test_a_tool_result_parts_own_content_field_goes_back_as_it_came(role: str) -> None:
+    # A part has no "content" of the SDK's: one given is kept like any other field the reader does not read.
+    payload = [{"role": role, "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f",
+                                           "output": {"type": "text", "value": "ok"}, "content": "kept?"}]}]
+    (message,) = from_vercel_ai(payload)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock) and result.metadata["vercel_ai"]["content"] == "kept?"
+    assert to_vercel_ai([message]) == payload
+    edited = message.with_content([ToolResultBlock(result.id, result.name, [TextBlock("new")], result.metadata, result.state)])
+    assert to_vercel_ai([edited])[0]["content"][0]["content"] == "kept?"  # the output is ours, the field still its
+
+
+@pytest.mark.parametrize("extra", [{"value": "x"}, {"value": {"nested": [1]}}, {"content": "c", "zz": None}])
+def test_a_denials_fields_beside_its_reason_go_back_as_they_came(extra: dict[str, Any]) -> None:
+    # They were rendered against the error-text an unhinted result is written as, whose "value" stood
+    # for ours there, and a denial, written without one, dropped it.
+    for output in ({"type": "execution-denied", **extra}, {"type": "execution-denied", "reason": "no", **extra}):
+        payload = [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": output}]}]
+        (message,) = from_vercel_ai(payload)
+        assert to_vercel_ai([message]) == payload
+        (denied,) = message.content
+        assert isinstance(denied, ToolResultBlock) and denied.state is ToolResultState.DENIED
+        reason = ToolResultBlock(denied.id, denied.name, [TextBlock("not now")], denied.metadata, denied.state)
+        assert to_vercel_ai([message.with_content([reason])])[0]["content"][0]["output"] == {
+            "type": "execution-denied", "reason": "not now", **extra}
+        # Once it is no denial, its type and value are ours (a field of no output type's stays, as ever).
+        done = ToolResultBlock(denied.id, denied.name, [TextBlock("done")], denied.metadata, ToolResultState.SUCCESS)
+        written = to_vercel_ai([message.with_content([done])])[0]["content"][0]["output"]
+        assert (written["type"], written["value"]) == ("text", "done")
+
+
+_OUTPUTS = [
+    {"type": "text", "value": "ok"},
+    {"type": "error-text", "value": "failed"},
+    {"type": "json", "value": {"a": 1}},
+    {"type": "error-json", "value": [1]},
+    {"type": "execution-denied"},
+    {"type": "execution-denied", "reason": "no"},
+    {"type": "content", "value": [{"type": "text", "text": "a"}, {"type": "media", "data": "iVBORw0KGgo=", "mediaType": "image/png"}]},
+    {"type": "content", "value": [{"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": "image/png"},
+                                  {"type": "file-data", "data": "AAAA", "mediaType": "application/pdf", "filename": "a.pdf"}]},
+    {"type": "content", "value": [{"type": "image-url", "url": "https://x/a.png"}, {"type": "file-url", "url": "https://x/r.pdf", "mediaType": "application/pdf"}]},
+    {"type": "content", "value": [{"type": "file-id", "fileId": {"openai": "f1"}}, {"type": "image-file-id", "fileId": "f2"}, {"type": "custom"}]},
+]
+# Fields other parts, outputs or items have (so a reader may take them for its own), a field of nobody's, and
+# fields named like bookkeeping entries of a carried dict.
+_EXTRA_KEYS = ["content", "value", "reason", "text", "output", "data", "mediaType", "url", "toolCallId", "zz", "replaced", "absent", "blocks", "layout"]
+
+
+def _dicts_of(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every object in ``value``, itself first."""
+    if isinstance(value, dict):
+        return [path, *(inner for key, item in value.items() for inner in _dicts_of(item, (*path, key)))]
+    if isinstance(value, list):
+        return [inner for index, item in enumerate(value) for inner in _dicts_of(item, (*path, index))]
+    return []
+
+
+def _with_field(payload: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
+    changed = copy.deepcopy(payload)
+    target = changed
+    for step in path:
+        target = target[step]
+    if key in target:
+        return None
+    target[key] = value
+    return changed
+
+
+def _extra_field_cases(name: str, payloads: list[Any], read: frozenset[tuple[tuple[Any, ...], str]] = frozenset()) -> list[Any]:
+    """Each payload with each extra key added to each of its objects, but the ``read`` ones (path, key)."""
+    return [
+        pytest.param(changed, id=f"{name}{index}-{'.'.join(map(str, path))}-{key}")
+        for index, payload in enumerate(payloads)
+        for path in _dicts_of(payload)
+        for key in _EXTRA_KEYS
+        if (path, key) not in read and (changed := _with_field(payload, path, key, "x")) is not None
+    ]
+
+
+def _result_payloads(role: str) -> list[Any]:
+    return [[{"role": role, "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": output}]}] for output in _OUTPUTS]
+
+
+_CODEBUFF_RESULT = [{"role": "tool", "toolCallId": "c", "toolName": "f", "content": [{"type": "json", "value": {"a": 1}}, {"type": "file-id", "fileId": "f"}]}]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        # A tool message's toolCallId is read: it says the message is in Codebuff's shape.
+        *_extra_field_cases("tool", _result_payloads("tool"), frozenset({((0,), "toolCallId")})),
+        *_extra_field_cases("assistant", _result_payloads("assistant")),
+        *_extra_field_cases("codebuff", [_CODEBUFF_RESULT]),
+    ],
+)
+def test_a_field_the_reader_does_not_read_goes_back_at_any_level_of_a_result(payload: list[dict[str, Any]]) -> None:
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload

@@ -47,14 +47,22 @@ __all__ = [
 TARGET = "the Vercel AI SDK"
 #: The states written as an error; they come back as ERROR.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
+#: AI SDK 6's output for a call the user refused.
+_DENIED = "execution-denied"
 
 
 def read_result_part(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    """A ``tool-result`` part's block, and the output items it keeps whole (as the hint :data:`BLOCKS`)."""
+    """A ``tool-result`` part's block and its hints: the output items it keeps whole (:data:`BLOCKS`),
+    and for AI SDK 6's ``execution-denied`` that spelling, which the writer keeps while the block is a
+    denial.  So the part is rendered as it will be written once the block carries its fields, and what
+    that rendering misses (an output field of no type's, beside the ``reason``) is carried against it."""
     call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(part, "toolName", path), at(path, "toolName"))
     output, state, kept = _read_output(req(part, "output", path), at(path, "output"))
-    return ToolResultBlock(call_id, name, output, state=state), {BLOCKS: kept} if kept else {}
+    hints: dict[str, Any] = {BLOCKS: kept} if kept else {}
+    if state is ToolResultState.DENIED:
+        hints["output"] = {"type": _DENIED}
+    return ToolResultBlock(call_id, name, output, state=state), hints
 
 
 def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState, dict[str, Any]]:
@@ -70,7 +78,7 @@ def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], To
         blocks = (TextBlock(json_text(req(output, "value", path), at(path, "value"))),)
     elif kind == "content":
         blocks, kept = _read_items(req(output, "value", path), value_path)
-    elif kind == "execution-denied":  # AI SDK 6: the user refused the call its approval request asked for
+    elif kind == _DENIED:  # AI SDK 6: the user refused the call its approval request asked for
         reason = opt_str(output.get("reason"), at(path, "reason"))
         return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED, {}
     else:
@@ -139,7 +147,7 @@ def write_result_part(
     kept = _kept(extras.get(BLOCKS))
     extras = {key: value for key, value in extras.items() if key not in (RAN_BY_PROVIDER, BLOCKS)}
     carried_output = extras.get("output")
-    denial = isinstance(carried_output, Mapping) and carried_output.get("type") == "execution-denied"
+    denial = isinstance(carried_output, Mapping) and carried_output.get("type") == _DENIED
 
     def render(using: Conversion) -> dict[str, Any]:
         return {
@@ -201,7 +209,7 @@ def _write_output(
     ``execution-denied``, written so while it is one."""
     texts = [inner.text for inner in block.output if isinstance(inner, TextBlock)]
     if denial and block.state is ToolResultState.DENIED and len(texts) == len(block.output) <= 1:
-        return {"type": "execution-denied", **({"reason": texts[0]} if texts else {})}
+        return {"type": _DENIED, **({"reason": texts[0]} if texts else {})}
     is_error = block.state in ERROR_STATES
     if len(block.output) == 1 and texts and (is_error or not kept):
         return {"type": "error-text" if is_error else "text", "value": texts[0]}

@@ -192,18 +192,32 @@ def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict
 
 def _read_tool_result(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     # AgentFlow's models (Python and TypeScript) say call_id/output; its Messages page says
-    # tool_call_id/content.  That spelling is remembered by keeping its keys (the renderer writes
-    # under them).  AgentFlow's output defaults to null: no output.
-    id_key = "call_id" if "call_id" in part or "tool_call_id" not in part else "tool_call_id"
-    output_key = "output" if "output" in part or "content" not in part else "content"
+    # tool_call_id/content.  Where the page's key is in the part, the key read is kept as a hint, so that
+    # the renderer writes under it (_written_key): the page's when it is there alone, else the models',
+    # beside which the page's key is no spelling but a field of its own, carried as it came (as a
+    # reasoning block's thinking beside its summary).  AgentFlow's output defaults to null: no output.
+    id_key = _read_key(part, "call_id", "tool_call_id")
+    output_key = _read_key(part, "output", "content")
     call_id = req_str(req(part, id_key, path), at(path, id_key))
     # Checked before the output is read: a result nested in another's output that fails after its own
     # output was read makes the one above write that output as text, once more for each level.
     is_error = opt_bool(part.get("is_error"), at(path, "is_error"))
     output = _read_output(part.get(output_key), at(path, output_key))
     state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
-    hints = {key: part[key] for key in (id_key, output_key) if key in ("tool_call_id", "content") and key in part}
+    read_keys = ((id_key, "tool_call_id"), (output_key, "content"))
+    hints = {read: part[read] for read, page_key in read_keys if page_key in part}
     return ToolResultBlock(call_id, None, output, state=state), hints
+
+
+def _read_key(part: Mapping[str, Any], model_key: str, page_key: str) -> str:
+    """The key a tool result's field is read from: the models', unless only the page's is there."""
+    return model_key if model_key in part or page_key not in part else page_key
+
+
+def _written_key(extras: Mapping[str, Any], model_key: str, page_key: str) -> str:
+    """The key a tool result's field is written under: the page's where the result was read from it
+    (:func:`_read_key`: the page's key is carried, the models' is not), else the models'."""
+    return page_key if page_key in extras and model_key not in extras else model_key
 
 
 def _read_output(value: object, path: str) -> tuple[ContentBlock, ...]:
@@ -423,8 +437,8 @@ def _media_kind(block: ContentBlock, media_type: str | None) -> str:
 def _write_tool_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
-    id_key = "tool_call_id" if "tool_call_id" in extras else "call_id"
-    output_key = "content" if "content" in extras else "output"
+    id_key = _written_key(extras, "call_id", "tool_call_id")
+    output_key = _written_key(extras, "output", "content")
     carried_output = carried_value(extras.get(output_key))
     carried_blocks = _read_output_quietly(carried_output) if output_key in extras else None
     output: Any

@@ -457,9 +457,10 @@ def _write_results(
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
         approvals.place(parts)
-        # A result read in Codebuff's shape carries its output list as "content": a part has none.
-        fields = {key: value for key, value in carried(block.metadata, _FMT).items() if key != "content"}
-        parts.append(write_result_part(conversion, message_index, block_index, block, fields))
+        # A result read in Codebuff's shape carries its output list as a replaced "content", which goes
+        # back only where we write a "content" (its layout), never into a part; a part's own "content"
+        # (no field of the SDK's, kept verbatim) is carried plain and goes back into the part.
+        parts.append(write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT)))
     approvals.finish(parts)
     return {"content": parts}
 
