@@ -125,6 +125,33 @@ def test_mutated_payloads_read_back_exactly_or_raise_decode_error(fmt: str, data
     _check(read, write, mutated)
 
 
+def _keys(value: Any) -> set[str]:
+    """Every key of every object inside a JSON value."""
+    if isinstance(value, dict):
+        return set(value).union(*map(_keys, value.values()))
+    if isinstance(value, list):
+        return set().union(*map(_keys, value))
+    return set()
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@given(data=st.data())
+def test_a_field_added_to_any_object_reads_back_exactly_or_raises_decode_error(fmt: str, data: st.DataObject) -> None:
+    # A key of another object (an output's "value" beside a denial's reason, "content" beside "output")
+    # or of none: what the reader does not take is kept and written back where it was.
+    read, write, payloads = FORMATS[fmt]
+    payload = data.draw(payloads.filter(bool))
+    objects = [path for path in _paths(payload) if isinstance(_at(payload, path), dict)]
+    path = data.draw(st.sampled_from(objects))
+    key = data.draw(st.sampled_from(sorted(_keys(payload) | {"zz"})))
+    _check(read, write, _mutated(payload, (*path, key), data.draw(_REPLACEMENTS), False))
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 @given(data=st.data())
 def test_a_field_named_like_a_bookkeeping_entry_travels_as_any_other(fmt: str, data: st.DataObject) -> None:
