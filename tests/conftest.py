@@ -10,6 +10,7 @@ deadline: timing must never decide whether a test passes.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -32,3 +33,14 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Run the test under each JSON backend: all must read and write alike."""
     with _json.use_backend(request.param):
         yield request.param
+
+
+_RECURSION_LIMIT = sys.getrecursionlimit()
+
+
+@pytest.fixture(autouse=True)
+def _recursion_limit_kept() -> Iterator[None]:
+    # A test (or a fixture it uses) that leaves Python's recursion limit raised hides depth faults
+    # from every test after it.
+    yield
+    assert sys.getrecursionlimit() == _RECURSION_LIMIT, "sys.getrecursionlimit() was changed and not put back"

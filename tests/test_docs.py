@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from mypy import api as mypy_api
+from mypy_runs import run_mypy
 
 from agentscope_py import ALLOWED_BLOCKS, ContentBlock
 
@@ -120,7 +120,7 @@ def test_type_checked_pages_pass_mypy_strict(tmp_path: Path) -> None:
         module = tmp_path / ("_".join(page.relative_to(ROOT).with_suffix("").parts).replace("-", "_") + ".py")
         module.write_text("\n".join(lines) + "\n", encoding="utf-8")
         modules[str(module)] = str(page.relative_to(ROOT))
-    stdout, stderr, status = mypy_api.run(
+    stdout, stderr, status = run_mypy(
         ["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / ".mypy_cache"), *modules]
     )
     for module_file, page_name in modules.items():

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from mypy import api as mypy_api
+from mypy_runs import run_mypy
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPING = ROOT / "tests" / "typing"
@@ -63,7 +63,7 @@ def mypy_run() -> MypyRun:
     previous = os.getcwd()
     os.chdir(ROOT)  # mypy reads mypy.ini and reports paths relative to the working directory
     try:
-        stdout, stderr, _status = mypy_api.run(args)
+        stdout, stderr, _status = run_mypy(args)
     finally:
         os.chdir(previous)
     assert not stderr, stderr
