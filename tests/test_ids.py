@@ -77,7 +77,7 @@ json.dump({"before": before, "after": make(500), "child": in_child, "status": st
 
 
 def _ids_from_another_process() -> dict[str, list[str]]:
-    done = subprocess.run([sys.executable, "-c", _ID_SCRIPT], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", _ID_SCRIPT], capture_output=True, text=True, check=True, timeout=60)
     report = json.loads(done.stdout)
     assert report.pop("status") == 0
     return report  # type: ignore[no-any-return]
@@ -126,7 +126,7 @@ def test_message_timestamps_are_local_time_not_utc() -> None:
     )
     env = {**os.environ, "TZ": "XXX-5:30"}  # POSIX TZ: five and a half hours east of UTC
     stamp, now = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=60
     ).stdout.split("\n")[:2]
     parsed = datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f")
     assert abs(parsed - datetime.datetime.fromisoformat(now)) < datetime.timedelta(seconds=2)

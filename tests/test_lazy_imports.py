@@ -15,7 +15,7 @@ import agentscope_py
 
 
 def _run(code: str) -> None:
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_importing_the_package_imports_neither_the_events_nor_the_codec() -> None:

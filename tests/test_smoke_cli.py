@@ -23,7 +23,7 @@ def test_demo_prints_every_role_and_the_refusal(capsys: pytest.CaptureFixture[st
 
 def test_python_dash_m_runs_the_demo() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "agentscope_py", "demo"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "agentscope_py", "demo"], capture_output=True, text=True, check=False, timeout=60
     )
     assert done.returncode == 0, done.stderr
     assert "get_weather" in done.stdout
@@ -51,7 +51,7 @@ def test_a_reader_that_went_away_gets_no_traceback(command: list[str], buffered:
     try:
         done = subprocess.run(
             [sys.executable, "-m", "agentscope_py", *command], stdout=write_end, capture_output=False,
-            stderr=subprocess.PIPE, text=True, check=False, env=_environment(buffered),
+            stderr=subprocess.PIPE, text=True, check=False, timeout=60, env=_environment(buffered),
         )
     finally:
         os.close(write_end)
@@ -63,7 +63,7 @@ def test_no_standard_output_is_an_error() -> None:
     # `agentscope-py demo >&-`: Python runs with no sys.stdout and would print nothing, silently.
     done = subprocess.run(
         [sys.executable, "-m", "agentscope_py", "demo"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        text=True, check=False, preexec_fn=lambda: os.close(1),
+        text=True, check=False, timeout=60, preexec_fn=lambda: os.close(1),
     )
     assert done.returncode == 1
     assert done.stderr == "agentscope-py: there is no standard output to write to\n"
@@ -71,7 +71,7 @@ def test_no_standard_output_is_an_error() -> None:
 
 def test_importing_the_main_module_runs_nothing() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "import agentscope_py.__main__"], capture_output=True, text=True, check=False
+        [sys.executable, "-c", "import agentscope_py.__main__"], capture_output=True, text=True, check=False, timeout=60
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
@@ -103,7 +103,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_an_output_that_cannot_show_the_text_gets_it_escaped() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "agentscope_py", "demo"], capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "agentscope_py", "demo"], capture_output=True, text=True, check=False, timeout=60,
         env={**os.environ, "PYTHONIOENCODING": "ascii"},
     )
     assert done.returncode == 0, done.stderr
@@ -117,7 +117,7 @@ def test_a_full_disk_is_one_line_not_a_traceback(command: list[str], buffered: b
     with open("/dev/full", "w") as full:
         done = subprocess.run(
             [sys.executable, "-m", "agentscope_py", *command], stdout=full, stderr=subprocess.PIPE, text=True,
-            check=False, env=_environment(buffered),
+            check=False, timeout=60, env=_environment(buffered),
         )
     assert done.returncode == 1
     assert done.stderr == "agentscope-py: cannot write the output: No space left on device\n"
@@ -139,7 +139,7 @@ def test_help_that_cannot_be_written_ends_as_argparse_ends_it(command: list[str]
         with open("/dev/full" if output == "full disk" else os.devnull, "w") as full:
             done = subprocess.run(
                 [sys.executable, "-m", "agentscope_py", *command], stdout=full if output == "full disk" else write_end,
-                stderr=subprocess.PIPE, text=True, check=False, env=_environment(buffered),
+                stderr=subprocess.PIPE, text=True, check=False, timeout=60, env=_environment(buffered),
             )
     finally:
         os.close(write_end)
