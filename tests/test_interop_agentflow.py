@@ -10,6 +10,7 @@ import pytest
 from framework_payloads import agentflow_payloads, any_timestamps, comparable, seed
 from hypothesis import example, given
 from hypothesis import strategies as st
+from payload_fields import extra_field_cases
 from strategies import chat_usages, json_text, json_values, message_metadata, msg_ids, msg_timestamps
 
 from agentscope_py import (
@@ -610,26 +611,6 @@ def test_a_result_with_both_spellings_is_read_from_the_models_and_comes_back(fie
     assert to_agentflow([changed])[0]["content"] == [{**_RESULT, **edited}]
 
 
-def _dicts_of(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every object in ``value``, itself first."""
-    if isinstance(value, dict):
-        return [path, *(inner for key, item in value.items() for inner in _dicts_of(item, (*path, key)))]
-    if isinstance(value, list):
-        return [inner for index, item in enumerate(value) for inner in _dicts_of(item, (*path, index))]
-    return []
-
-
-def _with_field(payload: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
-    changed = copy.deepcopy(payload)
-    target = changed
-    for step in path:
-        target = target[step]
-    if key in target:
-        return None
-    target[key] = value
-    return changed
-
-
 # The fields of a result in either spelling, of the blocks an output holds, a field of nobody's, and fields
 # named like bookkeeping entries of a carried dict.
 _EXTRA_KEYS = ["content", "output", "call_id", "tool_call_id", "text", "url", "summary", "zz", "replaced", "absent", "blocks", "parts", "escaped"]
@@ -643,16 +624,6 @@ _RESULT_FIELDS: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    "payload",
-    [
-        pytest.param(changed, id=f"{index}-{'.'.join(map(str, path))}-{key}")
-        for index, fields in enumerate(_RESULT_FIELDS)
-        for payload in (_result_message(fields),)
-        for path in _dicts_of(payload)
-        for key in _EXTRA_KEYS
-        if (changed := _with_field(payload, path, key, "x")) is not None
-    ],
-)
+@pytest.mark.parametrize("payload", extra_field_cases("", map(_result_message, _RESULT_FIELDS), _EXTRA_KEYS))
 def test_a_field_the_reader_does_not_read_goes_back_at_any_level_of_a_result(payload: list[dict[str, Any]]) -> None:
     assert to_agentflow(from_agentflow(payload)) == payload

@@ -10,6 +10,7 @@ import pytest
 from framework_payloads import any_timestamps, comparable, seed, vercel_ai_payloads
 from hypothesis import given
 from hypothesis import strategies as st
+from payload_fields import extra_field_cases
 from strategies import chat_usages, json_text, message_metadata, msg_timestamps
 
 from agentscope_py import (
@@ -810,37 +811,6 @@ _OUTPUTS = [
 _EXTRA_KEYS = ["content", "value", "reason", "text", "output", "data", "mediaType", "url", "toolCallId", "zz", "replaced", "absent", "blocks", "layout"]
 
 
-def _dicts_of(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every object in ``value``, itself first."""
-    if isinstance(value, dict):
-        return [path, *(inner for key, item in value.items() for inner in _dicts_of(item, (*path, key)))]
-    if isinstance(value, list):
-        return [inner for index, item in enumerate(value) for inner in _dicts_of(item, (*path, index))]
-    return []
-
-
-def _with_field(payload: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
-    changed = copy.deepcopy(payload)
-    target = changed
-    for step in path:
-        target = target[step]
-    if key in target:
-        return None
-    target[key] = value
-    return changed
-
-
-def _extra_field_cases(name: str, payloads: list[Any], read: frozenset[tuple[tuple[Any, ...], str]] = frozenset()) -> list[Any]:
-    """Each payload with each extra key added to each of its objects, but the ``read`` ones (path, key)."""
-    return [
-        pytest.param(changed, id=f"{name}{index}-{'.'.join(map(str, path))}-{key}")
-        for index, payload in enumerate(payloads)
-        for path in _dicts_of(payload)
-        for key in _EXTRA_KEYS
-        if (path, key) not in read and (changed := _with_field(payload, path, key, "x")) is not None
-    ]
-
-
 def _result_payloads(role: str) -> list[Any]:
     return [[{"role": role, "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": output}]}] for output in _OUTPUTS]
 
@@ -852,9 +822,9 @@ _CODEBUFF_RESULT = [{"role": "tool", "toolCallId": "c", "toolName": "f", "conten
     "payload",
     [
         # A tool message's toolCallId is read: it says the message is in Codebuff's shape.
-        *_extra_field_cases("tool", _result_payloads("tool"), frozenset({((0,), "toolCallId")})),
-        *_extra_field_cases("assistant", _result_payloads("assistant")),
-        *_extra_field_cases("codebuff", [_CODEBUFF_RESULT]),
+        *extra_field_cases("tool", _result_payloads("tool"), _EXTRA_KEYS, {((0,), "toolCallId")}),
+        *extra_field_cases("assistant", _result_payloads("assistant"), _EXTRA_KEYS),
+        *extra_field_cases("codebuff", [_CODEBUFF_RESULT], _EXTRA_KEYS),
     ],
 )
 def test_a_field_the_reader_does_not_read_goes_back_at_any_level_of_a_result(payload: list[dict[str, Any]]) -> None:
