@@ -33,7 +33,7 @@ from agentscope_py import (
     UserMessage,
 )
 
-__all__ = ["comparable", "conversations_for"]
+__all__ = ["as_anthropic_takes_them", "comparable", "conversations_for"]
 
 _NO_ID = "0" * 32
 
@@ -126,3 +126,18 @@ def _conversation(draw: st.DrawFn, fmt: Format) -> list[Msg]:
 def conversations_for(fmt: Format) -> st.SearchStrategy[list[Msg]]:
     """Valid conversations (every call answered right after it) holding only what ``fmt`` can carry."""
     return _conversation(fmt)
+
+
+def as_anthropic_takes_them(messages: list[Msg]) -> list[Msg]:
+    """The conversation with the media of its error results left out (Anthropic's API takes only text
+    there), and without a system message that says nothing (which gives no ``system``)."""
+    return [
+        message.with_content(
+            attrs.evolve(block, output=[inner for inner in block.output if isinstance(inner, TextBlock)])
+            if isinstance(block, ToolResultBlock) and block.state is ToolResultState.ERROR
+            else block
+            for block in message.content
+        )
+        for message in messages
+        if not isinstance(message, SystemMessage) or message.get_text_content().strip()
+    ]

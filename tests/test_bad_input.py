@@ -271,7 +271,7 @@ def test_values_nested_past_the_recursion_limit_are_refused_when_stored_and_writ
 
 def test_a_failed_builder_call_leaves_the_builder_as_it_was() -> None:
     builder = UserMessage.builder().id("m1").content(TextBlock("ok"))
-    with pytest.raises(ArgumentTypeError):
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage content\[1\] must be a str or a content block instance, got 3 \(int\)$"):
         builder.content(TextBlock("a"), _of(3))
     assert builder.build().content == (TextBlock("ok"),)
 

@@ -122,7 +122,7 @@ def test_generated_id_and_time_and_keyword_only_common_fields() -> None:
     assert TextBlockDeltaEvent("r1", "text", "Hel").id != event.id
     given = TextBlockDeltaEvent("r1", "text", "x", id="e1", created_at="2025-01-01T00:00:00Z", source="main/a")
     assert (given.id, given.created_at, given.source) == ("e1", "2025-01-01T00:00:00Z", "main/a")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"takes 4 positional arguments but 5 were given"):
         TextBlockDeltaEvent("r1", "text", "x", "e1")  # type: ignore[call-arg]
 
 
@@ -268,7 +268,7 @@ def test_permission_behavior_reads_case_insensitively() -> None:
     assert [b.value for b in PermissionBehavior] == ["allow", "deny", "ask", "passthrough"]
     assert PermissionBehavior("ALLOW") is PermissionBehavior.ALLOW
     assert PermissionBehavior("PassThrough") is PermissionBehavior.PASSTHROUGH
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^'maybe' is not a value of PermissionBehavior; the values are 'allow', 'deny', 'ask', 'passthrough'$"):
         PermissionBehavior("maybe")
     # ASCII letters only, as the decoder reads them: a Kelvin sign lowers to "k" but is not one.
     with pytest.raises(ValueError, match="it holds a letter that is not ASCII: use PermissionBehavior.ASK"):

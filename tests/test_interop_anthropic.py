@@ -7,11 +7,10 @@ import re
 from itertools import pairwise
 from typing import Any
 
-import attrs
 import pytest
 from anthropic.types import MessageParam, TextBlockParam
 from hypothesis import given
-from interop_compare import comparable, conversations_for
+from interop_compare import as_anthropic_takes_them, comparable, conversations_for
 from provider_payloads import anthropic_payloads
 from pydantic import TypeAdapter
 from sdk_types import validate
@@ -212,22 +211,7 @@ def test_output_conforms_to_the_sdk_types(payload: dict[str, Any]) -> None:
     conforms(to_anthropic(from_anthropic(payload), validate=False))
 
 
-def _as_the_api_takes_them(messages: list[Msg]) -> list[Msg]:
-    """The conversation with the media of its error results left out (the API takes only text there),
-    and a system message that says nothing, which gives no ``system``."""
-    return [
-        message.with_content(
-            attrs.evolve(block, output=[inner for inner in block.output if isinstance(inner, TextBlock)])
-            if isinstance(block, ToolResultBlock) and block.state is ToolResultState.ERROR
-            else block
-            for block in message.content
-        )
-        for message in messages
-        if not isinstance(message, SystemMessage) or message.get_text_content().strip()
-    ]
-
-
-@given(conversations_for("anthropic").map(_as_the_api_takes_them))
+@given(conversations_for("anthropic").map(as_anthropic_takes_them))
 def test_message_round_trip(messages: list[Msg]) -> None:
     out = to_anthropic(messages)
     conforms(out)
@@ -417,10 +401,11 @@ def test_a_files_api_source_reads_as_its_id_and_goes_back_as_a_file_source() -> 
     assert isinstance(document, DataBlock) and (document.source, document.name) == (URLSource("file_02"), "report.pdf")
     assert to_anthropic([question]) == request
     conforms(to_anthropic([question]))
-    with pytest.raises(UnsupportedContentError):  # an id only Anthropic knows, no URL to fetch
+    # an id only Anthropic knows, no URL to fetch
+    with pytest.raises(UnsupportedContentError, match=r"^OpenAI Chat Completions cannot hold a DataBlock by URL \(messages\[0\]\.content\[0\]\): 'file_011CN' has no scheme, so it is a file id"):
         to_openai([question])
     # Another provider's file id is none Anthropic knows: not sent as a file source.
-    with pytest.raises(UnsupportedContentError):
+    with pytest.raises(UnsupportedContentError, match=r"^Anthropic Messages cannot hold a DataBlock by URL \(messages\[0\]\.content\[0\]\): 'file-abc' has no scheme, so it is a file id"):
         to_anthropic([UserMessage(DataBlock(URLSource("file-abc")))])
 
 
@@ -577,7 +562,7 @@ def test_a_webp_image_is_an_image_block() -> None:
 def test_a_plain_text_document_by_url_is_unsupported() -> None:
     # A document by URL is a PDF to the API: plain text goes only inline.
     msg = UserMessage([DataBlock(URLSource("https://example.com/notes.txt", "text/plain"))])
-    with pytest.raises(UnsupportedContentError):
+    with pytest.raises(UnsupportedContentError, match=r"^Anthropic Messages cannot hold a DataBlock by URL \(text/plain\) \(messages\[0\]\.content\[0\]\)"):
         to_anthropic([msg])
 
 

@@ -13,13 +13,13 @@ from types import FrameType
 from typing import Any
 
 import pytest
-from anthropic.types import MessageParam
-from hypothesis import assume, given
+from anthropic.types import MessageParam, TextBlockParam
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import TypeAdapter
 from provider_payloads import anthropic_payloads, mutated, openai_payloads
-from interop_compare import comparable
+from interop_compare import as_anthropic_takes_them, comparable, conversations_for
 from sdk_types import validate
 from strategies import as_built_in_python, json_values, messages
 
@@ -27,9 +27,11 @@ from agentscope_py import (
     AgentScopeError,
     ArgumentTypeError,
     AssistantMessage,
+    ContentBlock,
     ConversationError,
     DecodeError,
     ArgumentValueError,
+    HintBlock,
     Msg,
     MsgRole,
     TextBlock,
@@ -38,7 +40,9 @@ from agentscope_py import (
     ToolResultMessage,
     ToolUseBlock,
     UnsupportedContentError,
+    URLSource,
     UserMessage,
+    VideoBlock,
 )
 from agentscope_py.interop import (
     ConversationProblem,
@@ -187,7 +191,7 @@ def test_deep_nesting_reads_back_exactly_or_is_a_decode_error(
     except DecodeError as error:
         assert (error.path, str(error)) == ("messages", "messages: the payload is nested too deeply to read")
         return
-    assert depth < sys.getrecursionlimit()  # past it: refused, not a RecursionError (mypy, run by a test, raises it)
+    assert depth < sys.getrecursionlimit()  # past it: refused, not a RecursionError
     assert write(messages, validate=False) == given
 
 
@@ -222,13 +226,56 @@ def test_whatever_the_writers_write_the_sdks_accept(conversation: list[Msg], pol
         validate(_ANTHROPIC_MESSAGE, message)
 
 
-@pytest.mark.parametrize("write", [to_openai, to_anthropic], ids=["openai", "anthropic"])
-@given(conversation=_ANY_CONVERSATION)
-def test_any_conversation_converts_or_is_refused_clearly(write: Writer, conversation: list[Msg]) -> None:
+_ANTHROPIC_SYSTEM: TypeAdapter[str | list[TextBlockParam]] = TypeAdapter(str | list[TextBlockParam])
+_TARGET = {to_openai: "OpenAI Chat Completions", to_anthropic: "Anthropic Messages"}
+
+
+def _conforms(write: Writer, out: Any) -> None:
+    """What ``write`` wrote validates against its SDK's param types."""
+    if write is to_openai:
+        for message in out:
+            validate(_OPENAI_MESSAGE, message)
+        return
+    if "system" in out:
+        validate(_ANTHROPIC_SYSTEM, out["system"])
+    for message in out["messages"]:
+        validate(_ANTHROPIC_MESSAGE, message)
+
+
+# Conversations each format holds as they are: they must convert, and read back equal.
+_HELD: dict[Writer, st.SearchStrategy[list[Msg]]] = {
+    to_openai: conversations_for("openai"),
+    to_anthropic: conversations_for("anthropic").map(as_anthropic_takes_them),
+}
+
+
+# Whether an example draws a conversation the format holds: three in four do.  (``st.one_of`` would
+# not do: it takes each distinct strategy once, whatever the number of times it is given.)
+_MOSTLY_HELD = st.sampled_from([True, True, True, False])
+
+
+@pytest.mark.parametrize(("read", "write"), _READ_WRITE, ids=["openai", "anthropic"])
+@given(data=st.data())
+def test_any_conversation_converts_or_is_refused_clearly(read: Reader, write: Writer, data: st.DataObject) -> None:
+    held = data.draw(_MOSTLY_HELD)
+    conversation = data.draw(_HELD[write] if held else _ANY_CONVERSATION)
     try:
-        write(conversation)
+        out = write(conversation)
     except (UnsupportedContentError, ConversationError) as error:
-        assert "messages[" in str(error)
+        assert not held, f"refused a conversation the format holds: {error}"
+        event(f"refused: {type(error).__name__}")
+        # Clearly: the target named, the place given, the way out told.
+        assert str(error).startswith(_TARGET[write]) and "messages[" in str(error)
+        assert "pass on_unsupported=" in str(error) or "repair_conversation" in str(error)
+        if isinstance(error, ConversationError):
+            assert error.problems
+        return
+    event("converted: a conversation the format holds" if held else "converted: any conversation")
+    _conforms(write, out)
+    if held:
+        assert comparable(read(out)) == comparable(conversation)
+    else:  # what it wrote, it reads back to what it writes again alike
+        assert write(read(out)) == out
 
 
 _EMPTIED = [UserMessage("hi"), AssistantMessage(ThinkingBlock("x"))]
@@ -255,16 +302,60 @@ def test_a_result_whose_call_the_policy_dropped_is_an_orphan() -> None:
     assert caught.value.problems == (ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, 2, 0, "c"),)
 
 
+# Blocks neither format holds, each in a turn its role allows: a lenient policy drops them or sends
+# them as text.
+_UNHELD_BLOCKS: dict[type[Msg], st.SearchStrategy[ContentBlock]] = {
+    UserMessage: st.builds(VideoBlock, st.builds(URLSource, st.sampled_from(["https://example.com/v.mp4", "https://example.com/w.webm"]))),
+    AssistantMessage: st.builds(HintBlock, st.none(), st.sampled_from(["be brief", "use tools"])),
+}
+
+
+@st.composite
+def _held_with_unheld_blocks(draw: st.DrawFn, write: Writer) -> tuple[list[Msg], list[Msg], int]:
+    """A conversation ``write``'s format holds; it with blocks the format does not hold added to its
+    user and assistant turns (each keeps what it held, so stays valid once they are dropped); and
+    how many were added."""
+    held = draw(_HELD[write])
+    conversation = list(held)
+    added = 0
+    for index, message in enumerate(conversation):
+        blocks = _UNHELD_BLOCKS.get(type(message))
+        if blocks is not None:
+            content = list(message.content)
+            for _ in range(draw(st.integers(min_value=0, max_value=2))):
+                content.insert(draw(st.integers(min_value=0, max_value=len(content))), draw(blocks))
+                added += 1
+            conversation[index] = message.with_content(content)
+    return held, conversation, added
+
+
 @pytest.mark.parametrize(("read", "write"), _READ_WRITE, ids=["openai", "anthropic"])
 @pytest.mark.parametrize("policy", ["drop", "text"])
-@given(conversation=_ANY_CONVERSATION)
+@given(data=st.data())
 def test_what_passes_validation_under_a_lenient_policy_reads_back_valid(
-    read: Reader, write: Writer, policy: str, conversation: list[Msg]
+    read: Reader, write: Writer, policy: OnUnsupported, data: st.DataObject
 ) -> None:
+    # Mostly a conversation the format holds, with blocks it does not added to its turns: the
+    # lenient policy must leave it valid.  The rest: any conversation, which may well be refused.
+    held = data.draw(_MOSTLY_HELD)
+    if held:
+        original, conversation, added = data.draw(_held_with_unheld_blocks(write))
+    else:
+        conversation = data.draw(_ANY_CONVERSATION)
     try:
         out = write(conversation, on_unsupported=policy)
-    except ConversationError:
+    except ConversationError as error:
+        assert not held, f"on_unsupported={policy!r} left a conversation the format holds invalid: {error}"
+        event("refused: ConversationError")
         return
+    event("converted: a conversation the format holds" if held else "converted: any conversation")
+    _conforms(write, out)
+    if held:  # one note for each block added, and only those
+        assert len(out.notes) == added
+        assert all(note.action == ("dropped" if policy == "drop" else "as_text") for note in out.notes)
+        assert {note.block_type for note in out.notes} <= {HintBlock.type, VideoBlock.type}
+        if policy == "drop":  # the added blocks gone, nothing else
+            assert out == write(original)
     problems = validate_conversation(read(out))
     # What the target takes: OpenAI takes an empty user message, Anthropic does not.
     taken = {ProblemKind.LATE_SYSTEM_MESSAGE, *([ProblemKind.EMPTY_USER_MESSAGE] if write is to_openai else [])}

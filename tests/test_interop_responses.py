@@ -215,7 +215,8 @@ def test_an_audio_answer_says_its_transcript_and_goes_back_by_its_id(content: An
 def test_an_assistant_turn_holding_only_what_the_api_takes_for_content_is_sent(said: dict[str, Any]) -> None:
     payload = [{"role": "user", "content": "hi"}, {"role": "assistant", **said}, {"role": "user", "content": "more"}]
     assert to_openai(from_openai(payload)) == payload  # not refused as an empty assistant message
-    with pytest.raises(ConversationError):  # a null one holds nothing
+    # a null one holds nothing
+    with pytest.raises(ConversationError, match=r"would reject this conversation: messages\[1\]: assistant message with no content\."):
         to_openai(from_openai([payload[0], {"role": "assistant", **dict.fromkeys(said)}, payload[2]]))
 
 

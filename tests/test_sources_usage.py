@@ -97,9 +97,9 @@ def test_source_reprs() -> None:
 
 
 def test_missing_required_source_fields_are_refused() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"URLSource.__init__\(\) missing 1 required positional argument: 'url'"):
         URLSource()  # type: ignore[call-arg]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"Base64Source.__init__\(\) missing 1 required positional argument: 'data'"):
         Base64Source("image/png")  # type: ignore[call-arg]
 
 
@@ -126,13 +126,14 @@ def test_chat_usages_add_field_by_field() -> None:
 
 
 def test_chat_usage_refuses_to_add_other_things() -> None:
-    with pytest.raises(TypeError):
+    # Python's own refusal: ChatUsage's __add__/__radd__ return NotImplemented rather than raise.
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'ChatUsage' and 'int'"):
         ChatUsage() + 1  # type: ignore[operator]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'int' and 'ChatUsage'"):
         1 + ChatUsage()  # only the 0 sum() starts from
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'bool' and 'ChatUsage'"):
         False + ChatUsage()
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r'can only concatenate str \(not "ChatUsage"\) to str'):
         "0" + ChatUsage()  # type: ignore[operator]
 
 

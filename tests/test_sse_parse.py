@@ -188,10 +188,18 @@ def test_comments_count_each_on_its_own_never_toward_a_message() -> None:
 def test_the_size_counts_the_lines_as_written() -> None:
     # Field names count, line ends do not: "data: " and ten characters fill a limit of 16 exactly.
     assert SSEParser(max_message_size=16).feed("data: 0123456789\n\n") == [SSEMessage("message", "0123456789", "")]
-    with pytest.raises(DecodeError):
+    too_large = r"^an SSE message grew beyond {} characters without ending; pass max_message_size=\.\.\. to accept larger ones$"
+    with pytest.raises(DecodeError, match=too_large.format(15)):
         SSEParser(max_message_size=15).feed("data: 0123456789\n\n")
-    with pytest.raises(DecodeError):  # an id line counts too, whole or split
+    # An id line counts too, whole or split.
+    with pytest.raises(DecodeError, match=too_large.format(10)):
         SSEParser(max_message_size=10).feed("id: " + "x" * 46 + "\n")
+    # Split, each piece under the limit: the pieces add up ("id: " and six characters fill ten exactly).
+    assert SSEParser(max_message_size=10).feed("id: xxxxxx\n") == []
+    parser = SSEParser(max_message_size=10)
+    assert parser.feed("id: ") == [] and parser.feed("xxx") == [] and parser.feed("xxx") == []
+    with pytest.raises(DecodeError, match=too_large.format(10)):
+        parser.feed("x")
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from agentscope_py import (
     DecodeError,
     ImageBlock,
     Msg,
+    ReadOnlyError,
     RoleContentError,
     Source,
     TextBlock,
@@ -184,7 +184,7 @@ def test_free_form_values_come_back_frozen_and_exact() -> None:
     assert agree(ContentBlock, text)
     block = typed(ContentBlock, text)
     assert block.input["n"] == 123456789012345678901234567890
-    with pytest.raises(TypeError):
+    with pytest.raises(ReadOnlyError, match=r"^this mapping is read-only"):
         block.input["deep"]["x"] = 1
 
 
@@ -212,14 +212,29 @@ def test_from_json_takes_the_typed_path_and_falls_back_unnoticed(monkeypatch: py
 
 def test_decoders_made_by_many_threads_at_once_all_work(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_typed, "DECODERS", {})
-    text = '{"role": "USER", "content": [{"type": "text", "text": "hi"}]}'
-    barrier = threading.Barrier(8)
+    builds: list[type] = []
+    make = _typed._Generator.decoder
 
-    def first_read() -> Any:
+    def counted(self: _typed._Generator, cls: type) -> Any:
+        builds.append(cls)
+        return make(self, cls)
+
+    monkeypatch.setattr(_typed._Generator, "decoder", counted)
+    text = '{"id": "m1", "role": "USER", "content": [{"type": "text", "text": "hi"}], "timestamp": "2025-01-01 00:00:00.000"}'
+    barrier = threading.Barrier(8, timeout=10)
+    results: list[Any] = [None] * 8
+
+    def first_read(index: int) -> None:
         barrier.wait()
-        return typed(Msg, text)
+        results[index] = typed(Msg, text)
 
-    with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(lambda _: first_read(), range(8)))
-    assert all(result == results[0] for result in results)
-    assert len(_typed.DECODERS) == 1
+    threads = [threading.Thread(target=first_read, args=(index,), daemon=True) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert not any(thread.is_alive() for thread in threads), "a thread is still reading"
+    expected = generic(Msg, text)
+    assert all(result == expected and type(result) is type(expected) for result in results)
+    assert builds == [Msg]  # made once, by one thread, while the others waited for it
+    assert list(_typed.DECODERS) == [Msg]
