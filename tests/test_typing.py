@@ -27,7 +27,9 @@ TYPING = ROOT / "tests" / "typing"
 PASS_FILES = sorted((TYPING / "pass").glob("*.py"))
 FAIL_FILES = sorted((TYPING / "fail").glob("*.py"))
 
-_MARKER = re.compile(r"#\s*E:\s*(?P<codes>[a-z-]+(?:\s*,\s*[a-z-]+)*)\s*$")
+# "# E: arg-type" marks a line mypy must refuse with that code; a quoted fragment after the codes
+# ("# E: misc \"read-only\"") must be in the message too, where the code alone says little.
+_MARKER = re.compile(r"#\s*E:\s*(?P<codes>[a-z-]+(?:\s*,\s*[a-z-]+)*)(?:\s+\"(?P<words>[^\"]+)\")?\s*$")
 _REPORT_LINE = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[a-z-]+)\])?$"
 )
@@ -77,12 +79,13 @@ def mypy_run() -> MypyRun:
     return MypyRun(tuple(errors), stdout)
 
 
-def _markers(path: Path) -> dict[int, set[str]]:
-    expected: dict[int, set[str]] = {}
+def _markers(path: Path) -> dict[int, tuple[set[str], str | None]]:
+    """Line number -> the codes mypy must report there, and the words its message must hold."""
+    expected: dict[int, tuple[set[str], str | None]] = {}
     for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         match = _MARKER.search(text)
         if match:
-            expected[number] = {code.strip() for code in match["codes"].split(",")}
+            expected[number] = ({code.strip() for code in match["codes"].split(",")}, match["words"])
     return expected
 
 
@@ -107,15 +110,22 @@ def test_pass_file_runs(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FAIL_FILES, ids=lambda p: p.name)
 def test_fail_file_errors_exactly_on_the_marked_lines(path: Path, mypy_run: MypyRun) -> None:
-    expected = _markers(path)
-    assert expected, f"{path.name} marks no line with '# E: <code>'"
+    markers = _markers(path)
+    assert markers, f"{path.name} marks no line with '# E: <code>'"
+    expected = {line: codes for line, (codes, _) in markers.items()}
     found: defaultdict[int, set[str]] = defaultdict(set)
     for error in mypy_run.errors_in(path):
         found[error.line].add(error.code or "<no code>")
     missing = {line: codes - found[line] for line, codes in expected.items() if codes - found[line]}
     unmarked = {line: codes - expected.get(line, set()) for line, codes in found.items()
                 if codes - expected.get(line, set())}
+    unsaid = {
+        line: words
+        for line, (_, words) in markers.items()
+        if words is not None and not any(words in error.message for error in mypy_run.errors_in(path) if error.line == line)
+    }
     assert missing == {}, f"{path.name}: these lines should fail with these codes but do not"
+    assert unsaid == {}, f"{path.name}: these lines fail, but not saying these words"
     assert unmarked == {}, f"{path.name}: unexpected errors:\n" + "\n".join(
         str(error) for error in mypy_run.errors_in(path) if error.line in unmarked
     )

@@ -21,26 +21,26 @@ source = URLSource("https://example.com/cat.png")
 call = ToolUseBlock("call_1", "zoom")
 
 # constructors
-SystemMessage(ToolUseBlock("call_1", "zoom"))  # E: arg-type
-SystemMessage("ok", DataBlock(source))  # E: arg-type
-SystemMessage([TextBlock("ok"), AudioBlock(source)])  # E: list-item
-UserMessage(ThinkingBlock("hm"))  # E: arg-type
-UserMessage(call)  # E: arg-type
-UserMessage(HintBlock("h1", "hint"))  # E: arg-type
-UserMessage(ToolResultBlock.text("x"))  # E: arg-type
+SystemMessage(ToolUseBlock("call_1", "zoom"))  # E: arg-type "ToolUseBlock"
+SystemMessage("ok", DataBlock(source))  # E: arg-type "DataBlock"
+SystemMessage([TextBlock("ok"), AudioBlock(source)])  # E: list-item "AudioBlock"
+UserMessage(ThinkingBlock("hm"))  # E: arg-type "ThinkingBlock"
+UserMessage(call)  # E: arg-type "ToolUseBlock"
+UserMessage(HintBlock("h1", "hint"))  # E: arg-type "HintBlock"
+UserMessage(ToolResultBlock.text("x"))  # E: arg-type "ToolResultBlock"
 
 # builders
-SystemMessage.builder().content(DataBlock(source))  # E: arg-type
-SystemMessage.builder().content([TextBlock("ok"), ImageBlock(source)])  # E: list-item
-UserMessage.builder().content(ToolResultBlock("call_1", "zoom"))  # E: arg-type
-UserMessage.builder().content(ThinkingBlock("hm"))  # E: arg-type
+SystemMessage.builder().content(DataBlock(source))  # E: arg-type "DataBlock"
+SystemMessage.builder().content([TextBlock("ok"), ImageBlock(source)])  # E: list-item "ImageBlock"
+UserMessage.builder().content(ToolResultBlock("call_1", "zoom"))  # E: arg-type "ToolResultBlock"
+UserMessage.builder().content(ThinkingBlock("hm"))  # E: arg-type "ThinkingBlock"
 
 # copies
-SystemMessage("ok").with_content([ImageBlock(source)])  # E: list-item
-UserMessage("ok").with_content([call])  # E: list-item
-UserMessage("ok").with_content((call,))  # E: arg-type
-SystemMessage("ok").__replace__(content=[call])  # E: list-item
-UserMessage("ok").__replace__(content=[ThinkingBlock("hm")])  # E: list-item
+SystemMessage("ok").with_content([ImageBlock(source)])  # E: list-item "ImageBlock"
+UserMessage("ok").with_content([call])  # E: list-item "ToolUseBlock"
+UserMessage("ok").with_content((call,))  # E: arg-type "tuple[ToolUseBlock]"
+SystemMessage("ok").__replace__(content=[call])  # E: list-item "ToolUseBlock"
+UserMessage("ok").__replace__(content=[ThinkingBlock("hm")])  # E: list-item "ThinkingBlock"
 
 
 # what a message holds is typed by its role

@@ -21,20 +21,20 @@ from agentscope_py import (
 from agentscope_py import TextBlok  # E: attr-defined
 from agentscope_py import sse
 
-sse.MAX_RETRY = 1000  # E: misc
+sse.MAX_RETRY = 1000  # E: misc "Cannot assign to final name"
 
 msg = UserMessage("hi", name="alice")
 call = ToolUseBlock("call_1", "zoom", {"x": 1})
 source = URLSource("https://example.com/cat.png")
 
 # everything is frozen
-msg.name = "bob"  # E: misc
-msg.content = ()  # E: misc
+msg.name = "bob"  # E: misc "is read-only"
+msg.content = ()  # E: misc "is read-only"
 msg.metadata["k"] = 1  # E: index
 call.input["x"] = 2  # E: index
-call.state = ToolCallState.FINISHED  # E: misc
-TextBlock("x").text = "y"  # E: misc
-ChatUsage().total_tokens = 3  # E: misc
+call.state = ToolCallState.FINISHED  # E: misc "is read-only"
+TextBlock("x").text = "y"  # E: misc "is read-only"
+ChatUsage().total_tokens = 3  # E: misc "is read-only"
 
 # constructors check their argument types
 TextBlock(3)  # E: arg-type
@@ -62,7 +62,7 @@ msg.__replace__(usage=ChatUsage)  # E: arg-type
 msg.__replace__(role=MsgRole.ASSISTANT)  # E: arg-type
 msg.get_content_blocks(str)  # E: type-var
 match msg:
-    case UserMessage(_):  # E: misc
+    case UserMessage(_):  # E: misc "__match_args__"
         pass  # E: unreachable
 msg.get_content_blocks((TextBlock, str))  # E: type-var
 msg.has_content_blocks((TextBlock, str))  # E: arg-type
