@@ -7,17 +7,55 @@ does not know fails loudly.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import attrs
 from hypothesis import strategies as st
 
-from agentscope_py import GenerateReason, MsgRole, ToolResultState
+from agentscope_py import (
+    AssistantMessage,
+    Base64Source,
+    ChatUsage,
+    ContentBlock,
+    DataBlock,
+    GenerateReason,
+    HintBlock,
+    MsgRole,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallState,
+    ToolResultState,
+    ToolUseBlock,
+    events_from_message,
+)
 from agentscope_py import event as ev
 from agentscope_py.event import AgentEvent, ConfirmResult, PermissionBehavior, PermissionRule
-from strategies import blocks, chat_usages, json_objects, json_text, messages, tool_result_blocks, tool_use_blocks
+from strategies import (
+    assistant_messages,
+    blocks,
+    chat_usages,
+    json_objects,
+    json_text,
+    messages,
+    tool_result_blocks,
+    tool_use_blocks,
+)
 
-__all__ = ["EVENT_CLASSES", "confirm_results", "events", "events_of", "permission_rules"]
+__all__ = [
+    "EVENT_CLASSES",
+    "EventStream",
+    "UnknownEvent",
+    "confirm_results",
+    "event_soups",
+    "event_streams",
+    "events",
+    "events_of",
+    "permission_rules",
+    "replies",
+    "soup_events",
+]
 
 EVENT_CLASSES: list[type[AgentEvent]] = sorted(
     (cls for cls in vars(ev).values() if isinstance(cls, type) and issubclass(cls, AgentEvent) and cls is not AgentEvent),
@@ -74,3 +112,265 @@ def events_of(cls: type[AgentEvent]) -> st.SearchStrategy[AgentEvent]:
 
 def events() -> st.SearchStrategy[AgentEvent]:
     return st.one_of([events_of(cls) for cls in EVENT_CLASSES])
+
+
+# -- streams of events, for the assembler ----------------------------------------------------
+
+
+# Built once: building (and validating) the message strategies on every draw is most of the cost.
+_ASSISTANT_MESSAGES = assistant_messages()
+_REASONS = st.none() | st.sampled_from(GenerateReason)
+
+
+@st.composite
+def _replies(draw: st.DrawFn) -> AssistantMessage:
+    message = draw(_ASSISTANT_MESSAGES)
+    reason = draw(_REASONS)
+    return message if reason is None else message.with_generate_reason(reason)
+
+
+_REPLIES = _replies()
+
+
+def replies() -> st.SearchStrategy[AssistantMessage]:
+    """Any assistant message, with any generate reason (or none stated)."""
+    return _REPLIES
+
+
+class UnknownEvent(AgentEvent):
+    """An event class the assembler has never heard of (a newer producer's, say)."""
+
+    type = None  # type: ignore[assignment]  # concrete, but of no known type
+
+
+# Any soup of events: few reply and block ids, so that events meet the replies and blocks of others.
+_SOUP_IDS = st.sampled_from(["R", "M", "A", "", "x"]) | st.none()
+_SOUP_DATA_IDS = st.sampled_from(["d1", "d2"])  # a data block without an id gets a fresh one: not comparable
+_SOUP_TEXT = st.text(max_size=4)
+_SOUP_NAMES = _SOUP_TEXT | st.none()  # a tool's end or delta may name no tool; its start then names it
+_SOUP_SOURCES = st.sampled_from([None, "sub"])
+
+
+def _soup_event(cls: type[AgentEvent], *fields: st.SearchStrategy[Any]) -> st.SearchStrategy[AgentEvent]:
+    return st.builds(lambda source, *values: cls(*values, source=source), _SOUP_SOURCES, *fields)
+
+
+_SOUP_RESULTS = st.none() | st.builds(
+    lambda reason: AssistantMessage("r", generate_reason=reason), st.sampled_from(GenerateReason)
+)
+_SOUP_LISTED_CALLS = st.lists(
+    st.builds(lambda call_id, state: ToolUseBlock(call_id, "f", {}, state=state), _SOUP_IDS, st.sampled_from(ToolCallState)),
+    max_size=2,
+)
+_SOUP_EVENTS = st.one_of(
+    _soup_event(ev.AgentStartEvent, st.none(), _SOUP_IDS, _SOUP_TEXT | st.none()),
+    _soup_event(ev.AgentEndEvent, _SOUP_IDS),
+    _soup_event(ev.ModelCallStartEvent, _SOUP_IDS),
+    _soup_event(ev.ModelCallEndEvent, _SOUP_IDS, st.none() | st.builds(ChatUsage, st.integers(0, 9))),
+    _soup_event(ev.TextBlockStartEvent, _SOUP_IDS, _SOUP_IDS),
+    _soup_event(ev.TextBlockDeltaEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_TEXT | st.none()),
+    _soup_event(ev.TextBlockEndEvent, _SOUP_IDS, _SOUP_IDS),
+    _soup_event(ev.DataBlockStartEvent, _SOUP_IDS, _SOUP_DATA_IDS),
+    _soup_event(ev.DataBlockDeltaEvent, _SOUP_IDS, _SOUP_DATA_IDS, _SOUP_TEXT),
+    _soup_event(ev.ToolCallStartEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES),
+    _soup_event(
+        ev.ToolCallDeltaEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES, st.sampled_from(["{", "}", '"a"', ":1", "[", "x"])
+    ),
+    _soup_event(ev.ToolCallEndEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES),
+    _soup_event(ev.ToolResultStartEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES),
+    _soup_event(ev.ToolResultTextDeltaEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES, _SOUP_TEXT),
+    _soup_event(ev.ToolResultEndEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES, st.none()),
+    _soup_event(ev.RequestStopEvent, _SOUP_TEXT, st.sampled_from(GenerateReason)),
+    _soup_event(ev.HintBlockEvent, _SOUP_IDS, _SOUP_IDS, _SOUP_NAMES, _SOUP_TEXT),
+    _soup_event(ev.AgentResultEvent, _SOUP_RESULTS),
+    _soup_event(ev.RequireUserConfirmEvent, _SOUP_IDS, _SOUP_LISTED_CALLS),
+)
+
+
+def soup_events() -> st.SearchStrategy[AgentEvent]:
+    """One event of any soup: every field it names comes from a few values, created_at is an instant."""
+    return _SOUP_EVENTS
+
+
+def event_soups(max_size: int = 40) -> st.SearchStrategy[list[AgentEvent]]:
+    """Up to ``max_size`` events drawn, with repeats (the same event: a replay), from up to 30 soup events."""
+    distinct = st.lists(_SOUP_EVENTS, max_size=30)
+    return distinct.flatmap(lambda pool: st.lists(st.sampled_from(pool), max_size=max_size) if pool else st.just(pool))
+
+
+@dataclass(frozen=True)
+class EventStream:
+    """A stream to assemble, and what is known about it.
+
+    ``parts`` says what it was made of (``("soup",)``: any events; otherwise the messages of a
+    well-formed stream: ``"reply"``, ``"sub-agent"``, ``"sub-agent alongside"`` a reply,
+    ``"bare model call"``), ``mutations`` what was done to it afterwards, and ``messages`` what
+    assembling it must give, when that is known: a well-formed stream, unchanged but for replays of
+    events of a reply still open (which change nothing).
+    """
+
+    events: list[AgentEvent]
+    parts: tuple[str, ...]
+    mutations: tuple[str, ...]
+    messages: list[AssistantMessage] | None
+
+    @property
+    def well_formed(self) -> bool:
+        return self.parts != ("soup",)
+
+
+_SUB_AGENTS = ("main/helper", "main/researcher")
+_CHUNK_SIZES = st.integers(min_value=1, max_value=16)
+# The blocks one model call streams (no tool results: those stream in an acting phase).
+_MODEL_CALL_BLOCKS = (TextBlock, ThinkingBlock, DataBlock, ToolUseBlock, HintBlock)
+
+
+def _local_timestamp(created_at: str | None) -> str:
+    """The message timestamp of an event's ``created_at``, computed apart from the library."""
+    assert created_at is not None and created_at.endswith("Z"), created_at
+    instant = datetime.fromisoformat(created_at[:-1] + "+00:00").astimezone()
+    return instant.strftime("%Y-%m-%d %H:%M:%S.") + f"{instant.microsecond // 1000:03d}"
+
+
+def _in_one_model_call(message: AssistantMessage) -> list[ContentBlock]:
+    """The blocks of ``message`` one model call can stream: ids of tool calls and data blocks unique."""
+    kept: list[ContentBlock] = []
+    seen: set[tuple[type[ContentBlock], str | None]] = set()
+    for block in message.content:
+        if not isinstance(block, _MODEL_CALL_BLOCKS):
+            continue
+        if isinstance(block, DataBlock) and not isinstance(block.source, Base64Source):
+            continue  # travels as a custom event: fine, but not what a bare model call is about
+        if isinstance(block, (ToolUseBlock, DataBlock)):
+            if (type(block), block.id) in seen:
+                continue
+            seen.add((type(block), block.id))
+        kept.append(block)
+    return kept
+
+
+def _bare_model_call(message: AssistantMessage, chunk_size: int) -> tuple[list[AgentEvent], AssistantMessage]:
+    """A model call streamed on its own (no AgentStartEvent), and the message it makes: its id is
+    the model call's, its timestamp the model call start's, and it has no name or metadata."""
+    content = _in_one_model_call(message)
+    events = events_from_message(AssistantMessage(content, usage=message.usage), chunk_size=chunk_size)
+    body = events[1:-1]  # without AgentStartEvent and AgentEndEvent
+    start, end = body[0], body[-1]
+    assert isinstance(start, ev.ModelCallStartEvent) and isinstance(end, ev.ModelCallEndEvent), body
+    assert not any(isinstance(event, ev.ModelCallStartEvent) for event in body[1:]), body
+    expected = AssistantMessage(content, id=start.reply_id, usage=message.usage, timestamp=_local_timestamp(start.created_at))
+    return body, expected
+
+
+def _interleave(draw: st.DrawFn, runs: list[list[AgentEvent]]) -> list[AgentEvent]:
+    """The runs merged in a random order, each keeping its own."""
+    picks = [index for index, run in enumerate(runs) for _ in run]
+    order = draw(st.permutations(picks)) if len(runs) > 1 else picks
+    iterators = [iter(run) for run in runs]
+    return [next(iterators[pick]) for pick in order]
+
+
+@st.composite
+def _well_formed(draw: st.DrawFn) -> tuple[list[str], list[AgentEvent], list[AssistantMessage], list[list[AgentEvent]]]:
+    """A stream of one to three messages: replies of the top-level agent (each perhaps with
+    sub-agents streaming alongside), runs of a sub-agent, bare model calls; the messages it makes,
+    in the order they complete; and the events of each message (its run)."""
+    originals = draw(st.lists(replies(), min_size=1, max_size=3, unique_by=lambda message: message.id))
+    turns: list[list[tuple[list[AgentEvent], AssistantMessage]]] = []
+    kinds: list[str] = []
+    parent_turn: list[tuple[list[AgentEvent], AssistantMessage]] | None = None  # the last top-level reply's turn
+    sources_alongside: set[str] = set()  # the sub-agents streaming alongside it
+    for message in originals:
+        role = draw(st.sampled_from(["reply", "reply", "sub-agent", "sub-agent alongside", "bare model call"]))
+        chunk_size = draw(_CHUNK_SIZES)
+        if role == "reply":
+            with_result = draw(st.booleans())
+            parent_turn = [(events_from_message(message, chunk_size=chunk_size, with_result=with_result), message)]
+            sources_alongside = set()
+            turns.append(parent_turn)
+            kinds.append("reply")
+        elif role.startswith("sub-agent"):
+            source = draw(st.sampled_from(_SUB_AGENTS))
+            run = (events_from_message(message, chunk_size=chunk_size, source=source), message)
+            # Alongside the last reply, if any; but two runs of one sub-agent at the same time cannot be
+            # told apart (docs/events.md): one run a source.
+            if role == "sub-agent alongside" and parent_turn is not None and source not in sources_alongside:
+                sources_alongside.add(source)
+                parent_turn.append(run)  # streamed alongside its parent's reply
+                kinds.append("sub-agent alongside")
+            else:
+                turns.append([run])
+                kinds.append("sub-agent")
+        else:
+            turns.append([_bare_model_call(message, chunk_size)])
+            parent_turn = None  # a model call streamed alone is no reply to stream alongside
+            kinds.append("bare model call")
+    events: list[AgentEvent] = []
+    for turn in turns:
+        events += _interleave(draw, [run for run, _ in turn])
+    # A message completes with its run's last event (its end).
+    runs = [(run, message) for turn in turns for run, message in turn]
+    runs.sort(key=lambda pair: next(index for index, event in enumerate(events) if event is pair[0][-1]))
+    return kinds, events, [message for _, message in runs], [run for run, _ in runs]
+
+
+_MUTATIONS = ["drop", "replay", "late", "move", "foreign", "unknown", "truncate"]
+_ANOMALIES = ["late", "move", "foreign", "unknown"]  # mutations that (nearly) always make an anomaly
+
+
+def _mutate(draw: st.DrawFn, events: list[AgentEvent], runs: list[list[AgentEvent]], mutation: str) -> list[AgentEvent]:
+    """``events`` with one anomaly (or a harmless replay) added."""
+    events = list(events)
+    if not events:
+        return [draw(soup_events())] if mutation == "foreign" else events
+
+    last_of_run = {id(event): run[-1] for run in runs for event in run}
+
+    def end_of_run(index: int) -> int:
+        """Where the run of ``events[index]`` ends: the first occurrence of its last event from there on."""
+        last = last_of_run.get(id(events[index]))
+        return next((at for at in range(index, len(events)) if events[at] is last), index)
+
+    if mutation == "replay":  # again, before its reply ends: must change nothing
+        replayable = [index for index in range(len(events)) if end_of_run(index) > index]
+        if replayable:
+            index = draw(st.sampled_from(replayable))
+            events.insert(draw(st.integers(index + 1, end_of_run(index))), events[index])
+        return events
+    index = draw(st.integers(0, len(events) - 1))
+    picked, end = events[index], end_of_run(index)
+    if mutation == "drop":
+        del events[index]
+    elif mutation == "late":  # again, after its reply ended
+        events.insert(draw(st.integers(end + 1, len(events))), picked)
+    elif mutation == "move":  # elsewhere, earlier or later
+        if len(events) > 1:
+            at = draw(st.integers(0, len(events) - 2))  # a place among the others, but its own
+            del events[index]
+            events.insert(at if at < index else at + 1, picked)
+    elif mutation == "foreign":  # an event of no reply of the stream (or of a reply with a soup id)
+        events.insert(index, draw(soup_events()))
+    elif mutation == "unknown":
+        events.insert(index, UnknownEvent())
+    else:  # truncate: the connection dropped for good
+        del events[draw(st.integers(0, len(events) - 1)) :]
+    return events
+
+
+@st.composite
+def event_streams(draw: st.DrawFn, *, anomalous: bool = False) -> EventStream:
+    """A mix of streams: any soup of events (one in six), or a well-formed stream of one to three
+    messages, perhaps (two in five; ``anomalous``: surely) changed by one to three anomalies or
+    replays. An anomalous stream's first change is one that makes an anomaly, but for a few cases."""
+    if draw(st.sampled_from(["well-formed"] * 5 + ["soup"])) == "soup":
+        return EventStream(draw(event_soups()), ("soup",), (), None)
+    parts, events, originals, runs = draw(_well_formed())
+    mutations: list[str] = []
+    if anomalous:
+        mutations.append(draw(st.sampled_from(_ANOMALIES)))
+    if anomalous or draw(st.sampled_from([False, False, False, True, True])):
+        mutations += draw(st.lists(st.sampled_from(_MUTATIONS), min_size=0 if anomalous else 1, max_size=2 if anomalous else 3))
+    for mutation in mutations:
+        events = _mutate(draw, events, runs, mutation)
+    harmless = all(mutation == "replay" for mutation in mutations)
+    return EventStream(events, tuple(parts), tuple(mutations), originals if harmless else None)

@@ -7,51 +7,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from event_strategies import EventStream, event_soups, event_streams, replies
+from hypothesis import event, given
 from hypothesis import strategies as st
-from strategies import assistant_messages
 
 from agentscope_py import (
-    AgentEndEvent,
     AgentEvent,
-    AgentResultEvent,
-    AgentStartEvent,
+    AnomalyKind,
     AssistantMessage,
-    ChatUsage,
-    DataBlockDeltaEvent,
-    DataBlockStartEvent,
-    GenerateReason,
-    HintBlockEvent,
     MessageAssembler,
-    ModelCallEndEvent,
-    ModelCallStartEvent,
-    RequestStopEvent,
-    RequireUserConfirmEvent,
     StreamError,
-    TextBlockDeltaEvent,
-    TextBlockEndEvent,
-    TextBlockStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    ToolCallState,
-    ToolResultEndEvent,
-    ToolResultStartEvent,
-    ToolResultTextDeltaEvent,
-    ToolUseBlock,
     assemble,
     events_from_message,
 )
 
 CHUNK_SIZES = st.integers(min_value=1, max_value=40)
-
-
-@st.composite
-def replies(draw: st.DrawFn) -> AssistantMessage:
-    """Any assistant message, with any generate reason (or none stated)."""
-    message = draw(assistant_messages())
-    reason = draw(st.none() | st.sampled_from(GenerateReason))
-    return message if reason is None else message.with_generate_reason(reason)
 
 
 @given(replies(), CHUNK_SIZES, st.booleans())
@@ -101,61 +71,43 @@ def test_a_sub_agent_streaming_alongside_never_leaks(parent: AssistantMessage, c
     assert assemble(merged, strict=True) == ([parent, child] if parent_first else [child, parent])
 
 
-# -- any soup of events: lenient mode never fails, strict mode fails only with StreamError --
-
-_IDS = st.sampled_from(["R", "M", "A", "", "x"]) | st.none()
-_DATA_IDS = st.sampled_from(["d1", "d2"])  # a data block without an id gets a fresh one: not comparable
-_TEXT = st.text(max_size=4)
-_NAMES = _TEXT | st.none()  # a tool's end or delta may name no tool; its start then names it
-_SOURCES = st.sampled_from([None, "sub"])
+# -- any stream: lenient mode never fails, strict mode fails only with StreamError, and only on an anomaly --
 
 
-def _event(cls: type[AgentEvent], *fields: st.SearchStrategy[Any]) -> st.SearchStrategy[AgentEvent]:
-    return st.builds(lambda source, *values: cls(*values, source=source), _SOURCES, *fields)
+def _label(stream: EventStream) -> None:
+    """What the stream is made of, for ``--hypothesis-show-statistics``."""
+    if stream.well_formed:
+        event(f"stream: well-formed, {len(stream.parts)} message(s), {len(stream.mutations)} change(s)")
+    else:
+        event("stream: soup")
+    for part in sorted(set(stream.parts) - {"soup"}):
+        event(f"holds: {part}")
+    for mutation in sorted(set(stream.mutations)):
+        event(f"changed: {mutation}")
 
 
-_RESULTS = st.none() | st.builds(lambda reason: AssistantMessage("r", generate_reason=reason), st.sampled_from(GenerateReason))
-_LISTED_CALLS = st.lists(
-    st.builds(lambda call_id, state: ToolUseBlock(call_id, "f", {}, state=state), _IDS, st.sampled_from(ToolCallState)),
-    max_size=2,
-)
-
-
-_SOUP = st.lists(
-    st.one_of(
-        _event(AgentStartEvent, st.none(), _IDS, _TEXT | st.none()),
-        _event(AgentEndEvent, _IDS),
-        _event(ModelCallStartEvent, _IDS),
-        _event(ModelCallEndEvent, _IDS, st.none() | st.builds(ChatUsage, st.integers(0, 9))),
-        _event(TextBlockStartEvent, _IDS, _IDS),
-        _event(TextBlockDeltaEvent, _IDS, _IDS, _TEXT | st.none()),
-        _event(TextBlockEndEvent, _IDS, _IDS),
-        _event(DataBlockStartEvent, _IDS, _DATA_IDS),
-        _event(DataBlockDeltaEvent, _IDS, _DATA_IDS, _TEXT),
-        _event(ToolCallStartEvent, _IDS, _IDS, _NAMES),
-        _event(ToolCallDeltaEvent, _IDS, _IDS, _NAMES, st.sampled_from(["{", "}", '"a"', ":1", "[", "x"])),
-        _event(ToolCallEndEvent, _IDS, _IDS, _NAMES),
-        _event(ToolResultStartEvent, _IDS, _IDS, _NAMES),
-        _event(ToolResultTextDeltaEvent, _IDS, _IDS, _NAMES, _TEXT),
-        _event(ToolResultEndEvent, _IDS, _IDS, _NAMES, st.none()),
-        _event(RequestStopEvent, _TEXT, st.sampled_from(GenerateReason)),
-        _event(HintBlockEvent, _IDS, _IDS, _NAMES, _TEXT),
-        _event(AgentResultEvent, _RESULTS),
-        _event(RequireUserConfirmEvent, _IDS, _LISTED_CALLS),
-    ),
-    max_size=30,
-)
-
-
-@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=40) if events else st.just(events)))
-def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_error(events: list[AgentEvent]) -> None:
+@given(event_streams())
+def test_any_stream_assembles_leniently_and_fails_strictly_only_with_stream_error(stream: EventStream) -> None:
+    events = stream.events
+    _label(stream)
     result = assemble(events)
     assert all(isinstance(message, AssistantMessage) for message in result)
+    if stream.messages is not None:  # well formed, perhaps with replays: every message, no anomaly
+        assert result == stream.messages
+        assert result.anomalies == ()
+    # Strict mode raises on every anomaly but invalid tool arguments (docs/events.md).
+    breaks_the_rules = any(anomaly.kind is not AnomalyKind.INVALID_TOOL_ARGUMENTS for anomaly in result.anomalies)
     try:
         strict = assemble(events, strict=True)
     except StreamError:
+        event("outcome: strict mode raised")
+        assert breaks_the_rules, result.anomalies
         return
+    assert not breaks_the_rules, result.anomalies
+    event("outcome: strict mode accepted " + ("no events" if not events else "no message" if not strict else "messages"))
     assert strict == result
+    if stream.messages is not None:
+        assert strict == stream.messages
 
 
 def _feed_strictly(events: list[AgentEvent]) -> tuple[list[AssistantMessage], list[AgentEvent]]:
@@ -175,15 +127,19 @@ def _feed_strictly(events: list[AgentEvent]) -> tuple[list[AssistantMessage], li
     return messages, applied
 
 
-@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=40) if events else st.just(events)))
-def test_an_event_strict_mode_skips_leaves_no_trace(events: list[AgentEvent]) -> None:
-    # Feeding only the events strict mode applied gives the same messages: a skipped event changed nothing.
-    messages, applied = _feed_strictly(events)
-    assert _feed_strictly(applied)[0] == messages
+@given(event_streams(anomalous=True))
+def test_an_event_strict_mode_skips_leaves_no_trace(stream: EventStream) -> None:
+    # Feeding only the events strict mode applied gives the same messages: a skipped event changed
+    # nothing. And strict mode skips none of them then.
+    _label(stream)
+    messages, applied = _feed_strictly(stream.events)
+    skipped = len(stream.events) - len(applied)
+    event("outcome: " + ("skipped events" if skipped else "skipped none") + (", messages" if messages else ", no message"))
+    assert _feed_strictly(applied) == (messages, applied)
 
 
 @given(
-    _SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)),
+    event_soups(max_size=60),
     st.integers(min_value=0, max_value=60),
 )
 def test_feed_all_cut_off_then_replayed_is_feed_in_a_loop(events: list[AgentEvent], cut: int) -> None:
@@ -204,7 +160,7 @@ def test_feed_all_cut_off_then_replayed_is_feed_in_a_loop(events: list[AgentEven
     assert resumed.anomalies == one_by_one.anomalies
 
 
-@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)))
+@given(event_soups(max_size=60))
 def test_feed_all_is_feed_in_a_loop(events: list[AgentEvent]) -> None:
     # feed_all appends runs of deltas in one loop; replays inside a run must still change nothing.
     one_by_one = MessageAssembler()
@@ -216,7 +172,7 @@ def test_feed_all_is_feed_in_a_loop(events: list[AgentEvent]) -> None:
     assert at_once.close() == one_by_one.close()
 
 
-@given(_SOUP.flatmap(lambda events: st.lists(st.sampled_from(events), max_size=60) if events else st.just(events)))
+@given(event_soups(max_size=60))
 def test_snapshots_taken_inside_feed_all_change_nothing(events: list[AgentEvent]) -> None:
     # A UI rendering from the iterator feed_all reads: the snapshots it takes in the middle of a run
     # of deltas must not leave a stale block behind, even when the run holds replays.
