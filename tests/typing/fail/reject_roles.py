@@ -45,12 +45,12 @@ UserMessage("ok").__replace__(content=[ThinkingBlock("hm")])  # E: list-item "Th
 
 # what a message holds is typed by its role
 def tool_calls_of(msg: Msg) -> list[ToolUseBlock]:
-    calls: list[ToolUseBlock] = msg.get_content_blocks(TextBlock)  # E: arg-type
+    calls: list[ToolUseBlock] = msg.get_content_blocks(TextBlock)  # E: arg-type "type[TextBlock]"
     return calls
 
 
-texts: tuple[TextBlock, ...] = UserMessage("x").content  # E: assignment
-system: SystemMessage = UserMessage("x")  # E: assignment
-system_again: SystemMessage = Msg.builder().build()  # E: assignment
+texts: tuple[TextBlock, ...] = UserMessage("x").content  # E: assignment "tuple[TextBlock | DataBlock | ImageBlock | AudioBlock | VideoBlock, ...]"
+system: SystemMessage = UserMessage("x")  # E: assignment "UserMessage"
+system_again: SystemMessage = Msg.builder().build()  # E: assignment "Msg[ContentBlock]"
 # a filter of two classes is typed as their union, which a system message refuses
-SystemMessage(UserMessage("x").get_content_blocks((TextBlock, DataBlock)))  # E: arg-type
+SystemMessage(UserMessage("x").get_content_blocks((TextBlock, DataBlock)))  # E: arg-type "list[TextBlock | DataBlock]"

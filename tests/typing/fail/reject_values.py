@@ -37,34 +37,34 @@ TextBlock("x").text = "y"  # E: misc "is read-only"
 ChatUsage().total_tokens = 3  # E: misc "is read-only"
 
 # constructors check their argument types
-TextBlock(3)  # E: arg-type
-TextBlock(text=None)  # E: arg-type
-DataBlock("https://example.com/cat.png")  # E: arg-type
-ImageBlock(source, "1024")  # E: arg-type
-ToolUseBlock("c", "n", [("x", 1)])  # E: arg-type
-ToolUseBlock("c", "n", state="pending")  # E: arg-type
-ToolResultBlock("c", "n", state=ToolCallState.FINISHED)  # E: arg-type
-ToolResultBlock("c", "n", ["not a block"])  # E: list-item
-UserMessage("hi", name=3)  # E: arg-type
-UserMessage("hi", metadata=[("k", 1)])  # E: arg-type
-UserMessage("hi", generate_reason="MODEL_STOP")  # E: arg-type
+TextBlock(3)  # E: arg-type "int"
+TextBlock(text=None)  # E: arg-type "None"
+DataBlock("https://example.com/cat.png")  # E: arg-type "str"
+ImageBlock(source, "1024")  # E: arg-type "str"
+ToolUseBlock("c", "n", [("x", 1)])  # E: arg-type "list[tuple[str, int]]"
+ToolUseBlock("c", "n", state="pending")  # E: arg-type "str"
+ToolResultBlock("c", "n", state=ToolCallState.FINISHED)  # E: arg-type "ToolCallState"
+ToolResultBlock("c", "n", ["not a block"])  # E: list-item "str"
+UserMessage("hi", name=3)  # E: arg-type "int"
+UserMessage("hi", metadata=[("k", 1)])  # E: arg-type "list[tuple[str, int]]"
+UserMessage("hi", generate_reason="MODEL_STOP")  # E: arg-type "str"
 UserMessage("hi", role=MsgRole.USER)  # E: call-arg
-UserMessage(3)  # E: arg-type
-UserMessage(TextBlock)  # E: arg-type
-AssistantMessage("hi", usage=ChatUsage)  # E: arg-type
-Msg("hi", role="USER")  # E: arg-type
-ToolResultMessage.of("call_1", "zoom", 42)  # E: arg-type
+UserMessage(3)  # E: arg-type "int"
+UserMessage(TextBlock)  # E: arg-type "type[TextBlock]"
+AssistantMessage("hi", usage=ChatUsage)  # E: arg-type "type[ChatUsage]"
+Msg("hi", role="USER")  # E: arg-type "str"
+ToolResultMessage.of("call_1", "zoom", 42)  # E: arg-type "int"
 ChatUsage(1, 2) + 3  # E: operator
-msg.with_generate_reason("MODEL_STOP")  # E: arg-type
+msg.with_generate_reason("MODEL_STOP")  # E: arg-type "str"
 msg.__replace__(nmae="bob")  # E: call-arg
-msg.__replace__(name=3)  # E: arg-type
-msg.__replace__(usage=ChatUsage)  # E: arg-type
-msg.__replace__(role=MsgRole.ASSISTANT)  # E: arg-type
+msg.__replace__(name=3)  # E: arg-type "int"
+msg.__replace__(usage=ChatUsage)  # E: arg-type "type[ChatUsage]"
+msg.__replace__(role=MsgRole.ASSISTANT)  # E: arg-type "MsgRole"
 msg.get_content_blocks(str)  # E: type-var
 match msg:
     case UserMessage(_):  # E: misc "__match_args__"
         pass  # E: unreachable
 msg.get_content_blocks((TextBlock, str))  # E: type-var
-msg.has_content_blocks((TextBlock, str))  # E: arg-type
-reason: GenerateReason = msg.get_generate_reason().value  # E: assignment
+msg.has_content_blocks((TextBlock, str))  # E: arg-type "tuple[type[TextBlock], type[str]]"
+reason: GenerateReason = msg.get_generate_reason().value  # E: assignment "str"
 msg.getTextContent()  # E: attr-defined
