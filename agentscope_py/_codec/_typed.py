@@ -28,7 +28,7 @@ import attrs
 import msgspec
 
 from .._checks import JAVA_INT_MAX, JAVA_INT_MIN
-from .._frozen import EMPTY
+from .._frozen import EMPTY, FrozenDict
 from ..errors import AgentScopeError
 from ._compile import construct_statements, field_default
 from ._kinds import Bool, CodeGen, Enum, Float, Int, JsonObject, JsonValue, Kind, ListOf, Nested, Str
@@ -149,11 +149,11 @@ class _Generator:
 
     def field_tagged(self, union: WireUnion) -> str:
         """A union whose tag is a field every member declares alike (a message's role): one struct,
-        and a conversion that picks the member by that field's value."""
+        read once, and the member chosen by that field's value when the object is built."""
         if union.default is None or any(CLASSES[member].tag is not None for member in union.members.values()):
             raise _Unsupported(union.base.__name__)
         specs = [CLASSES[member] for member in (*union.members.values(), union.default)]
-        if len({tuple((field.attr, field.key, type(field.kind)) for field in spec.fields) for spec in specs}) != 1:
+        if len({_reading(spec) for spec in specs}) != 1:
             raise _Unsupported(union.base.__name__)
         default = CLASSES[union.default]
         name = self.annotations[union.base] = self.struct(default, None, None)
@@ -163,12 +163,13 @@ class _Generator:
         tag_kind = next(field.kind for field in default.fields if field.attr == tag_attr)
         if type(tag_kind) is not Enum:
             raise _Unsupported(union.base.__name__)
-        function = f"dispatch_{name}"
-        lines = [f"def {function}(s, ctx, depth):", f"    tag = s.{tag_attr}"]
+        function = f"convert_{name}"
+        body, values = self.reading(default, "s", "depth", "")
+        lines = [f"def {function}(s, ctx, depth):", *(f"    {line}" for line in body), f"    tag = s.{tag_attr}"]
         for tag, member in union.members.items():  # members compared by identity: hashing an enum runs Python
             value = self.gen.ref(tag_kind.by_value[tag], tag)
-            lines.append(f"    if tag is {value}: return {self.conversion(CLASSES[member], name, member.__name__)}(s, ctx, depth)")
-        lines.append(f"    return {self.conversion(default, name, 'default')}(s, ctx, depth)  # no tag")
+            lines.append(f"    if tag is {value}: return {self.build_call(CLASSES[member], values)}")
+        lines.append(f"    return {self.build_call(default, values)}  # no tag")
         self.functions.append("\n".join(lines) + "\n")
         self.entries[name] = function
         return name
@@ -221,18 +222,35 @@ class _Generator:
     def building(self, spec: WireClass, source: str, depth: str, prefix: str) -> tuple[list[str], str]:
         """Statements turning the struct in ``source`` into ``spec.cls`` (``depth`` names the depth
         left; every variable made starts with ``prefix``), and the expression of the result."""
-        gen = self.gen
+        body, values = self.reading(spec, source, depth, prefix)
+        built, result = self.built(spec, values, prefix)
+        return [*body, *built], result
+
+    def reading(self, spec: WireClass, source: str, depth: str, prefix: str) -> tuple[list[str], dict[str, str]]:
+        """Statements reading the fields of the struct in ``source``, and the variable holding each."""
         body: list[str] = []
         values: dict[str, str] = {}
         for index, field in enumerate(_read_fields(spec)):
             var = f"{prefix}f{index}"
             body += [f"{var} = {source}.{field.attr}", *self.read_field(spec, field, var, depth)]
             values[field.attr] = var
+        return body, values
+
+    def built(self, spec: WireClass, values: dict[str, str], prefix: str) -> tuple[list[str], str]:
+        """Statements building ``spec.cls`` from the variables read, and the expression of the result."""
+        gen = self.gen
         if spec.build is None and attrs.has(spec.cls):
-            return [*body, *construct_statements(spec.cls, values, gen, into=f"{prefix}o")], f"{prefix}o"
+            return construct_statements(spec.cls, values, gen, into=f"{prefix}o"), f"{prefix}o"
         if spec.build is None:
-            return body, f"{gen.ref(spec.cls, 'build')}({', '.join(f'{a}={v}' for a, v in values.items())})"
-        return body, f"{gen.ref(spec.build, 'build')}({', '.join(values.values())})"
+            return [], f"{gen.ref(spec.cls, 'build')}({', '.join(f'{a}={v}' for a, v in values.items())})"
+        return [], f"{gen.ref(spec.build, 'build')}({', '.join(values.values())})"
+
+    def build_call(self, spec: WireClass, values: dict[str, str]) -> str:
+        """The expression building ``spec.cls`` with nothing but a call."""
+        built, result = self.built(spec, values, "")
+        if built:
+            raise _Unsupported(f"{spec.cls.__name__} is built in statements")
+        return result
 
     def read_field(self, spec: WireClass, field: WireField, var: str, depth: str) -> list[str]:
         """``_compile._decode_field`` without the type checks msgspec made."""
@@ -251,7 +269,7 @@ class _Generator:
         gen = self.gen
         if type(kind) is JsonObject:
             # An empty object is a level too: freeze_object refuses it where no more levels fit.
-            return [f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, {depth}) if {var} or {depth} <= 0 else {gen.ref(EMPTY, 'EMPTY')}"]
+            return [f"{var} = {gen.ref(_freeze_parsed, 'freeze_parsed')}({var}, ctx, {depth}) if {var} or {depth} <= 0 else {gen.ref(EMPTY, 'EMPTY')}"]
         if type(kind) is JsonValue:
             return [f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, {depth})"]
         if type(kind) is Nested:
@@ -307,6 +325,27 @@ class _Generator:
 
 def _read_fields(spec: WireClass) -> list[WireField]:
     return [field for field in spec.fields if field.read]
+
+
+def _reading(spec: WireClass) -> tuple[object, ...]:
+    """What decides how a class's fields are read: classes alike in it are read by the same statements."""
+    return tuple(
+        (field.attr, field.key, type(field.kind), getattr(field.kind, "target", None), field.required, id(field_default(spec, field)))
+        for field in _read_fields(spec)
+    )
+
+
+def _freeze_parsed(value: dict[str, Any], ctx: Context, depth: int) -> FrozenDict:
+    """:func:`freeze_object` of an object msgspec parsed, which has checked its scalars: keys are
+    strings, numbers finite, integers within 64 bits (never too long to write).  Only the objects
+    and arrays it holds need freezing, and most tool inputs hold none."""
+    if depth <= 0:
+        raise ctx.too_deep()
+    for item in value.values():
+        kind = type(item)
+        if kind is dict or kind is list:
+            return freeze_object(value, ctx, depth)
+    return FrozenDict(value)
 
 
 def _top_level(parse: Callable[[str | bytes], Any], table: dict[Any, Callable[..., Any]], cls: type) -> TypedDecoder:
