@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 import pytest
@@ -18,12 +19,10 @@ def local(instant: str) -> str:
     return datetime.fromisoformat(instant).astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
-@pytest.fixture
-def tokyo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    # The conversion kept for the last second was made in the zone before: it goes, and comes back after.
-    monkeypatch.setattr(_instants, "_last_second", ("", ""))
+@contextmanager
+def local_zone(tz: str) -> Iterator[None]:
     before = os.environ.get("TZ")
-    os.environ["TZ"] = "JST-9"  # POSIX: nine hours east of UTC, no tz database needed
+    os.environ["TZ"] = tz
     time.tzset()
     try:
         yield
@@ -33,6 +32,12 @@ def tokyo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         else:
             os.environ["TZ"] = before
         time.tzset()
+
+
+@pytest.fixture
+def tokyo() -> Iterator[None]:
+    with local_zone("JST-9"):  # POSIX: nine hours east of UTC, no tz database needed
+        yield
 
 
 def test_the_same_wall_clock_second_in_another_zone_is_another_instant() -> None:
@@ -68,3 +73,12 @@ def test_an_offset_in_digits_of_another_script_is_no_instant_so_the_time_is_now(
 def test_the_timestamp_is_in_the_local_zone(tokyo: None) -> None:
     assert local_timestamp("2026-07-08T03:04:05.25Z") == "2026-07-08 12:04:05.250"
     assert local_timestamp("2026-07-08T03:04:05+09:00") == "2026-07-08 03:04:05.000"
+
+
+def test_a_zone_changed_at_run_time_counts_within_the_second_already_converted() -> None:
+    instant = "2026-07-08T03:04:05Z"
+    with local_zone("UTC0"):
+        assert local_timestamp(instant) == "2026-07-08 03:04:05.000"
+        with local_zone("JST-9"):
+            assert local_timestamp(instant) == "2026-07-08 12:04:05.000"
+        assert local_timestamp(instant) == "2026-07-08 03:04:05.000"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import datetime, timedelta
 
 from .._ids import new_msg_timestamp
@@ -15,8 +16,10 @@ __all__ = ["local_timestamp"]
 _ISO_INSTANT = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)", re.ASCII)
 _EPOCH = datetime(1970, 1, 1)
 _SECOND = timedelta(seconds=1)
-# (the instant to the second with its zone, its local "yyyy-MM-dd HH:mm:ss"): replies of one second share the work.
-_last_second: tuple[str, str] = ("", "")
+# (the instant to the second with its zone, the local zone's names, its local "yyyy-MM-dd HH:mm:ss"):
+# replies of one second share the work.  ``time.tzset()``, which a change of the local zone at run
+# time needs, makes ``time.tzname`` anew: compared by identity, it tells the work is out of date.
+_last_second: tuple[str, tuple[str, str], str] = ("", ("", ""), "")
 
 
 def local_timestamp(created_at: str | None) -> str:
@@ -33,8 +36,8 @@ def _local_of_instant(created_at: str) -> str | None:
         return None
     wall, fraction, zone = match.groups()
     second = wall + zone
-    known, text = _last_second
-    if second != known:
+    known, names, text = _last_second
+    if second != known or names is not time.tzname:
         try:
             # fromisoformat refuses a day that does not exist (Feb 30) rather than rolling it over
             # into the next month, as calendar.timegm would.
@@ -46,5 +49,5 @@ def _local_of_instant(created_at: str) -> str | None:
             text = datetime.fromtimestamp(seconds).isoformat(" ")
         except (ValueError, OverflowError, OSError):
             return None
-        _last_second = (second, text)
+        _last_second = (second, time.tzname, text)
     return f"{text}.{(fraction or '0').ljust(3, '0')[:3]}"
