@@ -14,13 +14,13 @@ constructed one.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 from typing_extensions import Self
 
-from ._checks import NestedTooDeeply
-from ._frozen import MAX_STORED_DEPTH, thawed
+from ._checks import NestedTooDeeply, is_iterable_of_items
+from ._frozen import MAX_STORED_DEPTH
 from .errors import AgentScopeError, ArgumentTypeError
 
 __all__ = ["Builder", "FieldSetter"]
@@ -64,11 +64,22 @@ class FieldSetter(Generic[_V]):
 
 def _as_it_is_now(value: Any) -> Any:
     """``value`` as given, out of the caller's reach: a builder builds again and again from it, and
-    the caller may go on changing a dict or list it gave (or a generator would be used up)."""
-    if isinstance(value, (Mapping, list)):
-        return thawed(value)  # a plain deep copy; the built object checks and freezes it
-    if isinstance(value, Iterator):
+    the caller may go on changing what it gave (or a generator would be used up).  An iterable of
+    items (a deque of blocks) is taken as the list the constructor would read from it."""
+    if is_iterable_of_items(value) and not isinstance(value, (list, tuple)):
         return list(value)
+    return _copied(value)
+
+
+def _copied(value: Any) -> Any:
+    # Through the containers the constructor reads as JSON (a tuple is an array), so that none
+    # nested in another stays shared; the built object checks and freezes the copy.
+    if isinstance(value, Mapping):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_copied(item) for item in value)
     return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Any
 
 import attrs
@@ -122,6 +123,18 @@ def test_a_builder_keeps_what_it_was_given_as_it_was() -> None:
     assert thinking.build().metadata == {"k": [1]}
     with pytest.raises(TypeError, match=r"^ThinkingBlockBuilder\.thinking\(\) missing 1 required positional argument"):
         thinking.thinking()  # type: ignore[call-arg]
+
+
+def test_a_list_inside_a_tuple_or_blocks_in_a_deque_stay_as_they_were_given() -> None:
+    # A tuple is a JSON array to the constructor: the lists it holds are the caller's to change.
+    inner = [1]
+    call = ToolUseBlock.builder().id("c").name("f").input({"a": (inner,)})
+    inner.append(2)
+    assert call.build().input == {"a": [[1]]}
+    blocks = deque([TextBlock("a")])
+    results = ToolResultBlock.builder().output(blocks)
+    blocks.append(TextBlock("b"))
+    assert results.build().output == (TextBlock("a"),)
 
 
 @pytest.mark.parametrize(
