@@ -244,7 +244,7 @@ class ResumableEventStream:
         check_limits(limits)
         self.url = url
         self.last_event_id: str = last_event_id or ""
-        self.reconnects = 0
+        self.reconnects: int = 0
         self._headers = headers
         self._timeout = timeout
         self._max_retries = max_retries
