@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+import json
 import math
 from collections import OrderedDict
 from collections.abc import Callable
@@ -246,7 +247,31 @@ def tool_use_blocks() -> st.SearchStrategy[ToolUseBlock]:
         _OPTIONAL_TEXT,
         json_objects(),
         st.sampled_from(ToolCallState),
-    )
+    ) | tool_calls_with_arguments_near_their_input()
+
+
+@st.composite
+def tool_calls_with_arguments_near_their_input(draw: st.DrawFn) -> ToolUseBlock:
+    """A call whose ``content`` is its ``input`` as JSON, or JSON that Python's ``==`` cannot tell
+    from it: keys in another order, ``true`` for ``1``, ``1.0`` for ``1``, ``-0.0`` for ``0.0``."""
+    tool_input = draw(json_objects(surrogates=False))
+    arguments = draw(st.sampled_from([tool_input, _loosely_equal(tool_input, draw)]))
+    return ToolUseBlock(draw(_TOOL_IDS), draw(_TOOL_NAMES), tool_input, json.dumps(arguments))
+
+
+def _loosely_equal(value: Any, draw: st.DrawFn) -> Any:
+    if isinstance(value, dict):
+        items = [(key, _loosely_equal(item, draw)) for key, item in value.items()]
+        return dict(draw(st.permutations(items)))
+    if isinstance(value, list):
+        return [_loosely_equal(item, draw) for item in value]
+    if type(value) is int and value in (0, 1):
+        return draw(st.sampled_from([value, bool(value), float(value)]))
+    if type(value) is int and abs(value) < 2**53:
+        return draw(st.sampled_from([value, float(value)]))
+    if type(value) is float and value == 0:
+        return -value
+    return value
 
 
 def tool_result_blocks(depth: int = 1) -> st.SearchStrategy[ToolResultBlock]:

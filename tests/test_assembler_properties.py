@@ -28,6 +28,7 @@ CHUNK_SIZES = st.integers(min_value=1, max_value=40)
 def test_assembling_the_events_of_a_message_gives_it_back(message: AssistantMessage, chunk_size: int, with_result: bool) -> None:
     result = assemble(events_from_message(message, chunk_size=chunk_size, with_result=with_result))
     assert result == [message]
+    assert [assembled.to_json() for assembled in result] == [message.to_json()]  # == takes 1 for true
     assert result.anomalies == ()
 
 

@@ -6,6 +6,9 @@ import json
 from typing import cast
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import tool_calls_with_arguments_near_their_input
 
 from agentscope_py import (
     AgentEndEvent,
@@ -135,7 +138,18 @@ def test_every_tool_call_comes_back_exactly(call: ToolUseBlock) -> None:
     msg = AssistantMessage(call)
     result = assemble(events_from_message(msg, chunk_size=3))
     assert result == [msg]
+    assert result[0].to_json() == msg.to_json()
     assert result.anomalies == ()  # the input travelled outright: nothing was guessed
+
+
+@given(tool_calls_with_arguments_near_their_input(), st.integers(min_value=1, max_value=40))
+def test_a_call_whose_arguments_are_its_input_only_to_python_equality_keeps_its_input(
+    call: ToolUseBlock, chunk_size: int
+) -> None:
+    # {"flag": 1} and '{"flag": true}' are == in Python, but not the same JSON: the input travels.
+    msg = AssistantMessage(call)
+    [assembled] = assemble(events_from_message(msg, chunk_size=chunk_size))
+    assert assembled.to_json() == msg.to_json()
 
 
 def test_tool_results_stream_text_as_deltas_and_other_blocks_whole() -> None:

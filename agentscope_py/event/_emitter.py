@@ -25,6 +25,7 @@ from .._blocks import (
 from .._checks import describe
 from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
 from .._ids import new_hex_id
+from .._json import encode_value
 from .._messages import Msg
 from .._sources import Base64Source
 from .._tool_arguments import parse_tool_arguments
@@ -105,6 +106,13 @@ def events_from_message(
     if type(with_result) is not bool:
         raise ArgumentTypeError(f"with_result must be a bool, got {describe(with_result)}")
     return _Emitter(chunk_size, source).reply(msg, with_result)
+
+
+def _parses_to_exactly(arguments: str, tool_input: Mapping[str, Any]) -> bool:
+    """Whether the assembler, parsing ``arguments``, makes ``tool_input`` again, to its JSON: ``==``
+    alone takes ``1`` for ``true`` or ``1.0`` and ignores the order of keys."""
+    parsed, problem = parse_tool_arguments(arguments)
+    return problem is None and parsed == tool_input and encode_value(parsed) == encode_value(tool_input)
 
 
 def _chunks(text: str, size: int) -> list[str]:
@@ -234,7 +242,7 @@ class _Emitter:
                 arguments = json.dumps(block.input, ensure_ascii=False)
             except (TypeError, ValueError):  # not JSON-able: the input travels whole below
                 arguments = ""
-        if parse_tool_arguments(arguments) != (block.input, None):
+        if not _parses_to_exactly(arguments, block.input):
             extras["input"] = block.input
         self.add(ToolCallStartEvent, reply_id, block.id, block.name, metadata={BLOCK_KEY: extras})
         for piece in _chunks(arguments, self.chunk_size) or [""]:  # "" is content too
