@@ -127,6 +127,13 @@ class Builder(Generic[_T]):
         required = (p.name for p in parameters if p.default is p.empty and p.kind in named)
         return [name for name in required if name not in self._values]
 
+    def __copy__(self) -> Self:
+        # A builder to go on from, as from a template: setters change the values dict in place.
+        # The values themselves are never changed once stored, so the two may share them.
+        twin = object.__new__(type(self))
+        twin._values = dict(self._values)
+        return twin
+
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
         return f"{type(self).__name__}({fields})"

@@ -63,6 +63,14 @@ class Sentinel:
     def __repr__(self) -> str:
         return self._name
 
+    # Compared by identity wherever it is used: a copy (copy.deepcopy of a builder holding it) must
+    # be the sentinel itself.
+    def __copy__(self) -> Sentinel:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Sentinel:
+        return self
+
 
 def describe(value: object) -> str:
     """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, overload
 from typing_extensions import Never, Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import check_enum, check_mapping, check_optional_str, check_str, describe, unordered_hint
+from ._checks import Sentinel, check_enum, check_mapping, check_optional_str, check_str, describe, unordered_hint
 from ._content import normalize_content
 from ._enums import GenerateReason, MsgRole
 from ._frozen import EMPTY
@@ -32,12 +32,7 @@ _M = TypeVar("_M", bound="Msg[Any]")
 _B = TypeVar("_B", bound=ContentBlock)
 
 
-class _Unset:
-    def __repr__(self) -> str:
-        return "<generated>"
-
-
-_GENERATED: Any = _Unset()
+_GENERATED: Any = Sentinel("<generated>")
 
 
 class MessageBuilder(Generic[_M, _B]):
@@ -120,6 +115,15 @@ class MessageBuilder(Generic[_M, _B]):
             new_msg_timestamp() if self._timestamp is _GENERATED else self._timestamp,
             self._usage,
         )
+
+    def __copy__(self) -> Self:
+        # A builder to go on from, as from a template: the content list is the one thing a setter
+        # changes in place (``result(...)`` appends), so the copy gets its own.
+        twin = object.__new__(type(self))
+        for name in MessageBuilder.__slots__:
+            object.__setattr__(twin, name, getattr(self, name))
+        twin._content = list(self._content)
+        return twin
 
     def __repr__(self) -> str:
         role = "None" if self._role is None else self._role.name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -97,6 +98,26 @@ def test_changing_the_builder_after_build_leaves_built_messages_alone() -> None:
     builder.text_content("second").metadata({"k": 2}).name("later")
     assert (first.content, first.metadata, first.name) == ((TextBlock("first"),), {"k": 1}, None)
     assert builder.build().get_text_content() == "second"
+
+
+@pytest.mark.parametrize("copy_of", [copy.copy, copy.deepcopy], ids=["copy", "deepcopy"])
+def test_a_copied_builder_goes_on_alone_from_where_its_template_was(copy_of: Any) -> None:
+    template = ToolResultMessage.builder().name("tools").result("c1", "f", "one")
+    fork = copy_of(template).result("c2", "f", "two").name("fork")
+    assert [block.id for block in template.build().get_content_blocks(ToolResultBlock)] == ["c1"]
+    assert template.build().name == "tools"
+    built = fork.build()
+    called = [block.id for block in built.get_content_blocks(ToolResultBlock)]
+    assert (called, built.name, type(fork)) == (["c1", "c2"], "fork", ToolResultMessageBuilder)
+    assert built.id != fork.build().id  # still generated at each build, in the copy too
+
+
+@pytest.mark.parametrize("copy_of", [copy.copy, copy.deepcopy], ids=["copy", "deepcopy"])
+def test_a_copied_block_builder_goes_on_alone(copy_of: Any) -> None:
+    template = ToolUseBlock.builder().id("c1").name("search").input({"q": "a"})
+    fork = copy_of(template).input({"q": "b"})
+    assert template.build() == ToolUseBlock("c1", "search", {"q": "a"})
+    assert fork.build() == ToolUseBlock("c1", "search", {"q": "b"})
 
 
 def test_each_build_validates_again() -> None:
