@@ -263,8 +263,12 @@ def test_a_file_id_is_not_sent_as_a_url_to_another_format() -> None:
     ]}]
     (user,) = from_openai(payload)
     assert to_openai([user]) == payload
-    for write in (to_anthropic, to_agentflow, to_vercel_ai):
-        with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[1\]\)"):
+    for write in (to_anthropic, to_agentflow, to_vercel_ai, to_swarm_kit):
+        # Every writer says why: the URL has no scheme.
+        with pytest.raises(
+            UnsupportedContentError,
+            match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[1\]\): 'file-abc123' has no scheme, so it is a file id",
+        ):
             write([user])
     # AgentFlow's own file ids go back to AgentFlow.
     agentflow = [{"message_id": "m", "role": "user", "timestamp": 1718000000000, "metadata": {}, "content": [

@@ -51,6 +51,7 @@ __all__ = [
     "as_message_list",
     "block_as_text",
     "check_policy",
+    "file_id_hint",
     "in_message",
     "nesting_guard",
     "read_usage",
@@ -233,19 +234,28 @@ def _described(block: ContentBlock) -> str:
 
 def url_hint(block: ContentBlock) -> str:
     """For :meth:`Conversion.refuse`: what about the URL of a media block made a writer refuse it, when
-    its kind alone does not say; ``""`` for any other block.  A URL without a scheme is a file id, which
-    its format knows as one only from the message it was read with; a DataBlock's URL that declares no
-    type has the one its file extension names, which the error then says."""
+    its kind alone does not say; ``""`` for any other block.  A URL without a scheme is a file id (see
+    :func:`file_id_hint`); a DataBlock's URL that declares no type has the one its file extension
+    names, which the error then says."""
     source = getattr(block, "source", None)  # the media blocks'
     if not isinstance(source, URLSource):
         return ""
     if not fetchable(source):
-        return (
-            f": {elided(source.url)} has no scheme, so it is a file id, not a URL; a file id goes back only to the "
-            "format it was read from, in the message it was read with (or one given that message's metadata)"
-        )
+        return file_id_hint(block)
     guessed = url_media_type(source.url) if isinstance(block, DataBlock) and source.mime_type is None else None
     return f": its file extension says {guessed}" if guessed else ""
+
+
+def file_id_hint(block: ContentBlock) -> str:
+    """For :meth:`Conversion.refuse`: why a media block whose URL has no scheme is refused (a file id,
+    which its format knows as one only from the message it was read with); ``""`` for any other block."""
+    source = getattr(block, "source", None)  # the media blocks'
+    if not isinstance(source, URLSource) or fetchable(source):
+        return ""
+    return (
+        f": {elided(source.url)} has no scheme, so it is a file id, not a URL; a file id goes back only to the "
+        "format it was read from, in the message it was read with (or one given that message's metadata)"
+    )
 
 
 def _source_text(source: Source | None) -> str:

@@ -63,7 +63,7 @@ from ._carried_fields import (
     with_carried,
 )
 from ._carry import data_url, fetchable, position, source_from_url, tool_arguments
-from ._common import Conversion, Converted, OnUnsupported, as_message_list, read_usage
+from ._common import Conversion, Converted, OnUnsupported, as_message_list, file_id_hint, read_usage
 from ._frameworks import (
     PartReader,
     json_text,
@@ -393,7 +393,7 @@ def _write_block(
             return overlay(rendered, extras)
     if isinstance(block, ToolResultBlock):
         return _write_tool_result(conversion, message_index, block_index, block, extras)
-    text = conversion.refuse(message_index, block_index, block, output_index)
+    text = conversion.refuse(message_index, block_index, block, output_index, hint=file_id_hint(block))
     return None if text is None else {"type": "text", "text": text}
 
 

@@ -42,6 +42,7 @@ from ._common import (
     Converted,
     OnUnsupported,
     as_message_list,
+    file_id_hint,
     nesting_guard,
     storing,
 )
@@ -310,7 +311,7 @@ def _add_to_body(
         assert isinstance(source, Base64Source)
         images.append(source.data)
         return
-    text = conversion.refuse(message_index, block_index, block, output_index)
+    text = conversion.refuse(message_index, block_index, block, output_index, hint=file_id_hint(block))
     if text is not None:
         texts.append(text)
 
