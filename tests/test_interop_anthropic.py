@@ -593,11 +593,13 @@ def test_media_types_match_whatever_their_case_and_go_as_the_api_spells_them() -
         DataBlock(Base64Source("IMAGE/PNG", "iVBO")),
         DataBlock(Base64Source("Application/PDF", "JVBE")),
         DataBlock(Base64Source("Text/Plain", text)),
+        DataBlock(Base64Source("image/JPG", "/9j/")),  # JPEG by a name the API does not take
     )])
     assert request["messages"][0]["content"] == [
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBO"}},
         {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}},
         {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "notes"}},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/"}},
     ]
     conforms(request)
 

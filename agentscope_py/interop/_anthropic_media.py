@@ -32,7 +32,14 @@ MEDIA_READ_FIELDS: dict[str, tuple[str, ...]] = {
     "image": ("type", "source"),
     "document": ("type", "source", "title"),
 }
-_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+# The four image types the API reads, by the media types that name them.
+_IMAGE_TYPES = {
+    "image/jpeg": "image/jpeg",
+    "image/jpg": "image/jpeg",
+    "image/png": "image/png",
+    "image/gif": "image/gif",
+    "image/webp": "image/webp",
+}
 # The fields of each kind of source that read_media reads.
 _SOURCE_READ_FIELDS = {
     "base64": ("type", "media_type", "data"),
@@ -91,8 +98,10 @@ def _wire_source(source: Source, part_type: str, by_file_id: bool) -> dict[str, 
         except ValueError:
             return None  # refused, and media_hint says why
         return {"type": "text", "media_type": "text/plain", "data": text}
-    if part_type == "image" and media_type not in _IMAGE_TYPES:
-        return None  # the API reads JPEG, PNG, GIF and WebP images only
+    if part_type == "image":
+        media_type = _IMAGE_TYPES.get(media_type, "")
+        if not media_type:
+            return None  # the API reads JPEG, PNG, GIF and WebP images only
     return {"type": "base64", "media_type": media_type, "data": source.data}
 
 
