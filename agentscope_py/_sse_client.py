@@ -179,12 +179,13 @@ class ResumableEventStream:
             ...
 
     Iteration ends after the event for which ``stop`` returns true (by default
-    the top-level ``AgentEndEvent``), or when the server answers a reconnection
-    with ``204 No Content`` (it has nothing more).  A dropped connection, a
-    stalled one (no byte for ``timeout`` seconds) or a clean close before the end
-    is followed by a reconnection; ``max_retries`` reconnections in a row that
-    bring no new event raise :class:`StreamConnectionError`, as does any status
-    other than 200 and 204 or a body that is not ``text/event-stream``.
+    the top-level ``AgentEndEvent``), or when the server answers a request (the
+    first too) with ``204 No Content`` (it has nothing more).  A dropped
+    connection, a stalled one (no byte for ``timeout`` seconds) or a clean close
+    before the end is followed by a reconnection; ``max_retries`` reconnections
+    in a row that bring no new event raise :class:`StreamConnectionError`, as
+    does any status other than 200 and 204, a body that is not
+    ``text/event-stream``, or one compressed (``Content-Encoding``).
 
     ``last_event_id`` resumes a stream a previous client read part of;
     ``reconnects`` counts the reconnections so far.  A message that is not an
@@ -278,9 +279,10 @@ class ResumableEventStream:
             in_stop = False  # an OSError from the caller's stop() is theirs, not a dropped connection
             cause: BaseException | None = None
             connection = self._open_connection()
+            response = None
             try:
                 response = self._request(connection)
-                if response is None:  # 204: the server has nothing more to send
+                if response.status == 204:  # the server has nothing more to send
                     return
                 for event in self._new_events(response, seen):
                     # An event without an id cannot be told from its replay: it is yielded, but only
@@ -302,6 +304,10 @@ class ResumableEventStream:
                     raise ArgumentValueError(f"url {self.url!r} cannot be sent: {error}") from error
                 cause = error
             finally:
+                # The response, not only the connection: a body read to the end of the stream (no
+                # length, as an event stream has) holds the socket, which the connection has let go.
+                if response is not None:
+                    response.close()
                 connection.close()
             fruitless = 0 if progressed else fruitless + 1
             if fruitless > self._max_retries:
@@ -338,8 +344,8 @@ class ResumableEventStream:
         connection_class = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
         return connection_class(self._host, self._port, timeout=self._timeout)
 
-    def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse | None:
-        """Send the GET; the response to read, or None when the server says the stream is over."""
+    def _request(self, connection: http.client.HTTPConnection) -> http.client.HTTPResponse:
+        """Send the GET; the response to read (204: the server says the stream is over)."""
         given = {name.lower() for name in self._headers}  # the caller's replace ours, whatever their case
         headers: dict[str, str | bytes] = {name: value for name, value in _OWN_HEADERS.items() if name.lower() not in given}
         headers.update(self._headers)
@@ -349,12 +355,20 @@ class ResumableEventStream:
         connection.request("GET", self._target, headers=headers)
         response = connection.getresponse()
         if response.status == 204:
-            return None
+            return response
         content_type = response.getheader("Content-Type", "")
+        encoding = response.getheader("Content-Encoding", "identity").strip().lower()
+        problem = None
         if response.status != 200 or content_type.split(";")[0].strip().lower() != "text/event-stream":
-            # As EventSource does: a wrong answer is not a dropped connection, so no retry.
-            raise StreamConnectionError(
-                f"{self.url}: expected 200 with a text/event-stream body, got "
+            problem = (
+                f"expected 200 with a text/event-stream body, got "
                 f"{response.status} {response.reason} ({content_type or 'no Content-Type'})"
             )
+        elif encoding != "identity":
+            # The request asks for none (no Accept-Encoding): compressed bytes would parse as no event.
+            problem = f"the server sent the stream encoded as {encoding!r}, which the client did not ask for and cannot read"
+        if problem is not None:
+            response.close()
+            # As EventSource does: a wrong answer is not a dropped connection, so no retry.
+            raise StreamConnectionError(f"{self.url}: {problem}")
         return response

@@ -19,7 +19,7 @@ import attrs
 from agentscope_py.event import AgentEvent
 from agentscope_py.sse import encode_comment, encode_events
 
-__all__ = ["StreamServer", "serve_bodies", "serve_events"]
+__all__ = ["RawServer", "StreamServer", "serve_bodies", "serve_events", "serve_raw"]
 
 SOCKET_TIMEOUT = 5.0
 
@@ -177,3 +177,51 @@ def serve_events(state: StreamServer, path: str = "/reply") -> Iterator[StreamSe
 def keep_alive_preamble() -> str:
     """What a server may send before the events: a comment and a message of another kind."""
     return encode_comment("keep-alive") + "event: ping\ndata: {}\n\n"
+
+
+@attrs.define
+class RawServer:
+    """Answers every connection with ``head`` (status line, headers and whatever body) and then
+    sends nothing more, waiting for the client to close its end: ``client_closed`` is set when it has."""
+
+    head: bytes
+    url: str = ""
+    client_closed: threading.Event = attrs.field(factory=threading.Event)
+
+
+@contextmanager
+def serve_raw(head: bytes) -> Iterator[RawServer]:
+    """Serve ``head`` at ``http://127.0.0.1:<free port>/``, one connection at a time."""
+    state = RawServer(head)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.05)
+    stopping = threading.Event()
+
+    def serve() -> None:
+        while not stopping.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.settimeout(0.05)
+                connection.sendall(state.head)
+                while not stopping.is_set():  # until the client closes its end (or the block ends)
+                    try:
+                        if connection.recv(4096) == b"":
+                            state.client_closed.set()
+                            break
+                    except TimeoutError:
+                        continue
+                    except OSError:
+                        break
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    try:
+        yield state
+    finally:
+        stopping.set()
+        thread.join(timeout=SOCKET_TIMEOUT)
+        listener.close()

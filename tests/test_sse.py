@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import http.client
 import itertools
 import socket
@@ -12,7 +13,7 @@ from typing import Any
 
 import attrs
 import pytest
-from sse_server import StreamServer, keep_alive_preamble, serve_bodies, serve_events
+from sse_server import SOCKET_TIMEOUT, StreamServer, keep_alive_preamble, serve_bodies, serve_events, serve_raw
 
 from agentscope_py import (
     AgentEvent,
@@ -159,6 +160,30 @@ def test_a_response_that_is_not_an_event_stream_is_not_retried() -> None:
         with pytest.raises(StreamConnectionError, match="text/event-stream"):
             list(ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001))
     assert len(state.last_event_ids) == 1
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        # Headers, then silence: the read times out, and the client gives up.
+        (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", "brought no new event"),
+        (b"HTTP/1.0 500 Oops\r\nContent-Type: text/plain\r\n\r\n", "got 500 Oops"),
+        (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n\r\n", "encoded as 'gzip'"),
+    ],
+    ids=["stalled", "refused", "compressed"],
+)
+def test_a_connection_given_up_is_closed_at_once_not_when_garbage_is_collected(head: bytes, said: str) -> None:
+    # http.client hands a body without length to the response: closing the connection alone leaves
+    # the socket open for as long as the error (which holds the frame that holds it) is kept.
+    with serve_raw(head) as server:
+        gc.disable()
+        try:
+            with pytest.raises(StreamConnectionError, match=said) as raised:
+                list(ResumableEventStream(server.url, timeout=0.2, retry_delay=0.001, max_retries=0))
+            assert server.client_closed.wait(SOCKET_TIMEOUT)
+            assert raised.value is not None  # kept all along
+        finally:
+            gc.enable()
 
 
 def test_nothing_listening_is_a_connection_error_after_bounded_retries() -> None:
