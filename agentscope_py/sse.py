@@ -43,6 +43,8 @@ __all__ = [
     "parse_messages",
 ]
 
+_PIECE_SIZE = 64 * 1024  # characters or bytes of a stream given whole, parsed at a time
+
 
 def _single_line(value: str, name: str) -> str:
     if "\n" in value or "\r" in value:
@@ -171,10 +173,17 @@ def parse_messages(
     """
     parser = SSEParser(max_message_size=max_message_size)
     if isinstance(chunks, (str, bytes, bytearray, memoryview)):  # the whole stream in one piece
-        return _parsed(parser, (chunks,))
+        return _parsed(parser, _pieces(chunks))
     if not isinstance(chunks, Iterable):
         raise ArgumentTypeError(f"an event stream is text, bytes or an iterable of chunks, got {describe(chunks)}")
     return _parsed(parser, chunks)
+
+
+def _pieces(whole: Chunk) -> Iterator[Chunk]:
+    # Fed a piece at a time, so that a stream given whole is read as its messages are asked for,
+    # as one arriving in chunks is, not parsed into a list of them all first.
+    for start in range(0, len(whole), _PIECE_SIZE):
+        yield whole[start : start + _PIECE_SIZE]
 
 
 def _parsed(parser: SSEParser, chunks: Iterable[Chunk]) -> Iterator[SSEMessage]:

@@ -121,6 +121,23 @@ def test_parse_messages_reads_an_iterable_of_chunks() -> None:
     assert list(parse_messages(chunks)) == [SSEMessage("message", "a", ""), SSEMessage("message", "b", "")]
 
 
+@pytest.mark.parametrize("kind", [str, bytes])
+def test_a_stream_given_whole_is_read_as_its_messages_are_asked_for(kind: type[Any]) -> None:
+    # Two megabytes of tiny messages: parsed all at once they would be held as some 12 MB of objects.
+    text = "data: x\n\n" * 200_000
+    stream = text if kind is str else text.encode()
+    tracemalloc.start()
+    try:
+        messages = parse_messages(stream)
+        first = next(messages)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert first == SSEMessage("message", "x", "")
+    assert held < 1_000_000, f"{held} bytes held for the first message"
+    assert sum(1 for _ in messages) == 199_999
+
+
 def test_a_message_that_never_ends_cannot_fill_the_memory() -> None:
     parser = SSEParser(max_message_size=100)
     parser.feed("data: " + "x" * 90)
