@@ -115,6 +115,16 @@ def _ascii_host(host: str) -> str:
     return host
 
 
+def _header_text(value: str | bytes, name: str) -> str:
+    """A ``Last-Event-ID`` given in ``headers``, as the text the client sends (UTF-8) from then on."""
+    if not isinstance(value, bytes):
+        return value
+    try:
+        return value.decode()
+    except UnicodeDecodeError:
+        raise ArgumentValueError(f"{name} must be UTF-8, as the client sends the event id, got {value!r}") from None
+
+
 def _check_header_value(value: object, arg: str) -> None:
     # http.client finds these at the first connection, with exceptions of its own, or sends them.
     if isinstance(value, str):
@@ -227,7 +237,7 @@ class ResumableEventStream:
             # another case would go too, and a server reading the first would replay everything.
             given = headers.pop(name)
             if last_event_id is None:
-                last_event_id = check_str(given, f"headers[{name!r}]")
+                last_event_id = _header_text(given, f"headers[{name!r}]")
         last_event_id = check_optional_str(last_event_id, "last_event_id")
         if last_event_id is not None and any(c in last_event_id for c in "\r\n\0"):
             raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")

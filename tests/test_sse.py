@@ -120,9 +120,11 @@ def test_resuming_from_a_known_last_event_id() -> None:
     assert state.last_event_ids == [EVENTS[99].id]
 
 
-def test_a_last_event_id_header_of_the_caller_is_where_the_stream_starts_and_is_sent_once() -> None:
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_a_last_event_id_header_of_the_caller_is_where_the_stream_starts_and_is_sent_once(as_bytes: bool) -> None:
     state = StreamServer(EVENTS, cuts=2, seed=5, cut_before=len("".join(map(encode_event, EVENTS[100:200]))))
-    headers = {"last-event-id": EVENTS[99].id or "", "accept": "text/event-stream"}
+    given = EVENTS[99].id or ""
+    headers: dict[str, str | bytes] = {"last-event-id": given.encode() if as_bytes else given, "accept": "text/event-stream"}
     with serve_events(state):
         stream = ResumableEventStream(state.url, headers=headers, timeout=TIMEOUT, retry_delay=0.001)
         received = list(stream)
@@ -299,6 +301,7 @@ def test_the_client_checks_its_arguments() -> None:
         ({"url": "http://h/x", "headers": {"X-Id": "a\nb"}}, ArgumentValueError, "cannot contain CR, LF or NUL"),
         ({"url": "http://h/x", "headers": {"X-Id": b"a\r\n b"}}, ArgumentValueError, "cannot contain CR, LF or NUL"),
         ({"url": "http://h/x", "headers": {"X-Name": "事件"}}, ArgumentValueError, r"Latin-1 text.*'事件'\.encode\(\)"),
+        ({"url": "http://h/x", "headers": {"Last-Event-ID": b"\xff"}}, ArgumentValueError, r"Last-Event-ID'\] must be UTF-8"),
         ({"url": "http://h/x", "headers": {"X Id": "a"}}, ArgumentValueError, "'X Id' is no HTTP token"),
         ({"url": "http://h/x", "headers": {"X:Id": "a"}}, ArgumentValueError, "is no HTTP token"),
         ({"url": "http://h/x", "headers": {"X(Id)": "a"}}, ArgumentValueError, "is no HTTP token"),
