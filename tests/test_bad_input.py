@@ -128,6 +128,9 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ("UserMessage content[1]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("a", _of(3)), ""),
     ("UserMessage content[1]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(["a", _of(None)]), ""),
     ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(_of(None)), ""),
+    # bytes of any container are one bad item, not a run of ints
+    ("UserMessage content[0]", CONTENT_ITEM, "bytearray(b'hi') (bytearray)", lambda: UserMessage(_of(bytearray(b"hi"))), ""),
+    ("ToolResultBlock.output", OUTPUT, "bytearray(b'hi') (bytearray)", lambda: ToolResultBlock("c", "n", _of(bytearray(b"hi"))), ""),
     (
         "UserMessage content[1]", CONTENT_ITEM, "{'type': 'text'} (dict)",
         lambda: UserMessage(["a", _of({"type": "text"})]), "; a mapping is no block: ContentBlock.from_dict reads a block's JSON",
