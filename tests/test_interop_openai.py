@@ -45,6 +45,7 @@ from agentscope_py.interop import (
     repair_conversation,
     to_anthropic,
     to_openai,
+    to_vercel_ai,
     validate_conversation,
 )
 
@@ -704,6 +705,15 @@ def test_a_refusal_beside_content_or_calls_is_not_read_as_the_text() -> None:
 
 
 # -- media types: told by a URL's file extension, matched whatever their case ----------------------
+
+
+@pytest.mark.parametrize(("url", "said"), [("data:audio/wav;base64,UklG", "audio/wav"), ("data:,hello", "text/plain")])
+def test_a_data_url_is_sent_as_the_type_it_declares_not_as_an_image(url: str, said: str) -> None:
+    with pytest.raises(UnsupportedContentError, match=rf"by URL \(messages\[0\]\.content\[0\]\): its data: URL says {said}"):
+        to_openai([UserMessage(DataBlock(URLSource(url)))])
+    with pytest.raises(UnsupportedContentError, match=rf"its data: URL says {said}"):
+        to_anthropic([UserMessage(DataBlock(URLSource(url)))])
+    assert to_vercel_ai([UserMessage(DataBlock(URLSource(url)))])[0]["content"] == [{"type": "file", "data": url, "mediaType": said}]
 
 
 def test_a_url_whose_extension_names_no_image_is_not_sent_as_an_image() -> None:

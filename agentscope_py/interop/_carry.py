@@ -429,8 +429,11 @@ def _scheme_and_path(url: str) -> tuple[str, str]:
 
 
 def url_media_type(url: str) -> str | None:
-    """The media type the file extension of ``url``'s path names; ``None`` when it names none we know
-    (a compressed ``.tar.gz`` is not a tar)."""
+    """The media type ``url`` names: a ``data:`` URL's own (``text/plain`` when it gives none, as RFC
+    2397 has it), else the file extension of its path's; ``None`` when that names none we know (a
+    compressed ``.tar.gz`` is not a tar)."""
+    if url[:5].lower() == "data:":
+        return url[5:].partition(",")[0].partition(";")[0].strip().lower() or "text/plain"
     name = _scheme_and_path(url)[1].rpartition("/")[2]
     return _EXTENSIONS.get(name.rpartition(".")[2].lower()) if "." in name else None
 

@@ -243,7 +243,9 @@ def url_hint(block: ContentBlock) -> str:
     if not fetchable(source):
         return file_id_hint(block)
     guessed = url_media_type(source.url) if isinstance(block, DataBlock) and source.mime_type is None else None
-    return f": its file extension says {guessed}" if guessed else ""
+    if guessed is None:
+        return ""
+    return f": {'its data: URL' if source.url[:5].lower() == 'data:' else 'its file extension'} says {guessed}"
 
 
 def file_id_hint(block: ContentBlock) -> str:
