@@ -121,7 +121,7 @@ class MessageBuilder(Generic[_M, _B]):
         # changes in place (``result(...)`` appends), so the copy gets its own.
         twin = object.__new__(type(self))
         for name in MessageBuilder.__slots__:
-            object.__setattr__(twin, name, getattr(self, name))
+            setattr(twin, name, getattr(self, name))
         twin._content = list(self._content)
         return twin
 

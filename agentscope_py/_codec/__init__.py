@@ -131,7 +131,7 @@ def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
 
 
 def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
-    # One function, not a wrapper around one: the call is a tenth of reading a small message.
+    # One function, not a wrapper around another: on the typed path the extra call cost some percent.
     try:
         if type(text) is not str and type(text) is not bytes:
             text = _as_text(text)

@@ -236,7 +236,7 @@ def url_hint(block: ContentBlock) -> str:
     """For :meth:`Conversion.refuse`: what about the URL of a media block made a writer refuse it, when
     its kind alone does not say; ``""`` for any other block.  A URL without a scheme is a file id (see
     :func:`file_id_hint`); a DataBlock's URL that declares no type has the one its file extension
-    names, which the error then says."""
+    names (a ``data:`` URL's, the one it states), which the error then says."""
     source = getattr(block, "source", None)  # the media blocks'
     if not isinstance(source, URLSource):
         return ""
