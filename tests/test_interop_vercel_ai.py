@@ -383,6 +383,16 @@ def test_ai_sdk_6_outputs_read_and_go_back_as_they_came() -> None:
     assert to_vercel_ai([fresh])[0]["content"][0]["output"] == {"type": "error-text", "value": "not today"}
 
 
+def test_a_call_without_input_reads_as_no_arguments_and_goes_back_without_it() -> None:
+    # The SDK's schema has input optional, and JSON.stringify leaves an undefined one out.
+    payload = [{"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c1", "toolName": "ls"}]}]
+    (message,) = from_vercel_ai(payload)
+    [call] = message.content
+    assert isinstance(call, ToolUseBlock)
+    assert (call.id, call.name, call.input, call.content) == ("c1", "ls", {}, None)
+    assert to_vercel_ai([message]) == payload
+
+
 def test_a_provider_executed_result_without_its_call_stays_in_the_assistant_message() -> None:
     # to-response-messages.ts writes providerExecuted on the result too; here its call came earlier.
     payload = [{"role": "assistant", "content": [

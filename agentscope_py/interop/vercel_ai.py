@@ -203,7 +203,8 @@ def _read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBloc
 def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(part, "toolName", path), at(path, "toolName"))
-    value = req(part, "input", path)
+    # The SDK's schema makes input optional (an undefined one is not in the JSON): no arguments.
+    value = part.get("input")
     if isinstance(value, str):  # arguments as raw JSON text: kept exactly, their object parsed
         return ToolUseBlock(call_id, name, parse_arguments(value), value), {}
     # Any other non-object input (null, a list) is carried as it came; input stays empty.
