@@ -59,7 +59,7 @@ def json_schema(root: type = Msg) -> dict[str, Any]:
 class _Builder:
     def __init__(self) -> None:
         self.defs: dict[str, dict[str, Any]] = {}
-        self.schemas = Schemas(self.ref)
+        self.schemas = Schemas(self.ref, lambda base, members: self._union(UNIONS[base], members))
         # A class whose tag is a field (a message's role) gets that field pinned by its union.
         self.pinned: dict[type, tuple[str, str | None]] = {}
         # Every tag a class is read under: its own first, then any other names a union gives it.
@@ -95,14 +95,20 @@ class _Builder:
             self.defs[name] = make()
         return {"$ref": f"#/$defs/{name}"}
 
-    def _union(self, union: WireUnion) -> dict[str, Any]:
+    def _union(self, union: WireUnion, only: tuple[type, ...] = ()) -> dict[str, Any]:
+        """The union's ``oneOf`` and its discriminator; with ``only``, narrowed to those members (the
+        blocks a role allows)."""
         # A class may answer to several tags (legacy names): it is one alternative, listed once.
         members = list(dict.fromkeys([*union.members.values(), *([] if union.default is None else [union.default])]))
+        tags = list(union.members.items())
+        if only:
+            members = [member for member in members if member in only]
+            tags = [(tag, member) for tag, member in tags if member in only]
         return {
             "oneOf": [self._class_ref(member) for member in members],
             "discriminator": {
                 "propertyName": union.key,
-                "mapping": {tag: self._class_ref(member)["$ref"] for tag, member in union.members.items()},
+                "mapping": {tag: self._class_ref(member)["$ref"] for tag, member in tags},
             },
         }
 

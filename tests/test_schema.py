@@ -20,11 +20,13 @@ from agentscope_py import (
     ContentBlock,
     DecodeError,
     Msg,
+    MsgRole,
     RoleContentError,
     Source,
     TextBlock,
     ToolUseBlock,
 )
+from agentscope_py._roles import ALLOWED_BLOCKS
 from agentscope_py.schema import DIALECT, json_schema
 
 KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
@@ -47,10 +49,37 @@ def test_each_union_has_a_discriminator() -> None:
     assert defs["TextBlock"]["properties"]["type"] == {"const": "text"}
 
 
+def _one_ofs(value: object) -> list[dict[str, Any]]:
+    if isinstance(value, dict):
+        own = [value] if "oneOf" in value else []
+        return own + [found for item in value.values() for found in _one_ofs(item)]
+    if isinstance(value, list):
+        return [found for item in value for found in _one_ofs(item)]
+    return []
+
+
+@pytest.mark.parametrize("root", [Msg, agentscope_py.AgentEvent], ids=lambda root: root.__name__)
+def test_every_one_of_has_a_discriminator_naming_exactly_its_alternatives(root: type) -> None:
+    one_ofs = _one_ofs(json_schema(root))
+    assert len(one_ofs) >= 3
+    for one_of in one_ofs:
+        refs = {alternative["$ref"] for alternative in one_of["oneOf"]}
+        mapped = set(one_of["discriminator"]["mapping"].values())
+        # A message without a role has no tag to map: the one alternative a discriminator cannot name.
+        assert mapped <= refs and refs - mapped <= {"#/$defs/MsgWithoutRole"}, one_of
+
+
 def test_the_role_rules_come_from_the_role_table() -> None:
     defs = json_schema(Msg)["$defs"]
-    items = defs["SystemMessage"]["properties"]["content"]["items"]
-    assert items == {"anyOf": [{"oneOf": [{"$ref": "#/$defs/TextBlock"}]}, {"type": "null"}]}
+    for role, allowed in ALLOWED_BLOCKS.items():
+        cls = {MsgRole.USER: "UserMessage", MsgRole.SYSTEM: "SystemMessage"}.get(role)
+        if cls is None:
+            continue
+        items = defs[cls]["properties"]["content"]["items"]["anyOf"][0]
+        assert [alternative["$ref"] for alternative in items["oneOf"]] == [f"#/$defs/{block.__name__}" for block in allowed]
+        assert items["discriminator"]["propertyName"] == "type"
+    system = defs["SystemMessage"]["properties"]["content"]["items"]["anyOf"][0]
+    assert system["discriminator"]["mapping"] == {"text": "#/$defs/TextBlock"}
     assert defs["AssistantMessage"]["properties"]["content"]["items"]["anyOf"][0] == {"$ref": "#/$defs/ContentBlock"}
 
 
@@ -184,6 +213,39 @@ def test_a_number_too_large_for_a_float_is_refused_by_both(number: float, decode
     else:
         decoded = True
     assert (decoded, VALIDATORS["ChatUsage"].is_valid(document)) == (decodes, valid)
+
+
+# A VideoBlock.fps is a Java float: the least double Java reads as infinity, and the double below it.
+_FLOAT_OVERFLOW = 2**128 - 2**103
+_BELOW_FLOAT_OVERFLOW = _FLOAT_OVERFLOW - 2**75
+
+
+@pytest.mark.parametrize(
+    ("number", "decodes", "valid"),
+    [
+        (_BELOW_FLOAT_OVERFLOW, True, True),
+        (-_BELOW_FLOAT_OVERFLOW, True, True),
+        (_FLOAT_OVERFLOW, False, False),
+        # Half a step below the overflow and more: read as the overflow, so refused by both.
+        (_FLOAT_OVERFLOW - 2**74, False, False),
+        (-(_FLOAT_OVERFLOW - 2**74), False, False),
+        (_FLOAT_OVERFLOW - 1, False, False),
+        # Just under half a step above the double below: read as it, so taken by the decoder; the
+        # schema's bound is that double, as for a double field.
+        (_FLOAT_OVERFLOW - 2**74 - 1, True, False),
+    ],
+    ids=["below", "below negative", "overflow", "half a step under", "its negative", "just under", "rounds down"],
+)
+def test_a_number_too_large_for_a_java_float_is_refused_by_both(number: int, decodes: bool, valid: bool) -> None:
+    document = {"type": "video", "fps": number}
+    try:
+        ContentBlock.from_dict(document)
+    except DecodeError:
+        decoded = False
+    else:
+        decoded = True
+    assert (decoded, VALIDATORS["ContentBlock"].is_valid(document)) == (decodes, valid)
+    assert (decoded, VALIDATORS["ContentBlock"].is_valid(json.loads(json.dumps(document)))) == (decodes, valid)
 
 
 def _numbers(value: object) -> list[float]:

@@ -11,6 +11,7 @@ each class; ``agentscope_py.schema`` calls the fourth.  A kind never sees
 from __future__ import annotations
 
 import enum
+import math
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -43,10 +44,16 @@ class CodeGen:
 
 
 class Schemas:
-    """What a kind needs to write its schema: a ``$ref`` to the definition of a class or union."""
+    """What a kind needs to write its schema: a ``$ref`` to the definition of a class or union, and
+    the schema of a union narrowed to some of its members (``union(base, members)``)."""
 
-    def __init__(self, ref: Callable[[type], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        ref: Callable[[type], dict[str, Any]],
+        union: Callable[[type, tuple[type, ...]], dict[str, Any]],
+    ) -> None:
         self.ref = ref
+        self.union = union
 
 
 class Kind:
@@ -136,7 +143,12 @@ class Float(Kind):
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
         if self.overflow is not None:
-            return {"type": "number", "exclusiveMinimum": -self.overflow, "exclusiveMaximum": self.overflow}
+            # The double below the overflow, not the overflow as an exclusive bound: a number written
+            # less than half a step below the overflow is read as the overflow, and refused.  Numbers
+            # that round down to this double, less than half a step above it, the schema refuses and
+            # the decoder takes, as below.
+            largest = math.nextafter(self.overflow, 0.0)
+            return {"type": "number", "minimum": -largest, "maximum": largest}
         # The largest double, not the least number that overflows one (half a step above it): that
         # bound has 309 digits, which a parser reading numbers as doubles turns into infinity, and
         # Ajv then refuses the schema.  Only numbers that round down to the largest double fall
@@ -358,7 +370,7 @@ class ListOf(Kind):
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
         if self.schema_members:
-            items: dict[str, Any] = {"oneOf": [schemas.ref(member) for member in self.schema_members]}
+            items = schemas.union(self.target, self.schema_members)
         else:
             items = schemas.ref(self.target)
         if self.drop_nulls:
