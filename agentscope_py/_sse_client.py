@@ -14,7 +14,8 @@ import time
 import urllib.parse
 from collections.abc import Callable, Generator, Iterator, Mapping
 
-from ._checks import check_float, check_int, check_optional_str, check_str, describe
+from ._checks import check_float, check_optional_str, check_str, describe
+from ._json import has_lone_surrogate
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from ._shown import elided
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEMessage, SSEParser, check_size
@@ -29,6 +30,9 @@ _OWN_HEADERS = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
 # What counts as the connection dropping: socket errors and timeouts (OSError) and
 # truncated or malformed HTTP (a chunked body cut short raises IncompleteRead).
 _DROPPED = (OSError, http.client.HTTPException)
+# About 31 years: "forever" for a wait.  Socket timeouts and sleeps past a few times this raise
+# OverflowError or OSError, which a caller would meet only at the first connection or retry.
+_LONGEST_WAIT = 1e9
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110's token: what a header name may be
 # Characters no request can carry (http.client refuses controls, and a lone surrogate has no UTF-8).
 _UNSENDABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
@@ -239,15 +243,24 @@ class ResumableEventStream:
             if last_event_id is None:
                 last_event_id = _header_text(given, f"headers[{name!r}]")
         last_event_id = check_optional_str(last_event_id, "last_event_id")
-        if last_event_id is not None and any(c in last_event_id for c in "\r\n\0"):
-            raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
-        if check_int(max_retries, "max_retries") < 0:
+        if last_event_id is not None:
+            if any(c in last_event_id for c in "\r\n\0"):
+                raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
+            if has_lone_surrogate(last_event_id):  # an id read from JSON may hold one: it has no UTF-8
+                raise ArgumentValueError(
+                    f"last_event_id {last_event_id!r} holds a lone surrogate, which cannot be sent as UTF-8"
+                )
+        retries: object = max_retries  # typed as an int, but callers without mypy may pass anything
+        if not isinstance(retries, int) or isinstance(retries, bool):
+            raise ArgumentTypeError(f"max_retries must be an int, got {describe(max_retries)}")
+        if max_retries < 0:
             raise ArgumentValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
         timeout = check_float(timeout, "timeout", stored=False)
         retry_delay = check_float(retry_delay, "retry_delay", stored=False)
-        if not timeout > 0 or not retry_delay >= 0:
+        if not 0 < timeout <= _LONGEST_WAIT or not 0 <= retry_delay <= _LONGEST_WAIT:
             raise ArgumentValueError(
-                f"timeout must be > 0 and retry_delay >= 0 (seconds), got {timeout!r} and {retry_delay!r}"
+                f"timeout must be > 0 and retry_delay >= 0, both at most {_LONGEST_WAIT:.0e} seconds, "
+                f"got {timeout!r} and {retry_delay!r}"
             )
         if stop is not None and not callable(stop):
             raise ArgumentTypeError(f"stop must be a function of an event, or None, got {describe(stop)}")
@@ -321,10 +334,13 @@ class ResumableEventStream:
                 connection.close()
             fruitless = 0 if progressed else fruitless + 1
             if fruitless > self._max_retries:
+                connections, last = (
+                    ("1 connection", "it") if fruitless == 1 else (f"{fruitless} connections in a row", "the last")
+                )
+                ended = f"{last} failed with {cause!r}" if cause else f"the server closed {last}"
                 raise StreamConnectionError(
-                    f"{self.url}: {fruitless} connections in a row brought no new event (last error: {cause!r}); "
-                    f"giving up after max_retries={self._max_retries} reconnections: check the server, "
-                    "or raise max_retries"
+                    f"{self.url}: {connections} brought no new event ({ended}); giving up after "
+                    f"max_retries={self._max_retries} reconnections: check the server, or raise max_retries"
                 ) from cause
             self.reconnects += 1
             time.sleep(self._delay)

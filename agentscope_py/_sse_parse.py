@@ -14,7 +14,7 @@ from typing import Final, NoReturn, TypeAlias
 
 import attrs
 
-from ._checks import check_int, check_str
+from ._checks import check_str, describe
 from ._shown import elided
 from .errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
@@ -34,10 +34,12 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 
 def check_size(value: object, arg: str) -> int:
     """A message size limit: an int of at least 1 (characters)."""
-    size = check_int(value, arg)
-    if size < 1:
-        raise ArgumentValueError(f"{arg} must be at least 1 (characters), got {size!r}")
-    return size
+    # A setting of this process, not a field Java reads: no Java int bound.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ArgumentTypeError(f"{arg} must be an int (characters), got {describe(value)}")
+    if value < 1:
+        raise ArgumentValueError(f"{arg} must be at least 1 (characters), got {value!r}")
+    return int(value)
 
 
 @attrs.frozen

@@ -17,7 +17,7 @@ connection drops.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Set
 
 from ._sse_client import ResumableEventStream, decode_event, is_agent_event_message, is_reply_end
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
@@ -174,8 +174,12 @@ def parse_messages(
     parser = SSEParser(max_message_size=max_message_size)
     if isinstance(chunks, (str, bytes, bytearray, memoryview)):  # the whole stream in one piece
         return _parsed(parser, _pieces(chunks))
-    if not isinstance(chunks, Iterable):
-        raise ArgumentTypeError(f"an event stream is text, bytes or an iterable of chunks, got {describe(chunks)}")
+    # A mapping or a set iterates, but not as a stream: its keys, or its items in no order.
+    given: object = chunks  # typed as chunks, but callers without mypy may pass anything
+    if not isinstance(given, Iterable) or isinstance(given, (Mapping, Set)):
+        raise ArgumentTypeError(
+            f"an event stream is text, bytes or an iterable of chunks in order, got {describe(chunks)}"
+        )
     return _parsed(parser, chunks)
 
 

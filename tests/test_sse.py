@@ -252,10 +252,18 @@ def test_events_without_ids_are_not_progress_so_the_client_gives_up() -> None:
     with serve_bodies([encode_event(event)]) as server:
         stream = ResumableEventStream(server.url, timeout=TIMEOUT, max_retries=2, retry_delay=0.001)
         received = []
-        with pytest.raises(StreamConnectionError, match="3 connections in a row brought no new event"):
+        with pytest.raises(
+            StreamConnectionError, match=r"3 connections in a row brought no new event \(the server closed the last\)"
+        ):
             for item in stream:
                 received.append(item)
     assert received == [event] * 3 and len(server.last_event_ids) == 3
+
+
+def test_giving_up_after_one_connection_says_it_in_the_singular() -> None:
+    with serve_bodies([""]) as server:
+        with pytest.raises(StreamConnectionError, match=r": 1 connection brought no new event \(the server closed it\); "):
+            list(ResumableEventStream(server.url, timeout=TIMEOUT, max_retries=0))
 
 
 def test_the_client_checks_its_arguments() -> None:
@@ -287,6 +295,33 @@ def test_the_client_checks_its_arguments() -> None:
         ResumableEventStream(url, timeout=float("inf"))
     with pytest.raises(ArgumentTypeError, match=r"headers\['last-event-id'\] must be a str"):
         ResumableEventStream(url, headers={"last-event-id": 5})  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # Past these the socket or the sleep between connections raises OverflowError: at the first
+        # connection or retry, not here.
+        {"timeout": 1e10},
+        {"retry_delay": 1e10},
+        {"timeout": 1e300},
+        # An id read from JSON may hold one; no header can carry it.
+        {"last_event_id": "evt-\ud800"},
+    ],
+    ids=["timeout", "retry delay", "timeout far past", "lone surrogate"],
+)
+def test_what_the_client_could_not_use_is_refused_when_it_is_made(arguments: dict[str, Any]) -> None:
+    with pytest.raises(ArgumentValueError, match="at most 1e[+]09 seconds|lone surrogate"):
+        ResumableEventStream("http://127.0.0.1/x", **arguments)
+
+
+def test_the_client_takes_the_longest_wait_and_settings_beyond_a_java_int() -> None:
+    # Settings of this process, not fields Java reads: a Java int is no bound for them.
+    client = ResumableEventStream(
+        "http://127.0.0.1/x", timeout=1e9, retry_delay=1e9, max_retries=2**40, max_message_size=2**40
+    )
+    assert client.last_event_id == ""
+    assert SSEParser(max_message_size=2**40).max_message_size == 2**40
 
 
 @pytest.mark.parametrize(
@@ -498,6 +533,11 @@ def test_the_encoders_and_parsers_check_their_arguments() -> None:
         parse_messages([], max_message_size=0)
     with pytest.raises(ArgumentTypeError, match="an event stream is text, bytes or an iterable of chunks"):
         parse_events(5)  # type: ignore[arg-type]
+    # They iterate, but as keys, or in no order: read as chunks, they made no message and said nothing.
+    with pytest.raises(ArgumentTypeError, match=r"iterable of chunks in order, got \{'data': 'x'\} \(dict\)"):
+        parse_messages({"data": "x"})
+    with pytest.raises(ArgumentTypeError, match=r"iterable of chunks in order, got \{'data: x'\} \(set\)"):
+        parse_events({"data: x"})
     with pytest.raises(ArgumentTypeError, match="limits must be a DecodeLimits"):
         parse_events("", limits={"max_depth": 200})  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="encode_events takes an iterable of events, got 5 \\(int\\)"):
