@@ -8,7 +8,7 @@ what it expects.  They are attrs converters in partial form, see ``_blocks.py``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from ._enums import member_by_folding
@@ -58,18 +58,31 @@ class Sentinel:
     __slots__ = ("_name",)
 
     def __init__(self, name: str) -> None:
+        if name in _SENTINELS:
+            raise ValueError(f"there is a sentinel named {name} already")
         self._name = name
+        _SENTINELS[name] = self
 
     def __repr__(self) -> str:
         return self._name
 
-    # Compared by identity wherever it is used: a copy (copy.deepcopy of a builder holding it) must
-    # be the sentinel itself.
+    # Compared by identity wherever it is used: a copy (copy.deepcopy of a builder holding it) or an
+    # unpickled one (a pickled builder) must be the sentinel itself.
     def __copy__(self) -> Sentinel:
         return self
 
     def __deepcopy__(self, memo: object) -> Sentinel:
         return self
+
+    def __reduce__(self) -> tuple[Callable[[str], Sentinel], tuple[str]]:
+        return _sentinel, (self._name,)
+
+
+_SENTINELS: dict[str, Sentinel] = {}
+
+
+def _sentinel(name: str) -> Sentinel:
+    return _SENTINELS[name]
 
 
 def describe(value: object) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import re
 from typing import Any
 
@@ -100,7 +101,11 @@ def test_changing_the_builder_after_build_leaves_built_messages_alone() -> None:
     assert builder.build().get_text_content() == "second"
 
 
-@pytest.mark.parametrize("copy_of", [copy.copy, copy.deepcopy], ids=["copy", "deepcopy"])
+def _pickled(value: Any) -> Any:
+    return pickle.loads(pickle.dumps(value))
+
+
+@pytest.mark.parametrize("copy_of", [copy.copy, copy.deepcopy, _pickled], ids=["copy", "deepcopy", "pickle"])
 def test_a_copied_builder_goes_on_alone_from_where_its_template_was(copy_of: Any) -> None:
     template = ToolResultMessage.builder().name("tools").result("c1", "f", "one")
     fork = copy_of(template).result("c2", "f", "two").name("fork")
