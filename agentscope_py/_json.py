@@ -20,6 +20,7 @@ With msgspec 0.21 or newer installed, the ``msgspec`` backend (the default then)
 
 from __future__ import annotations
 
+import codecs
 import importlib.util
 import json
 import re
@@ -134,7 +135,9 @@ def _stdlib_loads(text: str | bytes) -> Any:
     """Parse with the standard library; every fault becomes a :class:`DecodeError`."""
     try:
         if isinstance(text, bytes):
-            text = text.decode("utf-8")  # JSON on the wire is UTF-8; json.loads would guess
+            # JSON on the wire is UTF-8 (json.loads would guess); a byte order mark before it is
+            # skipped, as Jackson and json.loads skip it.  orjson and msgspec refuse it, and end here.
+            text = text.decode("utf-8-sig")
         # The scanner called directly reads a document a fifth faster than decode(), which
         # also matches the whitespace before and after it.  Its faults are decode()'s own
         # (decode() calls it); where it stops short, decode() reads the text again to say why.
@@ -146,7 +149,9 @@ def _stdlib_loads(text: str | bytes) -> Any:
             return _STDLIB_DECODER.decode(text)  # which decode() refuses, saying where
         return value
     except UnicodeDecodeError as error:
-        raise DecodeError(f"the document is not valid UTF-8 ({error.reason} at byte {error.start})") from None
+        skipped = isinstance(text, bytes) and text.startswith(codecs.BOM_UTF8)  # the decoder counts after it
+        at = error.start + (len(codecs.BOM_UTF8) if skipped else 0)
+        raise DecodeError(f"the document is not valid UTF-8 ({error.reason} at byte {at})") from None
     except RecursionError:
         raise DecodeError("the document is nested too deeply for the JSON parser (about 1000 levels)") from None
     except ValueError as error:  # JSONDecodeError, the int digit limit, NaN/Infinity
@@ -155,6 +160,11 @@ def _stdlib_loads(text: str | bytes) -> Any:
             raise DecodeError(
                 f"an integer of more than {int_digit_limit()} digits, which Python will not read as a number "
                 "(sys.set_int_max_str_digits raises the limit)"
+            ) from None
+        if text[:1] == "\ufeff":  # as text, where it is a character no JSON value starts with
+            raise DecodeError(
+                "the document starts with a byte order mark (U+FEFF): remove it, or read the file it came from "
+                "with encoding='utf-8-sig'"
             ) from None
         raise DecodeError(f"malformed JSON: {error}") from None
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import codecs
 import copy
 import itertools
 import json
@@ -282,6 +283,21 @@ def test_bytes_are_read_as_utf_8(backend: str) -> None:
         ContentBlock.from_json(text.encode("utf-16"))
     with pytest.raises(DecodeError, match="expected JSON text as str or UTF-8 bytes, got int"):
         ContentBlock.from_json(42)  # type: ignore[arg-type]
+
+
+def test_a_byte_order_mark_before_utf_8_bytes_is_skipped_and_named_in_text(backend: str) -> None:
+    from agentscope_py.event import AgentEndEvent, AgentEvent
+
+    # Skipped as Jackson and json.loads skip it: what a file saved with one holds.
+    text = '{"type":"text","text":"héllo"}'
+    assert ContentBlock.from_json(codecs.BOM_UTF8 + text.encode()) == TextBlock("héllo")
+    event = AgentEvent.from_json(codecs.BOM_UTF8 + AgentEndEvent("r").to_json().encode())
+    assert isinstance(event, AgentEndEvent) and event.reply_id == "r"
+    with pytest.raises(DecodeError, match=r"not valid UTF-8 \(invalid start byte at byte 26\)"):
+        ContentBlock.from_json(codecs.BOM_UTF8 + b'{"type":"text","text":"\xff"}')  # counted from the first byte
+    # In text it is a character, which no JSON document starts with: named, with what to do.
+    with pytest.raises(DecodeError, match=r"^the document starts with a byte order mark \(U\+FEFF\): remove it"):
+        ContentBlock.from_json("\ufeff" + text)
 
 
 @pytest.mark.parametrize(
