@@ -93,7 +93,7 @@ def schema(root: str) -> int:
     classes: dict[str, type] = {
         "message": Msg, "block": ContentBlock, "source": Source, "usage": ChatUsage, "event": AgentEvent
     }
-    print(json.dumps(json_schema(classes[root]), indent=2, ensure_ascii=False))
+    print(json.dumps(json_schema(classes[root]), indent=2))  # ASCII: escapes valid in any output
     return 0
 
 
@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="agentscope-py", description="agentscope_py, the message layer for LLM agents: a demo and the JSON Schema."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, title="commands", metavar="{demo,schema}")
     commands.add_parser(
         "demo", help="build and print a small conversation", description="Build and print a small conversation."
     )
@@ -114,25 +114,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     schema_command.add_argument(
         "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
     )
-    if sys.stdout is None:  # started with stdout closed (`agentscope-py demo >&-`): print() would drop it all
-        if sys.stderr is not None:
-            print("agentscope-py: there is no standard output to write to", file=sys.stderr)
-        return 1
-    if isinstance(sys.stdout, io.TextIOWrapper):  # a terminal or pipe that cannot show "°": escape, do not fail
-        sys.stdout.reconfigure(errors="backslashreplace")
+    # Output the terminal or pipe cannot encode ("°") is escaped rather than fatal; only while this
+    # runs, since main() may be called inside another program.
+    stdout = sys.stdout
+    errors = stdout.errors if isinstance(stdout, io.TextIOWrapper) else None
+    if isinstance(stdout, io.TextIOWrapper):
+        stdout.reconfigure(errors="backslashreplace")
     # The output is flushed where a failure to write it is caught: a short one would otherwise sit in
     # the buffer until Python flushes it on exit, and fail there with a traceback.
     try:
         try:
-            args = parser.parse_args(argv)
+            args = parser.parse_args(argv)  # a usage error goes to stderr, whatever stdout is
         except SystemExit:  # --help and --version print, then exit
             try:
-                sys.stdout.flush()
+                if sys.stdout is not None:
+                    sys.stdout.flush()
             except OSError:
                 # argparse ignores a failure to write what it prints (unbuffered, it writes at once):
                 # so does this, and nothing is left for Python's own flush at exit to fail on.
                 _discard_stdout()
             raise
+        if sys.stdout is None:  # started with stdout closed (`agentscope-py demo >&-`): print() would drop it all
+            if sys.stderr is not None:
+                print("agentscope-py: there is no standard output to write to", file=sys.stderr)
+            return 1
         status = schema(args.root) if args.command == "schema" else demo()
         sys.stdout.flush()
         return status
@@ -144,6 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_stdout()
         print(f"agentscope-py: cannot write the output: {error.strerror or error}", file=sys.stderr)
         return 1
+    finally:  # what could not be written is gone by now (_discard_stdout): the flush this makes succeeds
+        if isinstance(stdout, io.TextIOWrapper) and errors is not None:
+            stdout.reconfigure(errors=errors)
 
 
 def _discard_stdout() -> None:

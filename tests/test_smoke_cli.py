@@ -69,6 +69,43 @@ def test_no_standard_output_is_an_error() -> None:
     assert done.stderr == "agentscope-py: there is no standard output to write to\n"
 
 
+def test_a_usage_error_is_a_usage_error_even_with_no_standard_output() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentscope_py", "bogus"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, check=False, timeout=60, preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 2
+    assert "invalid choice: 'bogus' (choose from 'demo', 'schema')" in done.stderr
+
+
+def test_a_missing_command_is_named_as_the_usage_line_shows_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentscope_py"], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.endswith("error: the following arguments are required: {demo,schema}\n")
+
+
+def test_main_leaves_the_output_error_handler_as_it_found_it(capsys: pytest.CaptureFixture[str]) -> None:
+    before = sys.stdout.errors
+    assert before != "backslashreplace"  # else this test shows nothing
+    assert main(["schema", "usage"]) == 0
+    assert sys.stdout.errors == before
+
+
+def test_the_schema_is_printed_in_ascii_so_no_output_needs_escapes_json_lacks(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An output that cannot show a character escapes it as \xNN, which is no JSON escape: the schema
+    # must have none to escape.  Today's schemas are ASCII; a description in another script must stay valid.
+    import agentscope_py.schema
+
+    monkeypatch.setattr(agentscope_py.schema, "json_schema", lambda root: {"title": "café ☕"})
+    assert main(["schema"]) == 0
+    out = capsys.readouterr().out
+    assert out.isascii() and json.loads(out) == {"title": "café ☕"}
+
+
 def test_importing_the_main_module_runs_nothing() -> None:
     done = subprocess.run(
         [sys.executable, "-c", "import agentscope_py.__main__"], capture_output=True, text=True, check=False, timeout=60
