@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from strategies import json_text
 
 from agentscope_py import (
+    ArgumentTypeError,
     AssistantMessage,
     Base64Source,
     DataBlock,
@@ -238,6 +239,55 @@ def test_blocks_swarm_kit_cannot_hold_raise_unless_a_policy_is_chosen(block: Any
     assert as_text.notes[0].action == "as_text"
 
 
+# -- what swarm-kit shows its agent ------------------------------------------------------------
+
+
+def test_agent_name_is_written_for_the_messages_that_have_no_name() -> None:
+    # swarm-kit shows an agent its system messages, calls and results only under its own agentName:
+    # written with "", those of a nameless history never reached the model.
+    history = [
+        SystemMessage("You are a sales bot."),
+        UserMessage("Quote me for 3 licences", name="alice"),
+        AssistantMessage(ToolUseBlock("t1", "lookup", {"q": 3})),
+        ToolResultMessage(ToolResultBlock("t1", "lookup", TextBlock("found"), state=ToolResultState.SUCCESS)),
+    ]
+    assert [m["agentName"] for m in to_swarm_kit(history)] == ["", "alice", "", ""]
+    sent = to_swarm_kit(history, agent_name="sales")
+    assert [m["agentName"] for m in sent] == ["sales", "alice", "sales", "sales"]
+    assert [m.name for m in from_swarm_kit(sent)] == ["sales", "alice", "sales", "sales"]
+    with pytest.raises(ArgumentTypeError, match=r"to_swarm_kit agent_name must be a str or None, got 5 \(int\)"):
+        to_swarm_kit(history, agent_name=5)  # type: ignore[arg-type]
+
+
+def _swarm(role: str, content: str, **fields: Any) -> dict[str, Any]:
+    return {"role": role, "agentName": "a", "content": content, "mode": "tool", **fields}
+
+
+_BEFORE_RESET = [
+    _swarm("user", "hi", mode="user"),
+    _swarm("assistant", "", tool_calls=[{"id": "t1", "type": "function", "function": {"name": "nav", "arguments": {}}}]),
+    _swarm("resque", "_resurrectModel call"),
+    _swarm("tool", "ok", tool_call_id="t1"),
+    _swarm("flush", ""),
+]
+
+
+def test_since_reset_reads_only_what_follows_the_last_resque_or_flush() -> None:
+    # swarm-kit's agent forgets everything before such a marker: read in full, its text is a system message.
+    payload = [*_BEFORE_RESET, _swarm("tool", "late", tool_call_id="t1"), _swarm("user", "again", mode="user")]
+    assert len(from_swarm_kit(payload)) == 7
+    result, user = from_swarm_kit(payload, since_reset=True)
+    # Named after its call, which came before the marker: the whole list is read.
+    assert isinstance(result, ToolResultMessage) and [b.name for b in result.get_content_blocks(ToolResultBlock)] == ["nav"]
+    assert user.get_text_content() == "again"
+    assert to_swarm_kit([result, user]) == payload[5:]
+    assert from_swarm_kit(_BEFORE_RESET, since_reset=True) == []
+    assert len(from_swarm_kit(payload[:2], since_reset=True)) == 2  # no marker: everything
+    with pytest.raises(DecodeError) as info:
+        from_swarm_kit([{**_BEFORE_RESET[0], "content": 1}, *_BEFORE_RESET], since_reset=True)
+    assert info.value.path == "messages[0].content"
+
+
 # -- bad input ---------------------------------------------------------------------------------
 
 _OK = {"role": "user", "agentName": "a", "content": "x", "mode": "user"}
@@ -262,6 +312,14 @@ def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
     with pytest.raises(DecodeError) as info:
         from_swarm_kit(payload)
     assert info.value.path == path
+
+
+@pytest.mark.parametrize("image", [{"0": 137, "1": 80}, {}, b"\x89PNG"])
+def test_an_image_that_is_no_string_says_to_write_it_as_base64(image: object) -> None:
+    # JSON.stringify writes a Uint8Array image as an object of its bytes, a Blob as {}.
+    with pytest.raises(DecodeError, match="write each image as its bytes in base64") as info:
+        from_swarm_kit([{**_OK, "images": ["iVBORw0KGgo=", image]}])
+    assert info.value.path == "messages[0].images[1]"
 
 
 def test_a_long_role_is_shown_by_its_start_in_the_error() -> None:

@@ -1,12 +1,14 @@
-"""agent-swarm-kit ``IModelMessage`` lists: the history a swarm agent keeps.
+"""agent-swarm-kit ``ISwarmMessage`` lists (called ``IModelMessage`` before 1.1.168): the history
+a swarm agent keeps.
 
 A message is flat: ``role``, ``agentName``, a ``content`` string, ``mode``,
 ``tool_calls`` (``{id, type: "function", function: {name, arguments}}``),
-``tool_call_id``, ``images`` (base64) and a free ``payload``.  Each tool
-result is a ``tool`` message of its own; consecutive ones come back as one
-TOOL message.  ``agentName`` is the message's ``name``; the other fields we
-have no place for are carried under ``metadata["swarm_kit"]``.  See
-``docs/interop/swarm_kit.md``.
+``tool_call_id``, ``images`` and a free ``payload``.  swarm-kit's images may be
+``Blob``s, ``Uint8Array``s or strings; only base64 strings have a JSON form, so
+only those are read and written.  Each tool result is a ``tool`` message of its
+own; consecutive ones come back as one TOOL message.  ``agentName`` is the
+message's ``name``; the other fields we have no place for are carried under
+``metadata["swarm_kit"]``.  See ``docs/interop/swarm_kit.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .._blocks import (
 )
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
-from .._reader import as_plain, at, item, opt_list, req, req_dict, req_str
+from .._checks import check_optional_str
+from .._reader import as_plain, at, item, json_kind, opt_list, req, req_dict, req_str
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
@@ -65,7 +68,8 @@ _FMT = "swarm_kit"
 _TARGET = "agent-swarm-kit"
 # "resque" (error recovery) and "flush" (history reset) are swarm-kit's own markers, and
 # "developer" its instructions from the application: read as SYSTEM messages, their role is
-# carried and written back.
+# carried and written back.  swarm-kit shows its agent nothing from before the last marker.
+_RESETS = ("resque", "flush")
 _ROLES = {
     "user": MsgRole.USER,
     "assistant": MsgRole.ASSISTANT,
@@ -81,16 +85,26 @@ _ROLE_NAMES = {MsgRole.USER: "user", MsgRole.ASSISTANT: "assistant", MsgRole.SYS
 # == reading =========================================================================
 
 
-def from_swarm_kit(payload: Any) -> list[Msg]:
-    """Messages from a list of ``IModelMessage`` dicts.
+def from_swarm_kit(payload: Any, *, since_reset: bool = False) -> list[Msg]:
+    """Messages from a list of ``ISwarmMessage`` (before 1.1.168 ``IModelMessage``) dicts.
 
     Consecutive ``tool`` messages become one TOOL message (a result block each,
     named after the call it answers when that call is in the list).  Each
     message gets a fresh ``id`` and no ``timestamp`` (swarm-kit keeps neither).
+
+    A ``resque`` or ``flush`` message is swarm-kit's mark that its agent forgets
+    everything before it.  By default every message is read, the markers too (as
+    SYSTEM messages: a ``resque`` one's text, such as ``"_resurrectModel call"``,
+    would be a system instruction in another format).  With ``since_reset`` only
+    the messages after the last marker are returned: the history the agent still
+    sees.  The whole list is read either way: anything malformed raises, and a
+    result is named after its call also when that call came before the marker.
+
     Raises :class:`~agentscope_py.errors.DecodeError` naming the path of
     anything malformed (``messages[2].tool_calls[0].function.arguments``).
     """
     out: list[Msg[Any]] = []
+    start = 0  # where the messages after the last reset marker begin in out
     # The run of tool messages being read: the path of its first, its name and its results.  The TOOL
     # message is made once the run ends: remade per result, a long run would cost quadratic time.
     run: tuple[str, str | None, list[ContentBlock]] | None = None
@@ -113,9 +127,12 @@ def from_swarm_kit(payload: Any) -> list[Msg]:
                     run = (path, name, [_read_result(raw, path, name)])
                 else:
                     out.append(_read_message(raw, path, role))
+                    if role_name in _RESETS:
+                        start = len(out)
         if run is not None:
             out.append(_tool_message(*run))
-    return name_results(out)
+    named = name_results(out)
+    return named[start:] if since_reset else named
 
 
 def _tool_message(path: str, name: str | None, results: list[ContentBlock]) -> Msg[Any]:
@@ -136,7 +153,14 @@ def _read_body(raw: Mapping[str, Any], path: str) -> tuple[str, list[ContentBloc
     blocks: list[ContentBlock] = []
     for index, value in enumerate(images):
         image_path = item(images_path, index)
-        source = source_from_string(req_str(value, image_path), None)
+        value = as_plain(value)
+        if type(value) is not str:
+            raise DecodeError(
+                f"expected an image as a base64 string, got {json_kind(value)}: a Blob or Uint8Array image has"
+                " no JSON form; write each image as its bytes in base64 before serializing the history",
+                image_path,
+            )
+        source = source_from_string(value, None)
         if not isinstance(source, Base64Source):
             raise DecodeError("expected base64 image data, got a URL", image_path)
         if not source.media_type:
@@ -159,7 +183,7 @@ def _read_message(raw: dict[str, Any], path: str, role: MsgRole) -> Msg[Any]:
     if calls:
         check_block_for_role(role, calls[0], "tool_calls", calls_path)
     plain = make_message(role, blocks, name=name)
-    written = _write_message_run(Conversion(_TARGET, "drop"), 0, plain, list(enumerate(plain.content)), {})
+    written = _write_message_run(Conversion(_TARGET, "drop"), 0, plain, name, list(enumerate(plain.content)), {})
     fields = dict(raw)
     if calls:  # each call carries its own fields
         del written["tool_calls"], fields["tool_calls"]
@@ -201,8 +225,10 @@ def _read_result(raw: dict[str, Any], path: str, group_name: str | None) -> Tool
 # == writing =========================================================================
 
 
-def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise") -> Converted:
-    """``IModelMessage`` dicts for ``messages``.
+def to_swarm_kit(
+    messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise", agent_name: str | None = None
+) -> Converted:
+    """``ISwarmMessage`` (before 1.1.168 ``IModelMessage``) dicts for ``messages``.
 
     Text blocks are joined into ``content`` (with ``"\\n"``), base64 images go to
     ``images``, each tool result to a ``tool`` message of its own (an assistant
@@ -211,10 +237,20 @@ def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
     media other than base64 images, a tool call outside an assistant message) raises
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
+
+    ``agentName`` is the message's ``name``, or ``agent_name`` for a message without
+    one (``""`` when that is ``None`` too).  swarm-kit shows an agent its ``system``
+    messages, tool calls and tool results only when their ``agentName`` is its own
+    name: for a history of nameless messages, pass that name, or those never reach
+    its model.  swarm-kit also leaves out messages with neither ``content`` text nor
+    calls (an image alone), calls no result answers (an assistant message left with
+    none goes whole, text and all) and results whose call it left out.
     """
     conversion = Conversion(_TARGET, on_unsupported)
+    default_name = check_optional_str(agent_name, "to_swarm_kit agent_name")
     out: list[dict[str, Any]] = []
     for message_index, message in enumerate(as_message_list(messages)):
+        name = message.name or default_name
         extras = carried(message.metadata, _FMT)
         runs = result_runs(message)
         own_index = own_run(message, runs)
@@ -222,15 +258,15 @@ def to_swarm_kit(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported 
             if is_result:
                 for block_index, block in run:
                     assert isinstance(block, ToolResultBlock)
-                    out.append(_write_result(conversion, message_index, message.name, block_index, block))
+                    out.append(_write_result(conversion, message_index, name, block_index, block))
             else:
                 run_extras = extras if run_index == own_index else {}
-                out.append(_write_message_run(conversion, message_index, message, run, run_extras))
+                out.append(_write_message_run(conversion, message_index, message, name, run, run_extras))
     return Converted(out, conversion.notes)
 
 
 def _write_message_run(
-    conversion: Conversion, message_index: int, message: Msg[Any], run: Run, extras: Mapping[str, Any]
+    conversion: Conversion, message_index: int, message: Msg[Any], name: str | None, run: Run, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """One message for a run of blocks other than tool results."""
     assert message.role is not None
@@ -250,7 +286,7 @@ def _write_message_run(
             _add_to_body(conversion, message_index, block_index, block, texts, images)
     out: dict[str, Any] = {
         "role": _ROLE_NAMES[role],
-        "agentName": message.name or "",
+        "agentName": name or "",
         "content": "\n".join(texts),
         "mode": "user",
     }
