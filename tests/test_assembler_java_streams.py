@@ -18,6 +18,7 @@ from agentscope_py import (
     AnomalyKind,
     AssistantMessage,
     ChatUsage,
+    ExceedMaxItersEvent,
     GenerateReason,
     HintBlock,
     HintBlockEvent,
@@ -25,11 +26,18 @@ from agentscope_py import (
     ModelCallEndEvent,
     ModelCallStartEvent,
     RequestStopEvent,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
     StreamError,
     TextBlock,
     TextBlockDeltaEvent,
     TextBlockEndEvent,
     TextBlockStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolCallState,
+    ToolUseBlock,
     assemble,
     events_from_message,
 )
@@ -142,14 +150,64 @@ def test_a_reason_java_states_only_in_the_result_is_taken_from_it(reason: Genera
     assert message.get_text_content() == "Let me"  # the result's blocks are not the reply's
 
 
-def test_an_event_stating_a_reason_wins_over_the_result() -> None:
-    final = AssistantMessage("x", generate_reason=GenerateReason.INTERRUPTED)
-    stop = RequestStopEvent("stop", GenerateReason.ACTING_STOP_REQUESTED)
-    for events in (
-        [AgentStartEvent(None, "R", "a"), stop, AgentResultEvent(final), AgentEndEvent("R")],
-        [AgentStartEvent(None, "R", "a"), AgentResultEvent(final), stop, AgentEndEvent("R")],
+def test_a_reason_the_result_states_wins_over_the_events() -> None:
+    # Java's call() returns the result: a hook that stops the run after it asked for external
+    # execution ends it ACTING_STOP_REQUESTED; a summary interrupted after the iterations ran out,
+    # INTERRUPTED (ReActAgent's acting and summarizing paths).
+    suspended = AssistantMessage("x", generate_reason=GenerateReason.ACTING_STOP_REQUESTED)
+    waiting = RequireExternalExecutionEvent(java_id(), [ToolUseBlock("c1", "f")])
+    interrupted = AssistantMessage("x", generate_reason=GenerateReason.INTERRUPTED)
+    for events, reason in (
+        ([AgentStartEvent(None, "R", "a"), waiting, AgentResultEvent(suspended), AgentEndEvent("R")], suspended),
+        ([AgentStartEvent(None, "R", "a"), ExceedMaxItersEvent("", 3, 3), AgentResultEvent(interrupted), AgentEndEvent("R")], interrupted),
+        # Whatever comes after it: the result is the run's end.
+        ([AgentStartEvent(None, "R", "a"), AgentResultEvent(interrupted), RequestStopEvent("stop"), AgentEndEvent("R")], interrupted),
     ):
-        assert assemble(events)[0].get_generate_reason() is GenerateReason.ACTING_STOP_REQUESTED
+        assert assemble(events)[0].get_generate_reason() is reason.get_generate_reason()
+
+
+def test_a_result_stating_no_reason_leaves_the_events_reason() -> None:
+    # A producer may leave the reason out of its result; the event said it.
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        ExceedMaxItersEvent("", 3, 3),
+        AgentResultEvent(AssistantMessage("summary")),
+        AgentEndEvent("R"),
+    ]
+    assert assemble(events)[0].get_generate_reason() is GenerateReason.MAX_ITERATIONS
+
+
+def test_the_calls_the_permission_check_let_through_take_their_state_from_the_result() -> None:
+    # Java asks the user about c1 and lets c2 through: its final message says ASKING and ALLOWED,
+    # and no event states c2's.
+    call = java_id()
+    asked, allowed = ToolUseBlock("c1", "rm", {}), ToolUseBlock("c2", "ls", {})
+    final = AssistantMessage(
+        attrs.evolve(asked, state=ToolCallState.ASKING),
+        attrs.evolve(allowed, state=ToolCallState.ALLOWED),
+        generate_reason=GenerateReason.PERMISSION_ASKING,
+    )
+    events = [
+        AgentStartEvent(None, "R", "a"),
+        ModelCallStartEvent(call),
+        *[event for block in (asked, allowed) for event in (
+            ToolCallStartEvent(call, block.id, block.name),
+            ToolCallDeltaEvent(call, block.id, block.name, "{}"),
+            ToolCallEndEvent(call, block.id, block.name),
+        )],
+        ModelCallEndEvent(call),
+        RequireUserConfirmEvent(java_id(), [asked]),
+        RequestStopEvent("permission asking", GenerateReason.PERMISSION_ASKING),
+        AgentResultEvent(final),
+        AgentEndEvent("R"),
+    ]
+    [message] = assemble(events, strict=True)
+    assert [(block.id, block.state) for block in message.get_content_blocks(ToolUseBlock)] == [
+        ("c1", ToolCallState.ASKING), ("c2", ToolCallState.ALLOWED)
+    ]
+    # Without the result, the call no event names stays as the model made it.
+    [without] = assemble([event for event in events if type(event) is not AgentResultEvent])
+    assert [block.state for block in without.get_content_blocks(ToolUseBlock)] == [ToolCallState.ASKING, ToolCallState.PENDING]
 
 
 def test_a_result_that_ends_normally_writes_no_reason() -> None:

@@ -39,6 +39,7 @@ from agentscope_py import (
     ToolCallState,
     ToolResultBlock,
     ToolResultDataDeltaEvent,
+    ToolResultStartEvent,
     ToolResultState,
     ToolResultTextDeltaEvent,
     ToolUseBlock,
@@ -212,6 +213,18 @@ def test_the_generate_reason_travels_in_the_event_that_states_it(
         assert cast(RequestStopEvent, events[-2]).generate_reason is reason
     else:
         assert tail[-2:] == [event_class, AgentEndEvent]
+    assert assemble(events) == [msg]
+
+
+def test_the_request_for_external_execution_comes_under_the_acting_phase_whose_results_wait() -> None:
+    call = ToolUseBlock("c1", "deploy", {})
+    msg = AssistantMessage(
+        call, ToolResultBlock.suspended(call), generate_reason=GenerateReason.TOOL_SUSPENDED
+    )
+    events = events_from_message(msg)
+    [result_start] = [event for event in events if isinstance(event, ToolResultStartEvent)]
+    [request] = [event for event in events if isinstance(event, RequireExternalExecutionEvent)]
+    assert request.reply_id == result_start.reply_id  # as Java persists it for the later result
     assert assemble(events) == [msg]
 
 

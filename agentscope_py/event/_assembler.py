@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from .._blocks import ContentBlock, HintBlock
+from .._blocks import ContentBlock, HintBlock, ToolUseBlock
 from .._enums import GenerateReason, ToolCallState
 from .._frozen import thawed
 from .._checks import describe
@@ -365,11 +365,12 @@ class MessageAssembler(DeltaRuns):
 
     def _on_generate_reason(self, event: Any, reason: GenerateReason | None) -> list[AssistantMessage]:
         # The last event that names a reason decides it (Java sends RequireUserConfirmEvent, then
-        # RequestStopEvent with the same reason).
+        # RequestStopEvent with the same reason), unless the run's result stated one.
         reply = self._route_by_source(event)
         if reply is None:
             return []
-        reply.reason = event.generate_reason if reason is None else reason
+        if not reply.reason_from_result:
+            reply.reason = event.generate_reason if reason is None else reason
         for listed in getattr(event, "tool_calls", ()):
             # Java streams no state for the calls that wait, and lists them as the model made them,
             # PENDING: those waiting for the user are ASKING in its final message.
@@ -382,18 +383,26 @@ class MessageAssembler(DeltaRuns):
         return []
 
     def _on_agent_result(self, event: AgentResultEvent, _: None) -> list[AssistantMessage]:
-        # The result's blocks are not the reply's (Java's holds the last model call's only), but its
-        # generate reason may be stated nowhere else: INTERRUPTED, STRUCTURED_OUTPUT, a stop asked
-        # for while reasoning.  Taken when no event of the reply stated one.
+        # Java's own final message, what its call() returns.  Its blocks are not the reply's (Java's
+        # holds the last model call's only), but a generate reason it states and its calls' states are
+        # what the run ended with, where the events said otherwise or nothing: a run stopped by a hook
+        # after it asked for external execution, a summary interrupted after the iterations ran out,
+        # INTERRUPTED and STRUCTURED_OUTPUT (stated only here), a call the permission check let
+        # through (ALLOWED).  A result stating none leaves the events' reason: a producer may not write it.
         result = event.result
         reply = self._agent_replies.get(event.source)
-        if reply is None or result is None or reply.reason is not None:
+        # ``_route_by_source`` records the event's id; a replay changes nothing.
+        if reply is None or result is None or self._route_by_source(event) is not reply:
             return []
         reason = result.get_generate_reason()
-        # ``_route_by_source`` records the event's id; a replay finds the reason already taken.
-        if reason is not GenerateReason.MODEL_STOP and self._route_by_source(event) is reply:
-            reply.reason = reason
-            reply.cached = None
+        if reason is not GenerateReason.MODEL_STOP:
+            reply.reason, reply.reason_from_result = reason, True
+        for block in result.get_content_blocks(ToolUseBlock):
+            call = reply.calls.get(block.id)
+            if call is not None and not call.state_given:
+                call.state = block.state
+                call.built = None
+        reply.cached = None
         return []
 
     def _on_other(self, event: AgentEvent, _: None) -> list[AssistantMessage]:

@@ -128,6 +128,7 @@ class _Emitter:
         self.events: list[AgentEvent] = []
         self.segment_kind = ""
         self.segment_id: str | None = None
+        self.acting_id: str | None = None  # the last acting segment's reply id
         self.used: set[tuple[str, str | None]] = set()  # identities of the current segment's blocks
         self.usage: ChatUsage | None = None  # sent with the first model call
         self.usage_sent = False
@@ -163,6 +164,8 @@ class _Emitter:
         if kind != self.segment_kind or (identity is not None and identity in self.used):
             self.end_segment()
             self.segment_kind, self.segment_id, self.used = kind, new_hex_id(), set()
+            if kind == _ACTING:
+                self.acting_id = self.segment_id
             if kind == _MODEL_CALL:
                 self.add(ModelCallStartEvent, self.segment_id)
                 self.counters.clear()  # as in Java, each model call's blocks are "text" and "thinking" again
@@ -278,7 +281,9 @@ class _Emitter:
             self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
         elif reason is GenerateReason.TOOL_SUSPENDED:
             suspended = {result.id for result in results if result.is_suspended}
-            self.add(RequireExternalExecutionEvent, new_hex_id(), [call for call in calls if call.id in suspended])
+            # Under the reply id of the acting phase whose results wait, as Java sends it.
+            acting_id = self.acting_id or new_hex_id()
+            self.add(RequireExternalExecutionEvent, acting_id, [call for call in calls if call.id in suspended])
         elif reason is GenerateReason.ALL_TOOLS_DENIED:
             denied = {result.id for result in results if result.state is ToolResultState.DENIED}
             self.add(AllToolsDeniedEvent, [call for call in calls if call.id in denied])

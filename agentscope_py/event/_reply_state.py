@@ -354,6 +354,7 @@ class Reply:
         "metadata",
         "name",
         "reason",
+        "reason_from_result",
         "reply_id",
         "route_keys",
         "seen",
@@ -380,6 +381,7 @@ class Reply:
         self.start_id: str | None = None  # the id of its AgentStartEvent
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
+        self.reason_from_result = False  # stated by an AgentResultEvent: no event changes it then
         self.cached: AssistantMessage | None = None  # cleared by every change
         # (metadata, reason, the two as the message's metadata), for as long as neither changes
         self.merged: tuple[Mapping[str, Any], GenerateReason, Mapping[str, Any]] | None = None
