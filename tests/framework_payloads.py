@@ -107,7 +107,10 @@ _USAGES = _obj(
     {name: st.integers(0, 10**6) for name in ("completion_tokens", "prompt_tokens", "total_tokens")},
     {name: st.none() | st.integers(0, 10**6) for name in ("reasoning_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "image_tokens")},
 )
-_AF_METADATA = st.dictionaries(_TEXT, _EXTRA_VALUES, max_size=3) | st.fixed_dictionaries({"agentscope": st.fixed_dictionaries({"name": _TEXT})})
+# metadata["agentscope"] holds our name, and the place of a part of a TOOL message split around its results:
+# those marks on messages that are no such parts (or are, by chance) must come back as they came too.
+_AF_OURS = st.fixed_dictionaries({}, optional={"name": _TEXT, "part": st.sampled_from([[1, 2], [2, 2], [1, 1], [3, 2]])})
+_AF_METADATA = st.dictionaries(_TEXT, _EXTRA_VALUES, max_size=3) | st.fixed_dictionaries({"agentscope": _AF_OURS})
 
 
 def _agentflow_message(role: str) -> st.SearchStrategy[dict[str, Any]]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from typing import Any, Literal
 
+import attrs
 import pytest
 from framework_payloads import agentflow_payloads, any_timestamps, comparable, seed
 from hypothesis import example, given
@@ -193,8 +195,8 @@ def test_results_and_reasoning_are_written_as_agentflows_models_name_them() -> N
         ]
     )
     assert sent[0]["content"][0] == {"type": "reasoning", "summary": "hmm"}
-    assert sent[1]["content"] == [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": False}]
-    assert sent[2]["content"] == [{"type": "tool_result", "call_id": "c2", "output": None, "is_error": True}]
+    assert sent[1]["content"] == [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": False, "status": "completed"}]
+    assert sent[2]["content"] == [{"type": "tool_result", "call_id": "c2", "output": None, "is_error": True, "status": "failed"}]
 
 
 def test_the_docs_pages_spelling_is_read_and_written_back_as_read() -> None:
@@ -218,7 +220,8 @@ def test_a_reasoning_block_with_both_spellings_is_read_from_summary_and_comes_ba
 def test_a_null_output_is_no_output() -> None:
     dumped = SEEDS["python_model_dump"][2]
     (message,) = from_agentflow([dumped])
-    assert message.content == (ToolResultBlock("c2", None, (), {"agentflow": {"status": None}}, ToolResultState.SUCCESS),)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock) and (result.id, result.output, result.state) == ("c2", (), ToolResultState.SUCCESS)
     assert to_agentflow([message]) == [dumped]
 
 
@@ -376,7 +379,7 @@ def test_a_result_that_became_an_error_says_so_where_the_payload_left_is_error_o
     (result,) = message.content
     assert isinstance(result, ToolResultBlock)
     failed = [message.with_content([result.with_state(ToolResultState.ERROR)])]
-    assert to_agentflow(failed)[0]["content"] == [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": True}]
+    assert to_agentflow(failed)[0]["content"] == [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": True, "status": "failed"}]
     (again,) = from_agentflow(to_agentflow(failed))[0].content
     assert isinstance(again, ToolResultBlock) and again.state is ToolResultState.ERROR
 
@@ -468,6 +471,8 @@ def test_the_name_joins_the_messages_own_agentscope_metadata() -> None:
         ("bot", {}, {"name": "bot", "metadata": {}}),
         ("bot", "plain text", {"name": "bot", "metadata": "plain text"}),
         (None, "plain text", "plain text"),
+        (None, {"part": [1, 2]}, {"metadata": {"part": [1, 2]}}),  # not to be read as the mark of a split message
+        ("bot", {"part": "intro"}, {"part": "intro", "name": "bot"}),
     ],
 )
 def test_own_agentscope_metadata_the_name_cannot_join_goes_beside_it(name: str | None, own: Any, written: Any) -> None:
@@ -488,13 +493,16 @@ def test_only_the_name_is_taken_out_of_agentflows_agentscope_metadata() -> None:
 @example("1970-01-02 00:00:00.000")
 @example("1972-12-31 23:59:59.999")
 @example("1969-12-31 23:59:59.999")
+@example("5138-11-16 09:46:40.000")  # about 1e11 s, past which seconds would read as milliseconds
+@example("9999-12-31 23:59:59.999")
 def test_every_timestamp_written_reads_back_the_same(timestamp: str) -> None:
-    # AgentFlow's epoch numbers are milliseconds (TypeScript) or seconds (Python), told apart by size: the
-    # milliseconds of a time near 1970 would read as seconds, so such a time is written in seconds.
+    # AgentFlow's epoch numbers are milliseconds (TypeScript) or seconds (Python), told apart by size:
+    # written in seconds, as AgentFlow's Python Message holds them, but past the year 5138, where seconds
+    # would read as milliseconds.
     (written,) = to_agentflow([UserMessage("hi", id="m", timestamp=timestamp)])
     assert from_agentflow([written])[0].timestamp == timestamp
     number = written["timestamp"]
-    assert isinstance(number, (int, float)) and (abs(number) >= 1e11 or abs(number) < 1e8)  # ms, or else seconds
+    assert type(number) is float and abs(number) < 1e11 or type(number) is int and abs(number) >= 1e14
 
 
 def test_an_iso_timestamp_of_older_agentflow_builds_is_read_and_goes_back_as_it_came() -> None:
@@ -507,7 +515,7 @@ def test_an_iso_timestamp_of_older_agentflow_builds_is_read_and_goes_back_as_it_
     (epoch,) = from_agentflow([{"role": "user", "content": [], "timestamp": 1718011800250}])
     assert utc.timestamp == epoch.timestamp
     later = UserMessage([], metadata=message.metadata, timestamp="2024-06-10 09:30:01.000")
-    assert isinstance(to_agentflow([later])[0]["timestamp"], int)  # edited: epoch milliseconds
+    assert isinstance(to_agentflow([later])[0]["timestamp"], float)  # edited: epoch seconds
 
 
 # -- results nested in results ---------------------------------------------------------------------
@@ -627,3 +635,214 @@ _RESULT_FIELDS: list[dict[str, Any]] = [
 @pytest.mark.parametrize("payload", extra_field_cases("", map(_result_message, _RESULT_FIELDS), _EXTRA_KEYS))
 def test_a_field_the_reader_does_not_read_goes_back_at_any_level_of_a_result(payload: list[dict[str, Any]]) -> None:
     assert to_agentflow(from_agentflow(payload)) == payload
+
+
+# -- what AgentFlow's runtime reads: tools_calls, one result per tool message, seconds, status ---------------
+#
+# Recorded with 10xscale-agentflow 0.10.1: AgentFlow's converters send the model, and its tool node runs, the
+# calls in Message.tools_calls (not those in the content); its converter answers the first call of a tool
+# message only; its Message.timestamp is epoch seconds.
+
+# AnthropicConverter.convert_response (agentflow/runtime/adapters/llm/anthropic_converter.py) of a reply
+# with thinking, text, a server tool use and a tool use, model_dump(mode="json") (raw left out).
+_ANTHROPIC_TURN: dict[str, Any] = {
+    "message_id": "msg_01", "role": "assistant",
+    "content": [
+        {"type": "reasoning", "summary": "Two cities.", "details": None},
+        {"type": "text", "text": "Checking.", "annotations": []},
+        {"type": "tool_call", "id": "srv_1", "name": "web_search", "args": {"query": "weather"}, "tool_type": "server_tool"},
+        {"type": "tool_call", "id": "toolu_1", "name": "get_weather", "args": {"city": "Zürich", "days": 2, "metric": True, "ratio": 1.0}, "tool_type": None},
+    ],
+    "delta": False,
+    "tools_calls": [{"id": "toolu_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Z\\u00fcrich", "days": 2, "metric": true, "ratio": 1.0}'}}],
+    "reasoning": "Two cities.",
+    "timestamp": 1795443103.507755,
+    "metadata": {"provider": "anthropic", "model": "claude", "finish_reason": "tool_use"},
+    "usages": {"completion_tokens": 5, "prompt_tokens": 10, "total_tokens": 15, "reasoning_tokens": 0,
+               "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "image_tokens": 0, "audio_tokens": 0},
+    "parsed_content": None,
+}
+
+
+def test_calls_are_written_to_tools_calls_as_agentflows_converters_write_them() -> None:
+    (read,) = from_agentflow([_ANTHROPIC_TURN])
+    # What we write for these blocks is what AgentFlow wrote: nothing of it needs carrying.
+    assert not {"tools_calls", "reasoning"} & set(read.metadata["agentflow"])
+    assert to_agentflow([read]) == [_ANTHROPIC_TURN]
+    thinking, text, server_call, call = read.content
+    assert isinstance(server_call, ToolUseBlock) and isinstance(call, ToolUseBlock)
+    # Written afresh: the server tool (Anthropic ran it) stays out, as AgentFlow leaves it out.
+    fresh = AssistantMessage(thinking, text, server_call, ToolUseBlock(call.id, call.name, call.input), id="a")
+    (sent,) = to_agentflow([fresh])
+    assert sent["tools_calls"] == _ANTHROPIC_TURN["tools_calls"]
+    assert sent["reasoning"] == "Two cities."
+
+
+def test_only_an_assistant_turns_own_calls_go_to_tools_calls() -> None:
+    # A remote_tool_call block is AgentFlow's tool node handing a call to the client, in a tool message:
+    # in tools_calls, the tool node would run it once more.
+    remote = {"type": "remote_tool_call", "id": "r1", "name": "local_fn", "args": {}, "tool_type": "remote"}
+    (read,) = from_agentflow([{"role": "tool", "content": [remote]}])
+    (remote_call,) = read.content  # the block carries its type
+    sent = to_agentflow([
+        AssistantMessage(remote_call, ToolUseBlock("c1", "f", {"a": [1]}), id="a"),
+        ToolResultMessage(remote_call, ToolUseBlock("c2", "g", {}), id="t"),
+    ])
+    assert sent[0]["tools_calls"] == [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": [1]}'}}]
+    assert "tools_calls" not in sent[1]
+    assert "tools_calls" not in to_agentflow([AssistantMessage("no calls", id="a")])[0]
+
+
+# Message(..., tools_calls=[...]) as AgentFlow's Google converter writes a call (google_genai_converter.py
+# _process_function_call_part: the part's thought_signature kept in tools_calls), model_dump(mode="json").
+_GEMINI_TURN: dict[str, Any] = {
+    "message_id": "g1", "role": "assistant",
+    "content": [
+        {"type": "reasoning", "summary": "Check the file first.", "details": None},
+        {"type": "tool_call", "id": "fc-1", "name": "rm", "args": {"path": "/", "force": 1}, "tool_type": None},
+    ],
+    "delta": False,
+    "tools_calls": [{"id": "fc-1", "function": {"name": "rm", "arguments": '{"path": "/", "force": 1}'}, "type": "function", "thought_signature": "c2lnLTE="}],
+    "reasoning": "Check the file first.",
+    "timestamp": 1718000000.5, "metadata": {"provider": "google"}, "usages": None, "raw": None, "parsed_content": None,
+}
+
+
+def test_tools_calls_and_reasoning_read_go_back_only_while_the_calls_and_thinking_are_unchanged() -> None:
+    (read,) = from_agentflow([copy.deepcopy(_GEMINI_TURN)])
+    assert to_agentflow([read]) == [_GEMINI_TURN]  # the thought_signature Gemini needs, kept
+    thinking, call = read.content
+    assert isinstance(thinking, ThinkingBlock) and isinstance(call, ToolUseBlock)
+    refused = read.with_content([TextBlock("I will not do that.")])
+    assert not {"tools_calls", "reasoning"} & set(to_agentflow([refused])[0])  # AgentFlow would run what is gone
+    # 1 == True in Python, but not to the tool: the call is written afresh.
+    for args in ({"path": "/tmp/x", "force": 1}, {"path": "/", "force": True}, {"path": "/", "force": 1.0}):
+        edited = read.with_content([thinking, attrs.evolve(call, input=args)])
+        (written,) = to_agentflow([edited])
+        assert written["tools_calls"] == [{"id": "fc-1", "type": "function", "function": {"name": "rm", "arguments": json.dumps(args)}}]
+        assert written["reasoning"] == "Check the file first."
+    renamed = read.with_content([ThinkingBlock("Never mind.", thinking.metadata), attrs.evolve(call, id="fc-2")])
+    (written,) = to_agentflow([renamed])
+    assert written["reasoning"] == "Never mind." and written["tools_calls"][0]["id"] == "fc-2"
+
+
+# Message.tool_message([ToolResultBlock(call_id="c1", ...), ToolResultBlock(call_id="c2", ...)]) built in
+# AgentFlow itself, model_dump(mode="json"): one tool message holding two results.
+_TWO_RESULTS: dict[str, Any] = {
+    "message_id": "t1", "role": "tool",
+    "content": [
+        {"type": "tool_result", "call_id": "c1", "output": "sunny", "is_error": False, "status": "completed"},
+        {"type": "tool_result", "call_id": "c2", "output": {"error": "timeout"}, "is_error": True, "status": "failed"},
+    ],
+    "delta": False, "tools_calls": None, "reasoning": None, "timestamp": 1718000002.0, "metadata": {},
+    "usages": None, "raw": None, "parsed_content": None,
+}
+
+
+def _results(*states: ToolResultState) -> list[ToolResultBlock]:
+    return [ToolResultBlock(f"c{n}", None, TextBlock(f"out {n}"), state=state) for n, state in enumerate(states, 1)]
+
+
+def test_a_tool_message_holding_several_results_is_written_as_one_for_each() -> None:
+    # AgentFlow's converter answers the first call of a tool message alone, as its tool node writes them.
+    first, second = _results(ToolResultState.SUCCESS, ToolResultState.ERROR)
+    message = ToolResultMessage(first, TextBlock("note"), second, id="t1", name="tools", metadata={"k": 1},
+                                timestamp="2024-06-10 09:30:02.000", usage=ChatUsage(3, 4))
+    sent = to_agentflow([message])
+    assert [m["message_id"] for m in sent] == ["t1", "t1-2"]
+    assert [m["metadata"] for m in sent] == [{"k": 1, "agentscope": {"name": "tools", "part": [n, 2]}} for n in (1, 2)]
+    # each holding one result, and the blocks before it since the result before (the last, any after it too)
+    assert [m["content"] for m in sent] == [
+        [{"type": "tool_result", "call_id": "c1", "output": "out 1", "is_error": False, "status": "completed"}],
+        [{"type": "text", "text": "note"}, {"type": "tool_result", "call_id": "c2", "output": "out 2", "is_error": True, "status": "failed"}],
+    ]
+    assert "usages" in sent[0] and "usages" not in sent[1]  # counted once
+    assert from_agentflow(sent) == [message]
+
+
+def test_the_parts_of_a_split_message_are_joined_after_agentflow_dumped_them() -> None:
+    # Our two parts, through AgentFlow's Message.model_validate(...).model_dump(mode="json"): its defaults
+    # added (delta, tools_calls, annotations on text …), the message still comes back whole.
+    dumped = [
+        {"message_id": "t1", "role": "tool",
+         "content": [{"type": "tool_result", "call_id": "c1", "output": "sunny", "is_error": False, "status": "completed"}],
+         "delta": False, "tools_calls": None, "reasoning": None, "timestamp": 1718011802.0,
+         "metadata": {"agentscope": {"part": [1, 2]}}, "usages": None, "raw": None, "parsed_content": None},
+        {"message_id": "t1-2", "role": "tool",
+         "content": [{"type": "text", "text": "Rome:", "annotations": []},
+                     {"type": "tool_result", "call_id": "c2", "output": "rainy", "is_error": True, "status": "failed"}],
+         "delta": False, "tools_calls": None, "reasoning": None, "timestamp": 1718011802.0,
+         "metadata": {"agentscope": {"part": [2, 2]}}, "usages": None, "raw": None, "parsed_content": None},
+    ]
+    (message,) = from_agentflow(copy.deepcopy(dumped))
+    assert message.id == "t1" and message.content == (
+        ToolResultBlock("c1", None, TextBlock("sunny"), state=ToolResultState.SUCCESS),
+        TextBlock("Rome:"),
+        ToolResultBlock("c2", None, TextBlock("rainy"), state=ToolResultState.ERROR),
+    )
+    assert to_agentflow([message]) == dumped
+
+
+def test_one_agentflow_message_holding_several_results_stays_one() -> None:
+    (message,) = from_agentflow([copy.deepcopy(_TWO_RESULTS)])
+    assert len(message.content) == 2
+    assert to_agentflow([message]) == [_TWO_RESULTS]
+    first, second = message.content
+    assert isinstance(second, ToolResultBlock)
+    edited = message.with_content([first, attrs.evolve(second, output=(TextBlock("retried"),), state=ToolResultState.SUCCESS)])
+    (written,) = to_agentflow([edited])  # still the one message it came as
+    assert written["content"][1] == {"type": "tool_result", "call_id": "c2", "output": "retried", "is_error": False, "status": "completed"}
+
+
+def _split_payload() -> list[dict[str, Any]]:
+    message = ToolResultMessage(*_results(ToolResultState.SUCCESS, ToolResultState.SUCCESS, ToolResultState.ERROR), id="t", timestamp=None)
+    return list(to_agentflow([message]))
+
+
+@pytest.mark.parametrize(
+    ("change", "count"),
+    [
+        (lambda p: p[:2], 2),  # a part missing
+        (lambda p: [p[1], p[0], p[2]], 3),  # out of order
+        (lambda p: [p[0], p[1], {**p[2], "message_id": "other"}], 3),  # another id
+        (lambda p: [p[0], {**p[1], "timestamp": 1.0}, p[2]], 3),  # fields the parts do not share
+        (lambda p: [p[0], {**p[1], "content": [*p[1]["content"], {"type": "text", "text": "added"}]}, p[2]], 3),
+        (lambda p: [p[0], {**p[1], "role": "user", "content": []}, p[2]], 3),
+        (lambda p: [{**p[0], "metadata": {"agentscope": {"part": [1, 4]}}}, *p], 2),  # the three after it are whole
+    ],
+)
+def test_parts_that_writing_the_whole_would_not_give_back_are_read_one_for_each(change: Any, count: int) -> None:
+    payload = change(_split_payload())
+    messages = from_agentflow(copy.deepcopy(payload))
+    assert len(messages) == count
+    assert to_agentflow(messages) == payload
+
+
+def test_a_result_status_read_goes_back_only_while_is_error_is_unchanged() -> None:
+    # AgentFlow's tool node (and its TypeScript client) write "completed" or "failed" beside is_error.
+    payload = [
+        {"message_id": "t", "role": "tool", "timestamp": 1.0, "metadata": {},
+         "content": [{"type": "tool_result", "call_id": "c1", "output": "ok", "is_error": False, "status": "completed"},
+                     {"type": "tool_result", "call_id": "c2", "output": "ok", "is_error": False, "status": "failed"},
+                     {"type": "tool_result", "call_id": "c3", "output": "ok", "is_error": False, "status": None},
+                     {"type": "tool_result", "call_id": "c4", "output": "ok", "is_error": False}]},
+    ]
+    (message,) = from_agentflow(copy.deepcopy(payload))
+    assert to_agentflow([message]) == payload  # as it came, contradictions too
+    flipped = message.with_content([
+        attrs.evolve(result, state=ToolResultState.ERROR) for result in message.content if isinstance(result, ToolResultBlock)
+    ])
+    assert [part["status"] for part in to_agentflow([flipped])[0]["content"]] == ["failed"] * 4
+
+
+def test_a_timestamp_is_written_in_seconds_and_one_read_in_milliseconds_goes_back_so() -> None:
+    # AgentFlow's Message.timestamp is datetime.now().timestamp(); its memory records read it so, and
+    # failed on milliseconds ("year 56411 is out of range").
+    (written,) = to_agentflow([UserMessage("hi", id="u", timestamp="2024-06-10 09:30:00.250")])
+    seconds = time.mktime(time.strptime("2024-06-10 09:30:00", "%Y-%m-%d %H:%M:%S")) + 0.25
+    assert type(written["timestamp"]) is float and written["timestamp"] == seconds
+    typescript = [{"message_id": "m", "role": "user", "content": [], "timestamp": 1718000000123}]
+    (message,) = from_agentflow(copy.deepcopy(typescript))
+    assert to_agentflow([message]) == typescript  # the TypeScript client's milliseconds, unchanged
+    later = message.__replace__(timestamp="2024-06-10 09:30:00.250")
+    assert to_agentflow([later])[0]["timestamp"] == seconds

@@ -72,7 +72,8 @@ APPROVALS = "approvals"
 #: Vercel AI, a message's carried dict: ``"string"`` or ``"list"``, when ``content`` was not written
 #: in the role's usual form.
 CONTENT_FORM = "content_form"
-#: Vercel AI, a message's carried dict: ``"codebuff"`` for a tool message in Codebuff's shape.
+#: A message's carried dict.  Vercel AI: ``"codebuff"`` for a tool message in Codebuff's shape;
+#: AgentFlow: ``"one message"`` for a TOOL message read from one AgentFlow message holding several results.
 LAYOUT = "layout"
 #: Vercel AI, a result's carried dict: it was read from an assistant message, so the provider ran it
 #: and it goes back there; never written.
