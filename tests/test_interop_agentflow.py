@@ -557,7 +557,7 @@ def test_results_nested_in_results_that_fail_to_read_are_written_as_text_once(mo
         written.append(value)
         return output_as_text(value, path)
 
-    monkeypatch.setattr("agentscope_py.interop.agentflow.json_text", counted)
+    monkeypatch.setattr("agentscope_py.interop._agentflow_blocks.json_text", counted)
     inner = _nested_result(100, is_error="no")
     payload = [{"role": "tool", "content": [{"type": "tool_result", "call_id": "a", "output": [inner]}]}]
     (message,) = from_agentflow(payload)
