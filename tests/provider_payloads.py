@@ -8,11 +8,14 @@ Conversations are free-form (tool results need not follow their calls): the
 round trip is a property of the mapping, the conversation checks are tested
 on their own.  Messages, parts, tool calls and blocks also get fields the
 converters do not read (a server's own, or one the SDK added after them), which
-must travel verbatim.  OpenAI payloads also have optional fields given as an explicit
-``null``, as the SDK's ``model_dump()`` writes them (``nulls=False`` leaves
-those out: the SDK's request types refuse some).  ``mutated`` turns a valid
-payload into a nearly valid one.  ``openai_responses`` and ``anthropic_responses``
-are the answers of the two APIs, as their SDKs read them.
+must travel verbatim: ``OPENAI_UNREAD`` and ``ANTHROPIC_UNREAD`` name those the
+SDK's types do not define.  OpenAI payloads also have optional fields given as
+an explicit ``null``, as the SDK's ``model_dump()`` writes them, where a request
+may hold one (``nulls=False`` leaves those out: the SDK's request types refuse
+some).  ``mutated`` turns a valid payload into a nearly valid one.
+``openai_responses`` and ``anthropic_responses`` are the answers of the two
+APIs, as their SDKs read them.  ``as_openai_reads_them`` is a conversation as
+an OpenAI payload gives it back.
 """
 
 from __future__ import annotations
@@ -21,10 +24,22 @@ import base64
 import json
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 from strategies import json_objects, json_text, json_values
 
-__all__ = ["anthropic_payloads", "anthropic_responses", "mutated", "openai_payloads", "openai_responses"]
+from agentscope_py import Msg, SystemMessage, TextBlock, ToolResultBlock, UserMessage
+
+__all__ = [
+    "ANTHROPIC_UNREAD",
+    "OPENAI_UNREAD",
+    "anthropic_payloads",
+    "anthropic_responses",
+    "as_openai_reads_them",
+    "mutated",
+    "openai_payloads",
+    "openai_responses",
+]
 
 _B64 = st.binary(max_size=24).map(lambda raw: base64.b64encode(raw).decode())
 _IDS = st.sampled_from(["call_1", "call_2", "toolu_01A", "x"])
@@ -44,8 +59,14 @@ def _words(surrogates: bool) -> st.SearchStrategy[str]:
 # -- OpenAI ----------------------------------------------------------------------
 
 _BREAKPOINT = st.fixed_dictionaries({"mode": st.just("explicit")}, optional={"ttl": st.sampled_from(["30m", "12h"])})
-# A field no converter reads, for any object: it must come back as it went in.
-_UNREAD = {"x_extra": st.none() | st.integers(0, 3) | st.fixed_dictionaries({"k": st.sampled_from(["a", "b"])})}
+# A field no converter reads, for any object: it must come back as it went in, a null inside it too.
+_UNREAD = {"x_extra": st.none() | st.integers(0, 3) | st.fixed_dictionaries({"k": st.none() | st.sampled_from(["a", "b"])})}
+#: The fields the OpenAI payloads hold that the SDK's request types do not define: a server's own (a
+#: text part's cache_control, reasoning_content …), and an answer's annotations and a tool message's
+#: name, which OpenAI takes.
+OPENAI_UNREAD = frozenset({"x_extra", "x_trace", "reasoning_content", "extra_content", "cache_control", "annotations", "name"})
+#: The fields the Anthropic payloads hold that the SDK's request types do not define.
+ANTHROPIC_UNREAD = frozenset({"x_extra"})
 
 
 def _openai_text_part(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
@@ -75,9 +96,10 @@ def _openai_media_part(nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
         }
     )
     pdf = _B64.map(lambda d: f"data:application/pdf;base64,{d}")
+    # The API refuses inline data without a filename; file.pdf is the one to_openai writes for none.
     inline = st.fixed_dictionaries(
-        {"file_data": pdf},
-        optional={"filename": _or_null(st.just("a.pdf"), nulls), "file_id": _or_null(st.just("file-1"), nulls)},
+        {"file_data": pdf, "filename": _or_null(st.sampled_from(["a.pdf", "file.pdf"]), nulls)},
+        optional={"file_id": _or_null(st.just("file-1"), nulls)},
     )
     by_id = st.fixed_dictionaries(
         {"file_id": st.just("file-abc")},
@@ -88,7 +110,8 @@ def _openai_media_part(nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def _content(part: st.SearchStrategy[dict[str, Any]], surrogates: bool) -> st.SearchStrategy[Any]:
-    return _text(surrogates) | st.lists(part, max_size=3)
+    # Not an empty array, which the API refuses (the SDK's types allow it).
+    return _text(surrogates) | st.lists(part, min_size=1, max_size=3)
 
 
 def _openai_arguments(surrogates: bool) -> st.SearchStrategy[str]:
@@ -137,11 +160,13 @@ _FUNCTION_CALL = st.fixed_dictionaries({"name": _NAMES, "arguments": st.just("{}
 _EXTENSIONS = {"reasoning_content": _text(False), "x_trace": st.fixed_dictionaries({"id": _IDS, "spans": st.lists(_IDS, max_size=2)})}
 
 
-def _openai_optional(nulls: bool) -> dict[str, st.SearchStrategy[Any]]:
-    return {"name": _or_null(_NAMES, nulls), **_EXTENSIONS}
+def _openai_optional(answer: bool) -> dict[str, st.SearchStrategy[Any]]:
+    return {"name": _or_null(_NAMES, answer), **_EXTENSIONS}
 
 
-def _openai_assistant(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
+def _openai_assistant(surrogates: bool, nulls: bool, *, answer: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    """An assistant message of a request, or (``answer``) of an answer, whose model_dump() also writes
+    the nulls no request holds: name and tool_calls (no Optional there), annotations (no field)."""
     refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)}, optional=_UNREAD)
     return st.fixed_dictionaries(
         {"role": st.just("assistant")},
@@ -150,16 +175,16 @@ def _openai_assistant(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[s
             "refusal": st.none() | _text(surrogates),
             "audio": _or_null(st.fixed_dictionaries({"id": st.just("audio_1")}), nulls),
             "function_call": _or_null(_FUNCTION_CALL, nulls),
-            "annotations": _or_null(st.lists(_CITATION, max_size=2), nulls),
-            "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), nulls),
-            **_openai_optional(nulls),
+            "annotations": _or_null(st.lists(_CITATION, max_size=2), answer),
+            "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), answer),
+            **_openai_optional(answer),
         },
     )
 
 
 def _openai_message(surrogates: bool, nulls: bool) -> st.SearchStrategy[dict[str, Any]]:
     text_part = _openai_text_part(surrogates)
-    optional = _openai_optional(nulls)
+    optional = _openai_optional(answer=False)
     system = st.fixed_dictionaries(
         {"role": st.sampled_from(["system", "developer"]), "content": _content(text_part, surrogates)}, optional=optional
     )
@@ -177,6 +202,20 @@ def openai_payloads(*, surrogates: bool = True, nulls: bool = True) -> st.Search
     return st.lists(_openai_message(surrogates, nulls), max_size=6)
 
 
+def as_openai_reads_them(messages: list[Msg]) -> list[Msg]:
+    """``messages`` as ``from_openai`` reads back what ``to_openai`` wrote of them: a system or user
+    message or a tool result holding nothing is written as ``""``, the API refusing an empty array,
+    which reads as one empty text."""
+    nothing = [TextBlock("")]
+    return [
+        message.with_content(
+            attrs.evolve(block, output=nothing) if isinstance(block, ToolResultBlock) and not block.output else block
+            for block in (message.content or (nothing if isinstance(message, (SystemMessage, UserMessage)) else []))
+        )
+        for message in messages
+    ]
+
+
 # Up to a third of a Java int: an Anthropic input count is the sum of three (test_interop_responses
 # shows a sum past a Java int refused).
 _TOKENS = st.integers(min_value=0, max_value=(2**31 - 1) // 3)
@@ -185,7 +224,7 @@ _TOKENS = st.integers(min_value=0, max_value=(2**31 - 1) // 3)
 @st.composite
 def openai_responses(draw: st.DrawFn, *, surrogates: bool = True) -> dict[str, Any]:
     """A ``ChatCompletion``: one to three choices of assistant messages, usage or none."""
-    assistant = _openai_assistant(surrogates, nulls=True)
+    assistant = _openai_assistant(surrogates, nulls=True, answer=True)
     answer_audio = st.fixed_dictionaries(
         {"id": st.just("audio_1"), "data": st.just("UklGRg=="), "expires_at": _TOKENS, "transcript": _text(surrogates)}
     )
@@ -282,7 +321,24 @@ def _anthropic_user(surrogates: bool) -> st.SearchStrategy[Any]:
     return _words(surrogates) | st.lists(block, max_size=4)
 
 
+# Citations as a request holds them: a title that may be null, but is there (Required[Optional[str]]).
+_ANTHROPIC_CITATION = st.one_of(
+    st.fixed_dictionaries({
+        "type": st.just("char_location"), "cited_text": st.just("Paris"), "document_index": st.just(0),
+        "document_title": st.none() | st.just("Doc"), "start_char_index": st.just(0), "end_char_index": st.just(5),
+    }),
+    st.fixed_dictionaries({
+        "type": st.just("web_search_result_location"), "cited_text": st.just("Paris"), "url": _HTTP,
+        "title": st.none() | st.just("A page"), "encrypted_index": st.just("Eo8B"),
+    }),
+)
+
+
 def _anthropic_assistant(surrogates: bool) -> st.SearchStrategy[Any]:
+    cited = st.fixed_dictionaries(
+        {"type": st.just("text"), "text": _words(surrogates), "citations": st.lists(_ANTHROPIC_CITATION, min_size=1, max_size=2)},
+        optional=_CACHE,
+    )
     thinking = st.fixed_dictionaries(
         {"type": st.just("thinking"), "thinking": _text(surrogates), "signature": st.just("EqQBCkYIARgC")},
         optional=_UNREAD,
@@ -294,7 +350,7 @@ def _anthropic_assistant(surrogates: bool) -> st.SearchStrategy[Any]:
         {"type": st.just("tool_use"), "id": _IDS, "name": _NAMES, "input": json_objects(surrogates=surrogates)},
         optional=_CACHE,
     )
-    block = st.one_of(_anthropic_text(surrogates), thinking, redacted, tool_use)
+    block = st.one_of(_anthropic_text(surrogates), cited, thinking, redacted, tool_use)
     return _words(surrogates) | st.lists(block, max_size=4)
 
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Collection
 from itertools import pairwise
 from typing import Any
 
 import pytest
-from anthropic.types import MessageParam, TextBlockParam
+from anthropic.types import Message, MessageParam, TextBlockParam
 from hypothesis import given
 from interop_compare import as_anthropic_takes_them, comparable, conversations_for
-from provider_payloads import anthropic_payloads
-from pydantic import TypeAdapter
-from sdk_types import validate
+from provider_payloads import ANTHROPIC_UNREAD, anthropic_payloads
+from sdk_types import conform, problems
 from read_only import assert_plain
 
 from agentscope_py import (
@@ -50,18 +50,16 @@ from agentscope_py.interop import (
     to_openai,
 )
 
-MESSAGE = TypeAdapter(MessageParam)
-SYSTEM: TypeAdapter[str | list[TextBlockParam]] = TypeAdapter(str | list[TextBlockParam])
 
-
-def conforms(request: dict[str, Any]) -> None:
-    """``system`` and every message validate against the SDK's param types."""
+def conforms(request: dict[str, Any], *, allow: Collection[str] = ()) -> None:
+    """``system`` and every message are of the SDK's param types, closed: no key they do not define
+    (but those ``allow`` names), no required key missing (see ``sdk_types``)."""
     if "system" in request:
-        validate(SYSTEM, request["system"])
+        conform(request["system"], str | list[TextBlockParam], allow=allow)
+    conform(request["messages"], list[MessageParam], allow=allow)
     for index, message in enumerate(request["messages"]):
         # A system message only after the first turn: leading instructions go to `system`.
         assert message["role"] in ("user", "assistant") or (message["role"] == "system" and index > 0)
-        validate(MESSAGE, message)
     roles = [message["role"] for message in request["messages"] if message["role"] != "system"]
     assert all(a != b for a, b in pairwise(roles)), "user and assistant turns must alternate"
 
@@ -208,7 +206,8 @@ def test_payload_round_trip(payload: dict[str, Any]) -> None:
 
 @given(anthropic_payloads(surrogates=False))
 def test_output_conforms_to_the_sdk_types(payload: dict[str, Any]) -> None:
-    conforms(to_anthropic(from_anthropic(payload), validate=False))
+    # The payload's own fields the SDK does not define travel too: those are the payload's.
+    conforms(to_anthropic(from_anthropic(payload), validate=False), allow=ANTHROPIC_UNREAD)
 
 
 @given(conversations_for("anthropic").map(as_anthropic_takes_them))
@@ -302,7 +301,7 @@ def test_a_late_system_message_is_a_system_message_at_its_place() -> None:
         ],
     }
     assert out.notes == ()
-    validate(TypeAdapter(list[MessageParam]), out["messages"])
+    conforms(out)
     back = from_anthropic(out)
     assert [type(m) for m in back] == [SystemMessage, UserMessage, AssistantMessage, SystemMessage, UserMessage]
     assert back[3].get_text_content() == "now be verbose" and to_anthropic(back) == out
@@ -463,7 +462,7 @@ def test_a_block_s_fields_we_do_not_read_travel() -> None:
     assert result.get_content_blocks(ToolResultBlock)[0].metadata == {"anthropic": {"x_ms": 12}}
     assert to_anthropic([system, user, assistant, result]) == request
     # The image's transformations, which the SDK declares, go out as the SDK takes them.
-    conforms({"messages": [request["messages"][0]]})
+    conforms({"messages": [request["messages"][0]]}, allow=("x_pages", "x_lang"))
     # What we write wins over a kept field of the same name.
     edited = ToolUseBlock("t2", "g", {"a": 1}, metadata={"anthropic": {"input": {}, "cache_control": {"type": "ephemeral"}}})
     assert to_anthropic([UserMessage("q"), AssistantMessage(edited)], validate=False)["messages"][1]["content"] == [
@@ -474,8 +473,6 @@ def test_a_block_s_fields_we_do_not_read_travel() -> None:
 
 
 def test_the_sdk_s_own_tool_loop_reads() -> None:
-    from anthropic.types import Message
-
     answer = Message.model_validate({
         "id": "m", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
         "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
@@ -545,7 +542,7 @@ def test_tool_ids_the_api_refuses_are_rewritten_alike_in_call_and_result() -> No
     assert written[1] == "functions_read_0" and written[3] == "call_ok-1"  # ids the API takes stay as they are
     assert written[0].startswith("functions_read_0_c216cab2") and written[0] != written[5] == ids[5]
     assert written[2].startswith("functions_read_0_")
-    validate(TypeAdapter(list[MessageParam]), payload["messages"])
+    conforms(payload)
     assert to_anthropic([UserMessage("go"), calls, results]) == payload  # the same every time
 
 
@@ -643,3 +640,45 @@ def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
         with pytest.raises((DecodeError, UnsupportedContentError)) as info:
             read()
         assert f"{'A' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 1000
+
+
+# -- what a request holds: only what the API takes -----------------------------------------------------
+
+
+def test_the_sdk_type_check_is_closed() -> None:
+    # pydantic, which the suite checked the SDK's types with, lets an unknown key through, and checks
+    # nothing two arrays down (a citation in a text block of a message).
+    citation = {"type": "char_location", "cited_text": "x", "document_index": 0, "start_char_index": 0, "end_char_index": 1}
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"role": "assistant", "content": [{"type": "text", "text": "a", "citations": [citation]}]},
+         "$.content[0].citations[0]: CitationCharLocationParam requires 'document_title'"),
+        ({"role": "assistant", "content": [{"type": "text", "text": "a", "citations": [{**citation, "document_title": None, "file_id": None}]}]},
+         "$.content[0].citations[0]: CitationCharLocationParam has no key 'file_id'"),
+        ({"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}, "caller": None}]},
+         "$.content[0].caller: expected an object (DirectCallerParam), got null"),
+    ]
+    for message, problem in cases:
+        assert problems(message, MessageParam, "$") == [problem]
+
+
+_CITED = {"type": "char_location", "cited_text": "Paris", "document_index": 0, "document_title": None,
+          "start_char_index": 0, "end_char_index": 5}
+
+
+def test_an_answer_s_blocks_dumped_go_back_as_a_request_holds_them() -> None:
+    answer = Message.model_validate({
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": "In Paris.", "citations": [{**_CITED, "file_id": "file_011"}]},
+                    {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}],
+        "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 3, "output_tokens": 4},
+    })
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}]}
+    # A history kept as the SDK's blocks, or dumped to JSON (a null for each field left unset: caller,
+    # toolset_name, a citation's file_id), or dumped without its nulls (a citation's document_title too).
+    for blocks in (answer.content, [b.model_dump() for b in answer.content], [b.model_dump(exclude_none=True) for b in answer.content]):
+        request = to_anthropic(from_anthropic([{"role": "user", "content": "Weather?"}, {"role": "assistant", "content": blocks}, result]))
+        text, call = request["messages"][1]["content"]
+        # The citation's file_id (the Files API file the document was) is no request's; its null title must be there.
+        assert text["citations"] == [_CITED]
+        assert call.get("caller", "absent") == "absent"  # not null: a request's caller is an object
+        conforms(request)

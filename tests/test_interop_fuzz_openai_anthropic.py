@@ -17,10 +17,9 @@ from anthropic.types import MessageParam, TextBlockParam
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
-from pydantic import TypeAdapter
-from provider_payloads import anthropic_payloads, mutated, openai_payloads
+from provider_payloads import anthropic_payloads, as_openai_reads_them, mutated, openai_payloads
 from interop_compare import as_anthropic_takes_them, comparable, conversations_for
-from sdk_types import validate
+from sdk_types import conform
 from strategies import as_built_in_python, json_values, messages
 
 from agentscope_py import (
@@ -210,41 +209,32 @@ def test_any_conversation_converts_under_a_lenient_policy(
     assert write(read(out), validate=False) == out  # what a writer writes, its reader reads
 
 
-_OPENAI_MESSAGE = TypeAdapter(ChatCompletionMessageParam)
-_ANTHROPIC_MESSAGE = TypeAdapter(MessageParam)
-
-
 _LENIENT: st.SearchStrategy[OnUnsupported] = st.sampled_from(["drop", "text"])
 
 
 @given(conversation=_ANY_CONVERSATION, policy=_LENIENT)
 def test_whatever_the_writers_write_the_sdks_accept(conversation: list[Msg], policy: OnUnsupported) -> None:
     # Under a lenient policy any conversation converts; what comes out must be what the APIs take.
-    for message in to_openai(conversation, on_unsupported=policy, validate=False):
-        validate(_OPENAI_MESSAGE, message)
-    for message in to_anthropic(conversation, on_unsupported=policy, validate=False)["messages"]:
-        validate(_ANTHROPIC_MESSAGE, message)
+    _conforms(to_openai, to_openai(conversation, on_unsupported=policy, validate=False))
+    _conforms(to_anthropic, to_anthropic(conversation, on_unsupported=policy, validate=False))
 
 
-_ANTHROPIC_SYSTEM: TypeAdapter[str | list[TextBlockParam]] = TypeAdapter(str | list[TextBlockParam])
 _TARGET = {to_openai: "OpenAI Chat Completions", to_anthropic: "Anthropic Messages"}
 
 
 def _conforms(write: Writer, out: Any) -> None:
-    """What ``write`` wrote validates against its SDK's param types."""
+    """What ``write`` wrote is of its SDK's param types, closed (see ``sdk_types``)."""
     if write is to_openai:
-        for message in out:
-            validate(_OPENAI_MESSAGE, message)
+        conform(list(out), list[ChatCompletionMessageParam])
         return
     if "system" in out:
-        validate(_ANTHROPIC_SYSTEM, out["system"])
-    for message in out["messages"]:
-        validate(_ANTHROPIC_MESSAGE, message)
+        conform(out["system"], str | list[TextBlockParam])
+    conform(out["messages"], list[MessageParam])
 
 
 # Conversations each format holds as they are: they must convert, and read back equal.
 _HELD: dict[Writer, st.SearchStrategy[list[Msg]]] = {
-    to_openai: conversations_for("openai"),
+    to_openai: conversations_for("openai").map(as_openai_reads_them),
     to_anthropic: conversations_for("anthropic").map(as_anthropic_takes_them),
 }
 

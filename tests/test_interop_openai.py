@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from contextlib import nullcontext
 from typing import Any
 
@@ -10,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import comparable, conversations_for
-from openai.types.chat import ChatCompletionContentPartText, ChatCompletionMessageParam
-from provider_payloads import openai_payloads
-from pydantic import TypeAdapter
-from sdk_types import validate
+from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import ChatCompletionChunk, ChatCompletionContentPartText, ChatCompletionMessageParam
+from provider_payloads import OPENAI_UNREAD, as_openai_reads_them, openai_payloads
+from sdk_types import conform, problems
 from read_only import assert_plain
 
 from agentscope_py import (
@@ -49,13 +50,10 @@ from agentscope_py.interop import (
     validate_conversation,
 )
 
-MESSAGE = TypeAdapter(ChatCompletionMessageParam)
-
-
-def conforms(payload: list[dict[str, Any]]) -> None:
-    """Every message validates against the SDK's ``ChatCompletionMessageParam``."""
-    for message in payload:
-        validate(MESSAGE, message)
+def conforms(payload: list[dict[str, Any]], *, allow: Collection[str] = ()) -> None:
+    """Every message is a ``ChatCompletionMessageParam``, closed: no key the SDK's types do not define
+    (but those ``allow`` names), no required key missing (see ``sdk_types``)."""
+    conform(list(payload), list[ChatCompletionMessageParam], allow=allow)
 
 
 # -- worked examples ------------------------------------------------------------
@@ -210,14 +208,15 @@ def test_payload_round_trip(payload: list[dict[str, Any]]) -> None:
 
 @given(openai_payloads(surrogates=False, nulls=False))
 def test_output_conforms_to_the_sdk_types(payload: list[dict[str, Any]]) -> None:
-    conforms(to_openai(from_openai(payload), validate=False))
+    # The payload's own fields the SDK does not define travel too: those are the payload's.
+    conforms(to_openai(from_openai(payload), validate=False), allow=OPENAI_UNREAD)
 
 
 @given(conversations_for("openai"))
 def test_message_round_trip(messages: list[Msg]) -> None:
     out = to_openai(messages)
     conforms(out)
-    assert comparable(from_openai(out)) == comparable(messages)
+    assert comparable(from_openai(out)) == comparable(as_openai_reads_them(messages))
 
 
 # -- rule 2: never silently lossy ---------------------------------------------------------
@@ -436,7 +435,7 @@ def test_a_name_travels_for_every_role_that_has_one(role: str) -> None:
     assert to_openai(from_openai(payload)) == payload
 
 
-def test_the_sdks_own_message_dicts_round_trip_with_their_nulls() -> None:
+def test_the_sdks_own_message_dicts_go_back_without_the_nulls_a_request_refuses() -> None:
     from openai.types.chat import ChatCompletionMessage
 
     answer = ChatCompletionMessage(role="assistant", content="Hello").model_dump()
@@ -450,7 +449,7 @@ def test_the_sdks_own_message_dicts_round_trip_with_their_nulls() -> None:
             "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}],
         }
     ).model_dump()
-    assert answer["tool_calls"] is None and answer["refusal"] is None  # what the SDK writes
+    assert answer["tool_calls"] is None and answer["annotations"] is None  # what the SDK writes
     payload = [
         {"role": "user", "content": "hi", "name": None},
         cited_call,
@@ -461,17 +460,37 @@ def test_the_sdks_own_message_dicts_round_trip_with_their_nulls() -> None:
     assert user.name is None and said.get_text_content() == "Hello"
     assert call.metadata["openai"]["annotations"] == cited_call["annotations"]
     assert result.get_content_blocks(ToolResultBlock)[0].metadata == {"openai": {"name": "f"}}
-    assert to_openai([user, call, result, said]) == payload
+    # No name, tool_calls or annotations given as null (a request holds the first two as a string and
+    # an array only, and has no annotations); the nulls a request takes go back as they came.
+    out = to_openai([user, call, result, said])
+    assert out == [
+        {"role": "user", "content": "hi"},
+        cited_call,
+        payload[2],
+        {"role": "assistant", "content": "Hello", "refusal": None, "audio": None, "function_call": None},
+    ]
+    # But for what the answer and the payload hold that no request defines, and that OpenAI takes.
+    conforms(out, allow=("annotations", "name"))
 
 
-@pytest.mark.parametrize(
-    "field", ["name", "tool_calls", "refusal", "audio", "function_call", "annotations"]
-)
-def test_an_explicit_null_reads_as_absent_and_is_written_back(field: str) -> None:
+@pytest.mark.parametrize(("field", "sent"), [
+    ("refusal", True), ("audio", True), ("function_call", True), ("name", False), ("tool_calls", False), ("annotations", False),
+])
+def test_an_explicit_null_reads_as_absent_and_goes_back_if_a_request_takes_it(field: str, sent: bool) -> None:
     payload = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x", field: None}]
     user, assistant = from_openai(payload)
     assert assistant.content == (TextBlock("x"),) and assistant.name is None
-    assert to_openai([user, assistant]) == payload
+    out = to_openai([user, assistant])
+    assert out == (payload if sent else [payload[0], {"role": "assistant", "content": "x"}])
+    conforms(out)
+
+
+def test_a_tool_message_s_null_name_is_not_sent() -> None:
+    payload = [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+               {"role": "tool", "tool_call_id": "c", "content": "1", "name": None}]
+    out = to_openai(from_openai(payload))
+    assert out[1] == {"role": "tool", "tool_call_id": "c", "content": "1"}
+    conforms(out)
 
 
 def test_an_assistant_run_the_policy_emptied_is_not_written_beside_its_results() -> None:
@@ -494,7 +513,7 @@ def test_a_tool_call_s_own_fields_travel_in_its_metadata() -> None:
         {"role": "assistant", "tool_calls": [
             {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}", "strict": True},
              "extra_content": signature},
-            {"id": "c2", "type": "custom", "custom": {"name": "g", "input": "x", "grammar": "lark"}, "index": 1},
+            {"id": "c2", "type": "custom", "custom": {"name": "g", "input": "x", "grammar": "lark"}, "x_extra": 1},
         ]},
         {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
         {"role": "tool", "tool_call_id": "c2", "content": "ok"},
@@ -502,7 +521,7 @@ def test_a_tool_call_s_own_fields_travel_in_its_metadata() -> None:
     _, assistant, _ = from_openai(payload)
     first, second = assistant.get_content_blocks(ToolUseBlock)
     assert first.metadata == {"openai": {"extra_content": signature, "function": {"strict": True}}}
-    assert second.metadata == {"openai": {"type": "custom", "custom": {"grammar": "lark"}, "index": 1}}
+    assert second.metadata == {"openai": {"type": "custom", "custom": {"grammar": "lark"}, "x_extra": 1}}
     assert to_openai(from_openai(payload)) == payload
     # What we write wins over a kept field of the same name.
     edited = ToolUseBlock("c3", "h", {"a": 1}, metadata={"openai": {"id": "old", "function": {"name": "old"}}})
@@ -639,7 +658,7 @@ def test_audio_vnd_wave_is_written_as_wav() -> None:
 
 def test_a_file_data_url_without_a_media_type_round_trips() -> None:
     # "data:;base64,..." names no media type: kept whole as the data, written back as it came.
-    payload = [{"role": "user", "content": [{"type": "file", "file": {"file_data": "data:;base64,AAAA"}}]}]
+    payload = [{"role": "user", "content": [{"type": "file", "file": {"file_data": "data:;base64,AAAA", "filename": "a.bin"}}]}]
     (msg,) = from_openai(payload)
     block = msg.content[0]
     assert isinstance(block, DataBlock) and isinstance(block.source, Base64Source)
@@ -654,9 +673,8 @@ REFUSAL = "I cannot help with that."
 
 @pytest.mark.parametrize(
     "content",
-    [{"content": None}, {}, {"content": ""}, {"content": " \n"}, {"content": []},
-     {"content": [{"type": "text", "text": "", "x_tag": 1}]}],
-    ids=["null", "absent", "empty", "blank", "no parts", "blank part"],
+    [{"content": None}, {}, {"content": ""}, {"content": " \n"}, {"content": [{"type": "text", "text": "", "x_tag": 1}]}],
+    ids=["null", "absent", "empty", "blank", "blank part"],
 )
 def test_a_refusal_without_content_reads_as_the_text_and_goes_back_as_it_came(content: dict[str, Any]) -> None:
     payload = [{"role": "user", "content": "q"}, {"role": "assistant", **content, "refusal": REFUSAL}]
@@ -848,3 +866,99 @@ def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
         with pytest.raises(DecodeError) as info:
             read()
         assert f"{'A' * 48!r}…(1,000,000 characters)" in str(info.value) and len(str(info.value)) < 1000
+
+
+# -- what a request holds: only what the API takes -----------------------------------------------------
+
+
+def test_the_sdk_type_check_is_closed() -> None:
+    # pydantic, which the suite checked the SDK's types with, lets an unknown key through.
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"role": "assistant", "tool_calls": [{**call, "index": 0}]},
+         "$.tool_calls[0]: ChatCompletionMessageFunctionToolCallParam has no key 'index'"),
+        ({"role": "assistant", "content": "x", "tool_calls": None}, "$.tool_calls: expected an array, got null"),
+        ({"role": "assistant", "audio": {"id": "a", "data": "UklG"}}, "$.audio: Audio has no key 'data'"),
+        ({"role": "user", "content": [{"type": "image_url", "image_url": {}}]}, "$.content[0].image_url: ImageURL requires 'url'"),
+    ]
+    for message, problem in cases:
+        assert problems(message, ChatCompletionMessageParam, "$") == [problem]
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> ChatCompletionChunk:
+    return ChatCompletionChunk.model_validate({
+        "id": "chatcmpl-3", "object": "chat.completion.chunk", "created": 1700000000, "model": "gpt-4o",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    })
+
+
+def test_a_streamed_call_goes_back_without_its_chunk_index() -> None:
+    # The SDK's ChatCompletionStreamState leaves each call it gathers the index its chunks named it
+    # by, which no request has.
+    state = ChatCompletionStreamState()
+    call = {"id": "call_7", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}}
+    for piece in [_chunk({"role": "assistant", "content": None}), _chunk({"tool_calls": [{"index": 0, **call}]}),
+                  _chunk({}, "tool_calls")]:
+        state.handle_chunk(piece)
+    final = state.get_final_completion()
+    result = {"role": "tool", "tool_call_id": "call_7", "content": "sunny"}
+    # Read as the answer, or as its message appended to the history (the SDK's way): alike.
+    for history in (
+        [UserMessage("Weather in Rome?"), from_openai_response(final), *from_openai([result])],
+        from_openai([{"role": "user", "content": "Weather in Rome?"}, final.choices[0].message, result]),
+    ):
+        (streamed_call,) = history[1].get_content_blocks(ToolUseBlock)
+        assert "openai" not in streamed_call.metadata
+        request = to_openai(history)
+        assert request[1]["tool_calls"] == [call]
+        conforms(request)
+
+
+def test_no_content_is_written_as_an_empty_array() -> None:
+    # The API refuses content: [] ("expected an array with minimum length 1"), which the SDK's types allow.
+    call = AssistantMessage(ToolUseBlock("c", "rm", {}))
+    no_output = ToolResultMessage([ToolResultBlock("c", "rm", [], state=ToolResultState.DENIED)])
+    out = to_openai([SystemMessage([]), UserMessage([]), call, no_output])
+    assert out == [
+        {"role": "system", "content": ""},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "rm", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": ""},
+    ]
+    conforms(out)
+    # Read back, "" is one empty text, which goes out the same.
+    assert to_openai(from_openai(out)) == out
+    # A message read with its content as a list, edited down to nothing but its calls.
+    user, answer, result = from_openai([
+        {"role": "user", "content": [{"type": "text", "text": "q"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Let me look."}],
+         "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "ok"}]},
+    ])
+    edited = to_openai([user.with_content([]), answer.with_content(answer.get_content_blocks(ToolUseBlock)), result])
+    assert edited[0] == {"role": "user", "content": ""}
+    assert "content" not in edited[1]
+    conforms(edited)
+    # A refusal that came with no parts goes back without them.
+    refused = [{"role": "user", "content": "q"}, {"role": "assistant", "content": [], "refusal": REFUSAL}]
+    assert to_openai(from_openai(refused))[1] == {"role": "assistant", "refusal": REFUSAL}
+
+
+def test_inline_data_without_a_name_is_sent_with_a_filename_of_its_type() -> None:
+    # The API refuses file_data without a filename ("Missing required parameter: '...file.file_id'"),
+    # which the SDK's types allow.
+    pdf = Base64Source("application/pdf", "JVBERi0xLjQK")
+    out = to_openai([UserMessage("Summarise", DataBlock(pdf))])
+    assert out[0]["content"][1] == {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERi0xLjQK", "filename": "file.pdf"}}
+    # Read back, that filename is no name: the block is as it was, and goes out the same again.
+    (back,) = from_openai(out)
+    (block,) = back.get_content_blocks(DataBlock)
+    assert block.source == pdf and block.name is None
+    assert to_openai([back]) == out
+    odd = to_openai([UserMessage(DataBlock(Base64Source("application/x-thing", "AAAA")))])
+    assert odd[0]["content"][0]["file"]["filename"] == "file"  # no extension known for the type
+    # A file by id is given no name, and one it has is its own.
+    by_id = [{"role": "user", "content": [{"type": "file", "file": {"file_id": "file-abc", "filename": "file.pdf"}}]}]
+    (by_id_block,) = from_openai(by_id)[0].get_content_blocks(DataBlock)
+    assert by_id_block.name == "file.pdf"
+    assert to_openai(from_openai(by_id)) == by_id

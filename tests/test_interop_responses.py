@@ -13,16 +13,16 @@ from typing import Any
 
 import openai
 import pytest
-from anthropic.types import Message
+from anthropic.types import Message, MessageParam
 from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import comparable
 from openai.lib._parsing._completions import parse_chat_completion
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from openai.types.chat.chat_completion import ChoiceLogprobs
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 from provider_payloads import anthropic_responses, mutated, openai_responses
-from sdk_types import validate
+from sdk_types import conform
 from strategies import as_built_in_python, json_values
 
 from agentscope_py import (
@@ -150,7 +150,7 @@ def test_a_refusal_reads_alike_from_the_answer_and_from_its_message_and_goes_bac
     # Said once, as the refusal: no content repeats it (as OpenAI's Agents SDK sends one back).
     request = to_openai([UserMessage("q"), reply, UserMessage("ok")])
     assert request[1] == {"role": "assistant", "refusal": "I cannot help with that."}
-    validate(TypeAdapter(ChatCompletionMessageParam), request[1])
+    conform(request[1], ChatCompletionMessageParam)
     assert to_openai([UserMessage("q"), appended])[1] == {"role": "assistant", "content": None, "refusal": "I cannot help with that."}
     # An edit is written, and the refusal it replaced is not sent beside it.
     edited = reply.with_content([TextBlock("Let me answer another way.")])
@@ -174,7 +174,7 @@ def test_an_answer_from_the_sdks_parse_goes_into_the_next_request_as_the_api_tak
     message = from_openai_response(parsed)
     request = to_openai([UserMessage("where?"), message])
     assert request[1] == {"role": "assistant", "content": '{"city":"Paris"}'}  # no "parsed", no "tool_calls": null
-    validate(TypeAdapter(ChatCompletionMessageParam), request[1])
+    conform(request[1], ChatCompletionMessageParam)
 
 
 def test_a_tool_call_parsed_by_the_sdk_goes_back_without_its_parsed_arguments() -> None:
@@ -205,8 +205,28 @@ def test_an_audio_answer_says_its_transcript_and_goes_back_by_its_id(content: An
     assert repair_conversation(conversation).changes == ()
     request = to_openai(conversation)
     assert request[1]["audio"] == {"id": "audio_1"}  # the request's Audio has only the id
-    validate(TypeAdapter(ChatCompletionMessageParam), request[1])
+    conform(request[1], ChatCompletionMessageParam)
     assert to_anthropic(conversation)["messages"][1] == {"role": "assistant", "content": "Hello there"}
+
+
+def test_an_audio_answer_s_message_reads_alike_from_the_answer_and_from_a_history() -> None:
+    completion = ChatCompletion.model_validate({**COMPLETION, "choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": None, "refusal": None, "audio": AUDIO}}]})
+    reply = from_openai_response(completion)
+    # The SDK's way: the answer's message appended to the conversation as it is, or dumped.
+    message = completion.choices[0].message
+    for appended in (message, message.model_dump(), message.model_dump(mode="json")):
+        _, read = from_openai([{"role": "user", "content": "hi"}, appended])
+        assert read.content == reply.content == (TextBlock("Hello there"),)
+        assert read.metadata["openai"]["audio"] == {"id": "audio_1"}
+        assert read.metadata["openai"]["response"] == {"audio": AUDIO}  # the rest describes the answer
+        conversation = [UserMessage("hi"), read, UserMessage("and then?")]
+        assert repair_conversation(conversation).changes == ()  # no empty turn to drop
+        request = to_openai(conversation)
+        assert request[1] == {"role": "assistant", "content": "Hello there", "refusal": None, "audio": {"id": "audio_1"},
+                              **({"function_call": None} if appended is not message else {})}
+        conform(request[1], ChatCompletionMessageParam)
+        assert stop_reason(read) is None  # read from no answer
 
 
 @pytest.mark.parametrize(
@@ -244,16 +264,19 @@ def test_the_nulls_of_a_tool_call_s_input_are_its_own() -> None:
         assert isinstance(call, ToolUseBlock) and call.input == {"when": None}
 
 
-def test_an_anthropic_answer_dumped_with_nested_nulls_goes_back_without_them() -> None:
-    citation = {"type": "char_location", "cited_text": "Paris", "document_index": 0, "document_title": "Doc",
+@pytest.mark.parametrize("form", ["object", "model_dump", "exclude_none", "json"])
+def test_an_anthropic_answer_s_citation_goes_back_as_a_request_holds_it(form: str) -> None:
+    # An untitled document's citation has a null document_title, which a request's citation must
+    # have (Required[Optional[str]]); a file's has its file_id, which no request's has.
+    citation = {"type": "char_location", "cited_text": "Paris", "document_index": 0, "document_title": None,
                 "start_char_index": 0, "end_char_index": 5}
-    answer = {**ANSWER, "content": [{"type": "text", "text": "Per the doc", "citations": [citation]}]}
-    sdk = Message.model_validate(answer)
-    from_sdk = from_anthropic_response(sdk)
-    dumped = from_anthropic_response(sdk.model_dump())  # file_id: None in the citation
-    request = to_anthropic([UserMessage("q"), dumped], validate=False)
-    assert request == to_anthropic([UserMessage("q"), from_sdk], validate=False)
-    assert "file_id" not in request["messages"][1]["content"][0]["citations"][0]
+    sdk = Message.model_validate(
+        {**ANSWER, "content": [{"type": "text", "text": "Per the doc", "citations": [{**citation, "file_id": "file_011"}]}]})
+    given = {"object": sdk, "model_dump": sdk.model_dump(), "exclude_none": sdk.model_dump(exclude_none=True),
+             "json": sdk.model_dump(mode="json")}[form]
+    request = to_anthropic([UserMessage("q"), from_anthropic_response(given)], validate=False)
+    assert request["messages"][1]["content"][0]["citations"] == [citation]
+    conform(request["messages"], list[MessageParam])
 
 
 def test_a_refusal_beside_tool_calls_leaves_the_calls_alone() -> None:
@@ -389,26 +412,20 @@ def test_any_openai_completion_reads_as_the_request_reader_reads_its_message(
     index = data.draw(st.integers(min_value=0, max_value=len(completion["choices"]) - 1))
     choice = completion["choices"][index]
     message = from_openai_response(completion, choice=index)
-    # An answer's null fields are fields it does not have; a refusal with no content (none, or blank
-    # text) and no call is also its text, and so is an audio answer's transcript; the request keeps
-    # the audio's id, the answer the rest.
-    sent = {key: value for key, value in choice["message"].items() if value is not None}
-    audio = sent.get("audio")
-    if audio is not None:
-        sent["audio"] = {"id": audio["id"]}
-    (as_request,) = from_openai([sent])
-    says_nothing = all(isinstance(block, TextBlock) and not block.text.strip() for block in as_request.content)
-    said = [text for text in (sent.get("refusal"), (audio or {}).get("transcript")) if isinstance(text, str) and text.strip()]
-    if says_nothing and said:
-        as_request = as_request.with_content(said[:1])
+    # An answer's null fields are fields it does not have.  The rest reads as the request reader reads
+    # it: an audio answer's transcript, or a refusal with no content, is the text, and the audio goes
+    # back by its id, kept whole in "response".
+    (as_request,) = from_openai([{key: value for key, value in choice["message"].items() if value is not None}])
+    assert message.content == as_request.content
     assert to_openai([message], validate=False) == to_openai([as_request], validate=False)
     kept = dict(message.metadata["openai"])
+    request_kept = dict(as_request.metadata.get("openai", {}))
     assert kept.pop("response") == {
         **{key: value for key, value in completion.items() if key != "choices"},
         "choice": {key: value for key, value in choice.items() if key != "message"},
-        **({} if audio is None else {"audio": audio}),
+        **request_kept.pop("response", {}),
     }
-    assert kept == as_request.metadata.get("openai", {})
+    assert kept == request_kept
     usage = completion.get("usage")
     assert message.usage == (
         None

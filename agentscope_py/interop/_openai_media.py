@@ -19,6 +19,7 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carry import (
+    _EXTENSIONS,
     data_url,
     fetchable,
     inferred_media_type,
@@ -86,14 +87,29 @@ def _source_part(source: Source, name: str | None, extras: dict[str, Any]) -> di
     if isinstance(source, Base64Source):
         # A file_data that came without a data: prefix reads back with an empty media type.
         file = {"file_data": data_url(source) if source.media_type else source.data}
+        # The API refuses inline data without a filename, whatever the SDK's types say.
+        file["filename"] = _default_filename(source.media_type) if name is None else name
     elif declared == "file":
         # Only a part read as a file by id has a URL source, standing for the file id.
         file = {"file_id": url_or_data_url(source)}
+        if name is not None:
+            file["filename"] = name
     else:
         return None  # OpenAI takes files inline or by id, never by URL
-    if name is not None:
-        file["filename"] = name
     return merged({"type": "file", "file": file}, extras)
+
+
+# The file extension of each media type the URL readers know by one: the first, where the table has
+# two (jpg, not jpeg).
+_EXTENSION_OF = {media_type: extension for extension, media_type in reversed(_EXTENSIONS.items())}
+
+
+def _default_filename(media_type: str) -> str:
+    """The filename inline data without a name is sent with: ``file.pdf`` for a PDF, by its media type
+    (the API tells a file's kind by its name), ``file`` for a type without a known extension.  Read
+    back, it is no name: a block named so is written the same with none."""
+    extension = _EXTENSION_OF.get(media_type.lower())
+    return "file" if extension is None else f"file.{extension}"
 
 
 # -- reading --------------------------------------------------------------------
@@ -147,6 +163,6 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
             raise DecodeError("a file part needs file_data or file_id", file_path)
         return URLSource(file_id), name
     media_type, sep, data = file_data[5:].partition(";base64,") if file_data.startswith("data:") else ("", "", "")
-    if sep and media_type:
-        return Base64Source(media_type, data), name
-    return Base64Source("", file_data), name
+    source = Base64Source(media_type, data) if sep and media_type else Base64Source("", file_data)
+    # The name the writer gives inline data that has none is none.
+    return source, None if name == _default_filename(source.media_type) else name

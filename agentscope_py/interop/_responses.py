@@ -36,7 +36,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import anthropic, openai
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard, read_usage, req_object, says_nothing, sdk_json
+from ._common import nesting_guard, read_usage, req_object, sdk_json
 
 __all__ = ["from_anthropic_response", "from_openai_response", "stop_reason"]
 
@@ -95,32 +95,21 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
         picked = req_object(choices[choice], path)
         message_path = at(path, "message")
         message_obj = req_object(req(picked, "message", path), message_path)
-        # A field an answer gives as null is one it does not have (the next request could not carry
-        # some of those nulls, tool_calls' say); "parsed" is the content again, read by the SDK's parse().
+        # A field an answer gives as null is one it does not have, though a request may spell absence so
+        # (which from_openai keeps, for the request it reads); "parsed" is the content again, read by
+        # the SDK's parse().
         message_obj = {key: value for key, value in message_obj.items() if value is not None and key != "parsed"}
         role = req_str(req(message_obj, "role", message_path), at(message_path, "role"))
         if role != "assistant":
             raise DecodeError(f"expected the role 'assistant', got {elided(role)}", at(message_path, "role"))
-        audio = opt_dict(sdk_json(message_obj.get("audio")), at(message_path, "audio"))
-        if audio is not None:
-            # A request names an audio answer by its id alone; the data, transcript and expiry
-            # describe the answer, and stay with it (metadata["openai"]["response"]["audio"]).
-            audio_path = at(message_path, "audio")
-            message_obj["audio"] = {"id": req_str(req(audio, "id", audio_path), at(audio_path, "id"))}
-        # A refusal with no content is the message's text: the request reader reads it so.
+        # Read as the request reader reads it: a refusal with no content is the message's text, and
+        # so is an audio answer's transcript, the audio kept by its id and, whole, in "response".
         message = openai._read_assistant(message_obj, message_path, {})
-        said = _transcript(audio)
-        if said is not None and says_nothing(message.content):
-            # What an audio answer said is the message's text too, so that it is not an empty turn
-            # that repair would drop.  Blank content counts as none.
-            message = message.with_content([said])
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
         usage = None if usage_obj is None else _openai_usage(usage_obj)
         kept = {key: sdk_json(value) for key, value in answer.items() if key != "choices"}
         kept["choice"] = {key: sdk_json(value) for key, value in picked.items() if key != "message"}
-        if audio is not None:
-            kept["audio"] = audio
         return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
 
 
@@ -146,12 +135,6 @@ def stop_reason(message: Msg[Any]) -> str | None:
         if isinstance(value, str):
             return value
     return None
-
-
-def _transcript(audio: Mapping[str, Any] | None) -> str | None:
-    """What an audio answer said, when it says something."""
-    text = None if audio is None else audio.get("transcript")
-    return text if isinstance(text, str) and text.strip() else None
 
 
 def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
@@ -215,22 +198,9 @@ def _set_fields(block: object) -> object:
         return block  # refused by the reader, by its path
     kind = as_plain(block.get("type"))  # a str subclass in a document built in Python
     read = anthropic._READ_FIELDS.get(kind, ()) if type(kind) is str else ()
-    # The fields kept as they came lose their nulls all the way down (a citation's file_id, which
-    # the request's citation has no place for); the fields read are the reader's to judge.
-    return {
-        key: value if key in read or key == "type" else _without_nulls(value)
-        for key, value in block.items()
-        if value is not None or key in read or key == "type"
-    }
-
-
-def _without_nulls(value: object) -> object:
-    value = as_plain(value)
-    if type(value) is dict:
-        return {key: _without_nulls(inner) for key, inner in value.items() if inner is not None}
-    if type(value) is list:
-        return [_without_nulls(inner) for inner in value]
-    return value
+    # The fields kept as they came lose their nulls; the fields read are the reader's to judge, and the
+    # nulls inside a kept field are its own (a citation's document_title, which a request requires).
+    return {key: value for key, value in block.items() if value is not None or key in read or key == "type"}
 
 
 def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
@@ -254,7 +224,8 @@ def _answer(
     reason: GenerateReason | None,
 ) -> AssistantMessage:
     own = message.metadata.get(fmt, {})
-    metadata = {**message.metadata, fmt: {**own, RESPONSE_KEY: kept}}
+    # What the reader kept of the answer already (an audio answer's audio) beside the rest of it.
+    metadata = {**message.metadata, fmt: {**own, RESPONSE_KEY: {**own.get(RESPONSE_KEY, {}), **kept}}}
     return AssistantMessage(
         message.content,
         name=message.name,

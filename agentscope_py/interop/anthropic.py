@@ -49,6 +49,7 @@ from ._carry import (
     MessageCarried,
     carried,
     content_form,
+    nulls,
     tool_arguments,
     unread,
     write_content,
@@ -64,6 +65,7 @@ from ._common import (
     nesting_guard,
     req_object,
     says_nothing,
+    sdk_json,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._turns import Turn, split_turns
@@ -82,6 +84,18 @@ _READ_FIELDS = {
     "tool_result": ("type", "tool_use_id", "content", "is_error"),
     "thinking": ("type", "thinking", "signature"),
     "redacted_thinking": ("type", "data"),
+}
+# Block fields an answer's model_dump() writes as null when unset, which a request's block cannot hold
+# as null (ToolUseBlockParam's caller is no Optional): read as absent.  The other nulls it writes
+# (toolset_name, citations) a request takes, and they go back as they came.
+_NOT_NULL = ("caller",)
+# The title field of each kind of citation (CitationCharLocationParam's Required[Optional[str]] …).
+_CITATION_TITLES = {
+    "char_location": "document_title",
+    "page_location": "document_title",
+    "content_block_location": "document_title",
+    "search_result_location": "title",
+    "web_search_result_location": "title",
 }
 # Results in these states are sent with is_error: true.
 _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
@@ -387,7 +401,34 @@ def _read_text(obj: Mapping[str, Any], path: str) -> tuple[TextBlock, dict[str, 
     block_type = req_str(req(obj, "type", path), at(path, "type"))
     if block_type != "text":
         raise DecodeError(f"expected a block of type 'text', got {elided(block_type)}", at(path, "type"))
-    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, _READ_FIELDS["text"])
+    extras = unread(obj, _READ_FIELDS["text"])
+    if "citations" in extras:
+        extras["citations"] = _citations(extras["citations"])
+    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), extras
+
+
+def _citations(citations: object) -> object:
+    """A text block's citations as a request holds them (see ``_citation``); anything but an array is
+    kept as it came, as a field we do not read is."""
+    value = as_plain(citations)
+    if type(value) is not list:
+        return citations
+    return [_citation(raw) for raw in value]
+
+
+def _citation(raw: object) -> object:
+    """A citation as a request holds it: without the ``file_id`` of an answer's (the Files API file the
+    cited document was), which no request citation has, and with its title, which every request
+    citation must have, null for an untitled document (``model_dump(exclude_none=True)`` leaves it out)."""
+    citation = as_plain(sdk_json(raw))
+    if type(citation) is not dict:
+        return raw  # kept as it came
+    out = {key: value for key, value in citation.items() if key != "file_id"}
+    kind = as_plain(out.get("type"))
+    title = _CITATION_TITLES.get(kind) if type(kind) is str else None
+    if title is not None:
+        out.setdefault(title, None)
+    return out
 
 
 _USER_BLOCKS = ("text", "image", "document", "tool_result")
@@ -416,7 +457,7 @@ def _read_block(
         name = req_str(req(obj, "name", path), at(path, "name"))
         arguments = req_object(req(obj, "input", path), at(path, "input"))
         names[call_id] = name
-        extras = unread(obj, _READ_FIELDS["tool_use"])
+        extras = unread(obj, (*_READ_FIELDS["tool_use"], *nulls(obj, _NOT_NULL)))
         return ToolUseBlock(call_id, name, arguments, metadata={_FMT: carried(extras)} if extras else None), {}
     extras = unread(obj, _READ_FIELDS[block_type])
     if block_type == "thinking":

@@ -41,6 +41,7 @@ from .._roles import UserBlock
 from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
 from ._carry import (
+    RESPONSE_KEY,
     Carried,
     ContentForm,
     MessageCarried,
@@ -64,6 +65,7 @@ from ._common import (
     nesting_guard,
     req_object,
     says_nothing,
+    sdk_json,
     url_hint,
 )
 from ._conversation import ProblemKind, check_conversation
@@ -90,9 +92,11 @@ _READ_FIELDS = {
 # Carried assistant fields that say something without content: the API takes an assistant message
 # with one of them and nothing else (an audio answer named by its id, a legacy function call).
 _SAYING_FIELDS = frozenset({"audio", "function_call"})
-# Optional message fields the SDK's model_dump() writes as null when unset: read as absent,
-# the null kept in metadata["openai"] so that writing gives it back.
-_NULLABLE = ("name", "tool_calls")
+# Message fields the SDK's model_dump() writes as null when unset, which a request cannot hold as
+# null (name and tool_calls are no Optional there, and a request message has no annotations): read
+# as absent, and not written back.  The other nulls it writes (refusal, audio, function_call) a
+# request takes, and they go back as they came.
+_NOT_NULL = ("name", "tool_calls", "annotations")
 
 
 # -- writing --------------------------------------------------------------------
@@ -210,7 +214,7 @@ class _Writer:
             return []
         write_kept(out, fields, skip)
         self.fields_sent = turn.message_index
-        return [out]
+        return [_without_empty_content(out)]
 
     def _left_out(self, turn: Turn) -> bool:
         """Whether the policy dropped every block of ``turn``, and the turn is better not written at all:
@@ -235,7 +239,19 @@ class _Writer:
         out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
         write_content(out, parts, own.form, optional=False)
         write_kept(out, own.fields, skip=("role",))
-        return out
+        return _without_empty_content(out)
+
+
+def _without_empty_content(out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` without ``content: []``, which the API refuses ("expected an array with minimum length
+    1"), though the SDK's types allow it: an assistant message then has no content (its calls or its
+    audio say what it says), any other says nothing as ``""``."""
+    if out.get("content") == []:
+        if out["role"] == "assistant":
+            del out["content"]
+        else:
+            out["content"] = ""
+    return out
 
 
 def _refusal_read_as_text(fields: Mapping[str, Any], form: ContentForm | None) -> bool:
@@ -332,7 +348,7 @@ def _read_messages(payload: object) -> list[Msg]:
             out.append(_read_system(obj, path, role))
         elif role == "user":
             blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
-            metadata = _metadata({**nulls(obj, _NULLABLE), **unread(obj, _READ_FIELDS["user"])}, parts, form, blocks)
+            metadata = _metadata(unread(obj, _READ_FIELDS["user"]), parts, form, blocks)
             # _read_user_part only makes text and data blocks.
             out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
         elif role == "assistant":
@@ -349,6 +365,11 @@ def _read_messages(payload: object) -> list[Msg]:
     if results:
         out.append(ToolResultMessage(results))
     return out
+
+
+def _without_refused_nulls(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields to keep, but those of ``_NOT_NULL`` given as null."""
+    return unread(fields, nulls(fields, _NOT_NULL))
 
 
 def _name(obj: Mapping[str, Any], path: str) -> str | None:
@@ -423,7 +444,6 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
 def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
     fields = {"role": "developer"} if role == "developer" else {}
-    fields.update(nulls(obj, _NULLABLE))
     fields.update(unread(obj, _READ_FIELDS[role]))
     texts = [block for block in blocks if isinstance(block, TextBlock)]
     return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
@@ -431,9 +451,9 @@ def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
 
 def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
     blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
-    fields = {**pick(obj, _ASSISTANT_FIELDS), **nulls(obj, _NULLABLE), **unread(obj, _READ_FIELDS["assistant"])}
+    fields = _without_refused_nulls({**pick(obj, _ASSISTANT_FIELDS), **unread(obj, _READ_FIELDS["assistant"])})
     refusal = opt_str(fields.get("refusal"), at(path, "refusal"))
-    opt_dict(fields.get("audio"), at(path, "audio"))
+    answer_audio = _answer_audio(fields, path)
     opt_dict(fields.get("function_call"), at(path, "function_call"))
     opt_list(fields.get("annotations"), at(path, "annotations"))
     calls_path = at(path, "tool_calls")
@@ -452,7 +472,32 @@ def _read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) ->
         else:
             form = "absent"
         blocks, parts = [TextBlock(refusal)], {}
-    return AssistantMessage(blocks, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
+    elif (said := _transcript(answer_audio)) is not None and says_nothing(blocks):
+        # What an audio answer said is its text too, so that it is no empty turn that repair would
+        # drop; the content it came with said nothing.
+        blocks, parts, form = [TextBlock(said)], {}, None
+    metadata = _metadata(fields, parts, form, blocks)
+    if answer_audio is not None:
+        metadata.setdefault(_FMT, {})[RESPONSE_KEY] = {"audio": answer_audio}
+    return AssistantMessage(blocks, name=_name(obj, path), metadata=metadata)
+
+
+def _answer_audio(fields: dict[str, Any], path: str) -> dict[str, Any] | None:
+    """The audio of an answer (``{id, data, expires_at, transcript}``), which ``fields`` then keep by
+    its id alone: a request names the audio so, and the API refuses the rest, which describes the
+    answer.  ``None`` for none, or for audio as a request gives it, kept as it came."""
+    audio_path = at(path, "audio")
+    audio = opt_dict(sdk_json(fields.get("audio")), audio_path)
+    if audio is None or audio.keys() <= {"id"}:
+        return None
+    fields["audio"] = {"id": req_str(req(audio, "id", audio_path), at(audio_path, "id"))}
+    return audio
+
+
+def _transcript(audio: Mapping[str, Any] | None) -> str | None:
+    """What an audio answer said, when it says something."""
+    text = None if audio is None else audio.get("transcript")
+    return text if isinstance(text, str) and text.strip() else None
 
 
 def _as_json(content: object, path: str) -> object:
@@ -472,8 +517,10 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
     body = req_object(req(obj, call_type, path), body_path)
     name = req_str(req(body, "name", body_path), at(body_path, "name"))
     # The fields we have no place for, the call's (Gemini's extra_content) and its body's, travel in
-    # the block's metadata["openai"], the body's under its key.
-    kept = unread(obj, ("id", "type", call_type))
+    # the block's metadata["openai"], the body's under its key.  "index" says which call a streamed
+    # chunk extends, and the SDK's ChatCompletionStreamState leaves it on each call it gathers; no
+    # request has it.
+    kept = unread(obj, ("id", "type", call_type, "index"))
     text_key = "input" if call_type == "custom" else "arguments"
     # "parsed_arguments": the SDK's parse() repeats the arguments there; no request has it.
     if kept_body := unread(body, ("name", text_key, "parsed_arguments")):
@@ -489,5 +536,6 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
     # A tool message's name (some servers take one) has no place in our result, whose name is the call's.
     opt_str(obj.get("name"), at(path, "name"))
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
-    metadata = _metadata({**pick(obj, ("name",)), **unread(obj, _READ_FIELDS["tool"])}, parts, form, blocks)
+    fields = _without_refused_nulls({**pick(obj, ("name",)), **unread(obj, _READ_FIELDS["tool"])})
+    metadata = _metadata(fields, parts, form, blocks)
     return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
