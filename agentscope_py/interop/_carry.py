@@ -37,6 +37,7 @@ from ._turns import Turn
 
 __all__ = [
     "ESCAPED",
+    "MEDIA_TYPE_OF_EXTENSION",
     "RESPONSE_KEY",
     "Carried",
     "ContentForm",
@@ -395,7 +396,7 @@ def media_type_of(source: Source) -> str | None:
 
 # The file extensions of the media an agent meets, by their media type.  A table of our own: Python's
 # (mimetypes) differs between versions (.webp is new in 3.13) and reads the machine's files.
-_EXTENSIONS = {
+MEDIA_TYPE_OF_EXTENSION = {
     extension: media_type
     for media_type, extensions in {
         "image/png": "png", "image/jpeg": "jpg jpeg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp",
@@ -435,7 +436,7 @@ def url_media_type(url: str) -> str | None:
     if url[:5].lower() == "data:":
         return url[5:].partition(",")[0].partition(";")[0].strip().lower() or "text/plain"
     name = _scheme_and_path(url)[1].rpartition("/")[2]
-    return _EXTENSIONS.get(name.rpartition(".")[2].lower()) if "." in name else None
+    return MEDIA_TYPE_OF_EXTENSION.get(name.rpartition(".")[2].lower()) if "." in name else None
 
 
 def inferred_media_type(source: Source) -> str | None:

@@ -19,7 +19,7 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carry import (
-    _EXTENSIONS,
+    MEDIA_TYPE_OF_EXTENSION,
     data_url,
     fetchable,
     inferred_media_type,
@@ -101,7 +101,7 @@ def _source_part(source: Source, name: str | None, extras: dict[str, Any]) -> di
 
 # The file extension of each media type the URL readers know by one: the first, where the table has
 # two (jpg, not jpeg).
-_EXTENSION_OF = {media_type: extension for extension, media_type in reversed(_EXTENSIONS.items())}
+_EXTENSION_OF = {media_type: extension for extension, media_type in reversed(MEDIA_TYPE_OF_EXTENSION.items())}
 
 
 def _default_filename(media_type: str) -> str:
