@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -315,7 +316,7 @@ def test_part_fields_are_never_laid_on_another_block_after_an_edit() -> None:
 
 
 # A value a message cannot store (NaN, infinity, a number beyond what it holds) read from a payload
-# is the payload's fault: a DecodeError naming where, like any other malformed value.
+# is the payload's fault: a DecodeError naming the message it is in, like any other malformed value.
 _UNSTORABLE = [
     (from_swarm_kit, '[{"role":"user","agentName":"","content":"hi","mode":"user","payload":NaN}]', "messages[0]",
      "UserMessage.metadata['swarm_kit']['payload'] is nan"),
@@ -324,7 +325,11 @@ _UNSTORABLE = [
     (from_vercel_ai, '[{"role":"user","content":"hi","providerOptions":{"x":{"y":NaN}}}]', "messages[0]", "is nan"),
     (from_vercel_ai, '[{"role":"assistant","content":[],"providerOptions":{"agentscope":{"usage":{"time":1e400}}}}]',
      "messages[0].providerOptions.agentscope.usage", "ChatUsage.time must be a finite number"),
-    (from_openai, '[{"role":"user","content":"hi","x":NaN}]', "messages", "UserMessage.metadata['openai']['x'] is nan"),
+    (from_openai, '[{"role":"user","content":"q"},{"role":"user","content":"hi","x":NaN}]', "messages[1]",
+     "UserMessage.metadata['openai']['x'] is nan"),
+    (from_openai, '[{"role":"assistant","content":[{"type":"text","text":"a","x":Infinity}]}]', "messages[0]", "is inf"),
+    (from_anthropic, '[{"role":"user","content":"q"},{"role":"user","content":[{"type":"text","text":"hi","x":NaN}]}]',
+     "messages[1]", "is nan"),
 ]
 
 
@@ -385,3 +390,18 @@ def test_a_carried_position_past_what_int_reads_is_ignored(fmt: str, entry: str)
     _, write, _ = FORMATS[fmt]
     message = AssistantMessage("a", metadata={fmt: {entry: {"9" * 5000: {"type": "annotation"}}}})
     assert write([UserMessage("q"), message], on_unsupported="drop")[1]["content"] in ("a", [{"type": "text", "text": "a"}])
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize(
+    ("payload", "said"),
+    [
+        ({"role": "user", "content": "hi"}, "got a single message; wrap it in a list: [message]"),
+        ({"messages": [{"role": "user", "content": "hi"}]}, "got an object holding one; pass its 'messages'"),
+        ({"content": "hi"}, "expected an array, got object"),
+    ],
+)
+def test_an_object_given_for_the_list_says_what_to_pass(fmt: str, payload: dict[str, Any], said: str) -> None:
+    read, _, _ = FORMATS[fmt]
+    with pytest.raises(DecodeError, match=rf"^messages: .*{re.escape(said)}$"):
+        read(payload)

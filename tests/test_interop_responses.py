@@ -348,6 +348,21 @@ def test_a_streaming_chunk_is_refused_by_what_it_is() -> None:
     assert caught.value.path == "object"
 
 
+@pytest.mark.parametrize("as_sdk_object", [False, True])
+def test_an_answer_given_to_a_conversation_reader_says_which_reader_takes_it(as_sdk_object: bool) -> None:
+    completion = ChatCompletion.model_validate(COMPLETION) if as_sdk_object else COMPLETION
+    answer = Message.model_validate(ANSWER) if as_sdk_object else ANSWER
+    with pytest.raises(DecodeError, match=r"^messages: .*got a model's answer; read it with from_openai_response$"):
+        from_openai(completion)
+    with pytest.raises(DecodeError, match=r"^expected a list of messages, got a model's answer; read it with from_anthropic_response$"):
+        from_anthropic(answer)
+
+
+def test_a_request_body_given_to_the_openai_reader_says_to_pass_its_messages() -> None:
+    with pytest.raises(DecodeError, match=r"^messages: .*pass its 'messages'$"):
+        from_openai({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]})
+
+
 @pytest.mark.parametrize("event", ["message_start", "content_block_delta", "message_stop", "ping"])
 def test_a_streaming_event_of_anthropic_is_refused_by_what_it_is(event: str) -> None:
     with pytest.raises(DecodeError, match=rf"streaming event \('{event}'\).*get_final_message") as caught:

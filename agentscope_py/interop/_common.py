@@ -9,7 +9,7 @@ block, what was dropped or turned into text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Literal
 
@@ -54,6 +54,7 @@ __all__ = [
     "file_id_hint",
     "in_message",
     "nesting_guard",
+    "refuse_misplaced",
     "read_usage",
     "req_object",
     "sdk_json",
@@ -160,6 +161,26 @@ def sdk_json(value: object) -> object:
         return dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
     except (TypeError, ValueError, AttributeError):  # no pydantic model after all: refused below as what it is
         return value
+
+
+def refuse_misplaced(
+    payload: object,
+    path: str,
+    answer: tuple[Callable[[Mapping[str, Any]], bool], str] | None = None,
+) -> None:
+    """Where a reader of conversations was given an object, refuse one that is a single message, a
+    request or state holding the list, or (for a provider with an ``answer`` reader: how to tell an
+    answer, and the reader's name) a model's answer, saying what to pass instead: "expected an array,
+    got object" would leave the caller guessing."""
+    fields = sdk_json(payload)
+    if not isinstance(fields, Mapping):
+        return
+    if answer is not None and answer[0](fields):
+        raise DecodeError(f"expected a list of messages, got a model's answer; read it with {answer[1]}", path)
+    if "role" in fields:
+        raise DecodeError("expected a list of messages, got a single message; wrap it in a list: [message]", path)
+    if "messages" in fields:
+        raise DecodeError("expected a list of messages, got an object holding one; pass its 'messages'", path)
 
 
 def req_object(value: object, path: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
 from ._carry import fingerprint, url_media_type
-from ._common import nesting_guard, storing
+from ._common import nesting_guard, refuse_misplaced, storing
 
 __all__ = [
     "EpochUnit",
@@ -380,7 +380,10 @@ def likely_media_type(source: Source) -> str | None:
 
 def payload_list(payload: object) -> list[Any]:
     """The top-level list of messages (a :class:`Converted` result is a list too)."""
-    return req_list(list(payload) if isinstance(payload, list) else payload, "messages")
+    if isinstance(payload, list):
+        return list(payload)
+    refuse_misplaced(payload, "messages")
+    return req_list(payload, "messages")
 
 
 def read_all(payload: object, read: Callable[[Any, str], _T]) -> list[_T]:

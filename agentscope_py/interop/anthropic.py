@@ -63,9 +63,11 @@ from ._common import (
     as_message_list,
     in_message,
     nesting_guard,
+    refuse_misplaced,
     req_object,
     says_nothing,
     sdk_json,
+    storing,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._turns import Turn, split_turns
@@ -314,6 +316,8 @@ def _read_request(payload: object) -> list[Msg]:
     if type(payload) is list:
         payload = {"messages": payload}
     request = req_object(payload, "")
+    if "messages" not in request:
+        refuse_misplaced(request, "", (_is_answer, "from_anthropic_response"))
     out: list[Msg] = []
     if "system" in request:
         out.append(_read_system(request, "", "system", optional=True))
@@ -322,13 +326,18 @@ def _read_request(payload: object) -> list[Msg]:
         path = item("messages", index)
         obj = req_object(raw, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
-        if role == "system":  # instructions from this point of the conversation on
-            out.append(_read_system(obj, path, "content"))
-        elif role in ("user", "assistant"):
-            out.extend(_read_turn(obj, path, role, names))
-        else:
-            raise DecodeError(f"unknown role {elided(role)}; expected user, assistant or system", at(path, "role"))
+        with storing(path):
+            if role == "system":  # instructions from this point of the conversation on
+                out.append(_read_system(obj, path, "content"))
+            elif role in ("user", "assistant"):
+                out.extend(_read_turn(obj, path, role, names))
+            else:
+                raise DecodeError(f"unknown role {elided(role)}; expected user, assistant or system", at(path, "role"))
     return out
+
+
+def _is_answer(fields: Mapping[str, Any]) -> bool:
+    return fields.get("type") == "message"
 
 
 def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> list[Any]:

@@ -63,9 +63,11 @@ from ._common import (
     as_message_list,
     in_message,
     nesting_guard,
+    refuse_misplaced,
     req_object,
     says_nothing,
     sdk_json,
+    storing,
     url_hint,
 )
 from ._conversation import ProblemKind, check_conversation
@@ -334,37 +336,49 @@ def _read_messages(payload: object) -> list[Msg]:
     names: dict[str, str] = {}
     out: list[Msg] = []
     results: list[ToolResultBlock] = []
+    if not isinstance(payload, (list, tuple)):
+        refuse_misplaced(payload, "messages", (_is_completion, "from_openai_response"))
     for index, raw in enumerate(req_list(payload, "messages")):
         path = item("messages", index)
         obj = req_object(raw, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
         if role == "tool":
-            results.append(_read_tool_result(obj, path, names))
+            with storing(path):
+                results.append(_read_tool_result(obj, path, names))
             continue
         if results:
             out.append(ToolResultMessage(results))
             results = []
-        if role in ("system", "developer"):
-            out.append(_read_system(obj, path, role))
-        elif role == "user":
-            blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
-            metadata = _metadata(unread(obj, _READ_FIELDS["user"]), parts, form, blocks)
-            # _read_user_part only makes text and data blocks.
-            out.append(UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata))
-        elif role == "assistant":
-            out.append(_read_assistant(obj, path, names))
-        elif role == "function":
-            raise UnsupportedContentError(
-                f"{at(path, 'role')}: the deprecated 'function' role is not supported; "
-                "send tool calls and 'tool' messages instead"
-            )
-        else:
-            raise DecodeError(
-                f"unknown role {elided(role)}; expected system, developer, user, assistant or tool", at(path, "role")
-            )
+        with storing(path):
+            out.append(_read_message(obj, path, role, names))
     if results:
         out.append(ToolResultMessage(results))
     return out
+
+
+def _is_completion(fields: Mapping[str, Any]) -> bool:
+    return "choices" in fields
+
+
+def _read_message(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> Msg:
+    """One message that is not a tool result."""
+    if role in ("system", "developer"):
+        return _read_system(obj, path, role)
+    if role == "user":
+        blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
+        metadata = _metadata(unread(obj, _READ_FIELDS["user"]), parts, form, blocks)
+        # _read_user_part only makes text and data blocks.
+        return UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata)
+    if role == "assistant":
+        return _read_assistant(obj, path, names)
+    if role == "function":
+        raise UnsupportedContentError(
+            f"{at(path, 'role')}: the deprecated 'function' role is not supported; "
+            "send tool calls and 'tool' messages instead"
+        )
+    raise DecodeError(
+        f"unknown role {elided(role)}; expected system, developer, user, assistant or tool", at(path, "role")
+    )
 
 
 def _without_refused_nulls(fields: dict[str, Any]) -> dict[str, Any]:
