@@ -119,14 +119,19 @@ def _ascii_host(host: str) -> str:
     return host
 
 
-def _header_text(value: str | bytes, name: str) -> str:
-    """A ``Last-Event-ID`` given in ``headers``, as the text the client sends (UTF-8) from then on."""
-    if not isinstance(value, bytes):
-        return value
-    try:
-        return value.decode()
-    except UnicodeDecodeError:
-        raise ArgumentValueError(f"{name} must be UTF-8, as the client sends the event id, got {value!r}") from None
+def _header_text(value: object, name: str) -> str:
+    """A ``Last-Event-ID`` given in ``headers``, as the text the client sends (UTF-8) from then on: a
+    str need not be Latin-1, as other header values must, any more than ``last_event_id=`` need."""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode()
+        except UnicodeDecodeError:
+            raise ArgumentValueError(f"{name} must be UTF-8, as the client sends the event id, got {value!r}") from None
+    elif not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be a str or bytes, got {describe(value)}")
+    if any(c in value for c in "\r\n\0"):
+        raise ArgumentValueError(f"{name} cannot contain CR, LF or NUL")
+    return value
 
 
 def _check_header_value(value: object, arg: str) -> None:
@@ -235,13 +240,14 @@ class ResumableEventStream:
                 raise ArgumentTypeError(f"header names must be str, got {describe(name)}")
             if not _TOKEN.fullmatch(name):
                 raise ArgumentValueError(f"header name {name!r} is no HTTP token (letters, digits and !#$%&'*+-.^_`|~)")
-            _check_header_value(value, f"headers[{name!r}]")
+            if name.lower() != "last-event-id":
+                _check_header_value(value, f"headers[{name!r}]")
         for name in [name for name in headers if name.lower() == "last-event-id"]:
             # The client sends the header itself, updated on every reconnection: a second copy in
             # another case would go too, and a server reading the first would replay everything.
-            given = headers.pop(name)
+            given = _header_text(headers.pop(name), f"headers[{name!r}]")
             if last_event_id is None:
-                last_event_id = _header_text(given, f"headers[{name!r}]")
+                last_event_id = given
         last_event_id = check_optional_str(last_event_id, "last_event_id")
         if last_event_id is not None:
             if any(c in last_event_id for c in "\r\n\0"):

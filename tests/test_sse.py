@@ -236,6 +236,19 @@ def test_event_ids_beyond_latin_1_are_sent_back_as_utf_8() -> None:
     assert assemble(events) == [MESSAGE]
 
 
+@pytest.mark.parametrize("header", ["Last-Event-ID", "last-event-id"])
+def test_a_last_event_id_header_beyond_latin_1_is_taken_as_last_event_id_is(header: str) -> None:
+    # Other header values go as Latin-1, so a str beyond it is refused; this one the client sends itself.
+    events = [attrs.evolve(event, id=f"事件-{index:05d}") for index, event in enumerate(EVENTS)]
+    state = StreamServer(events)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, headers={header: events[99].id or ""}, timeout=TIMEOUT)
+        assert list(stream) == events[100:]
+    assert state.last_event_ids == [events[99].id]
+    with pytest.raises(ArgumentValueError, match=rf"^headers\['{header}'\] cannot contain CR, LF or NUL$"):
+        ResumableEventStream(state.url, headers={header: "事件\n"})
+
+
 def test_an_id_without_data_moves_the_last_event_id_as_in_a_browser() -> None:
     # A server's checkpoint: "id: ..." and a blank line.  The reconnection sends it back.
     first, *rest = EVENTS[:3]
