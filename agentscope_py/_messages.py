@@ -243,7 +243,6 @@ class Msg(JsonSerializable, Generic[_B]):
         self._set_fields(id, name, role, tuple(content), metadata, timestamp, usage)
         return self
 
-
     # -- builders ---------------------------------------------------------------
 
     @staticmethod

@@ -316,7 +316,6 @@ def test_decode_error_keeps_its_path() -> None:
     assert str(DecodeError("not JSON")) == "not JSON" and DecodeError("not JSON").path == ""
 
 
-
 def _wrong_types() -> list[tuple[str, Callable[[], object]]]:
     from agentscope_py import AssistantMessage, DecodeLimits, MessageAssembler, events_from_message
     from agentscope_py.sse import encode_events

@@ -82,8 +82,6 @@ def test_the_vectors_cover_every_event_type() -> None:
     assert types == {cls.type.value for cls in EVENT_CLASSES}
 
 
-
-
 @pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("case", VECTORS, ids=[case["case"] for case in VECTORS])
 def test_every_java_vector_round_trips(case: dict[str, Any]) -> None:

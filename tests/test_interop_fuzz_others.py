@@ -277,7 +277,6 @@ def test_a_file_id_is_not_sent_as_a_url_to_another_format() -> None:
     assert to_agentflow(from_agentflow(agentflow)) == agentflow
 
 
-
 @pytest.mark.parametrize("url", ["https://[::1/a.png", "https://]/", "http://x\u2101/a.png"])
 def test_a_url_urllib_will_not_split_is_passed_on_as_it_came(url: str) -> None:
     # urllib refuses these (a bracket left open, a host that NFKC normalization changes): a converter
@@ -295,6 +294,7 @@ def test_a_url_urllib_will_not_split_is_passed_on_as_it_came(url: str) -> None:
     assert to_agentflow([message])[0]["content"] == [{"type": "document", "media": {"kind": "url", "url": url}}]
     with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[0\]\); pass"):
         to_vercel_ai([message])  # a file part needs the media type the extension would have told
+
 
 def test_part_fields_are_never_laid_on_another_block_after_an_edit() -> None:
     payload = [{"message_id": "m1", "role": "user", "timestamp": 1718000000000, "metadata": {}, "content": [

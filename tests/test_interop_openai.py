@@ -50,6 +50,7 @@ from agentscope_py.interop import (
     validate_conversation,
 )
 
+
 def conforms(payload: list[dict[str, Any]], *, allow: Collection[str] = ()) -> None:
     """Every message is a ``ChatCompletionMessageParam``, closed: no key the SDK's types do not define
     (but those ``allow`` names), no required key missing (see ``sdk_types``)."""

@@ -33,9 +33,6 @@ from agentscope_py import (
 )
 
 
-
-
-
 def encode_with(name: str, obj: Any) -> str:
     with _json.use_backend(name):
         text: str = obj.to_json()

@@ -319,7 +319,6 @@ def test_tool_result_builder_is_the_role_builder_of_tool() -> None:
     assert isinstance(Msg.builder_for_role(MsgRole.TOOL), ToolResultMessageBuilder)
 
 
-
 def test_generate_reason_none_clears_a_reason_set_before() -> None:
     builder = AssistantMessage.builder().generate_reason(GenerateReason.TOOL_CALLS)
     assert builder.generate_reason(None).build().metadata == {}

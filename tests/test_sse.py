@@ -586,7 +586,6 @@ def test_an_event_without_id_has_no_id_field() -> None:
     assert encode_event(event) == 'event: AGENT_END\ndata: {"type":"AGENT_END","replyId":"r1"}\n\n'
 
 
-
 @pytest.mark.parametrize(
     ("encode", "field"),
     [

@@ -45,8 +45,6 @@ ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserM
 PNG = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
 
 
-
-
 def message(*content: Any, **fields: Any) -> dict[str, Any]:
     return {"id": "m1", "name": None, "role": "USER", "content": list(content), "metadata": {}, **fields}
 

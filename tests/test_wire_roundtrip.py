@@ -42,8 +42,6 @@ ROLE_CLASSES: dict[MsgRole, type[Msg[Any]]] = {
 ADJACENT_SURROGATES = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
-
-
 # Hypothesis tests take the backend as a parameter: a fixture is not reset between examples.
 each_backend = pytest.mark.parametrize("name", BACKENDS)
 

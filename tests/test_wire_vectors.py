@@ -264,6 +264,7 @@ def test_an_error_in_a_value_read_under_an_alias_names_the_key_it_was_read_under
         Msg.from_json(json.dumps({"role": "USER", "content": [{"type": "text", "text": "a"}, document]}))
     assert in_a_message.value.path == f"content[1].{path}"
 
+
 def test_an_empty_data_block_id_is_replaced_with_a_fresh_one_as_in_java() -> None:
     first = DataBlock.from_dict({"type": "data", "source": PNG.to_dict(), "id": ""})
     second = DataBlock.from_dict({"type": "data", "source": PNG.to_dict()})

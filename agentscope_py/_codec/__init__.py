@@ -215,6 +215,7 @@ def _context(max_depth: int, inexact_ints: bool) -> Context:
 
 _NOT_MADE: Any = object()  # a class whose typed decoder is not made yet
 
+
 def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:
     if type(data) is not dict:
         if not isinstance(data, Mapping):

@@ -40,7 +40,6 @@ from ._values import Context, within
 __all__ = ["construct_statements", "field_default", "register", "register_union"]
 
 
-
 def register(*specs: WireClass) -> None:
     """Make ``specs`` encodable and decodable; a class registered again is replaced."""
     for spec in specs:

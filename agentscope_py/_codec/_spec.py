@@ -12,7 +12,6 @@ from ._kinds import Kind
 __all__ = ["NO_DEFAULT", "WireClass", "WireField", "WireUnion"]
 
 
-
 class _NoDefault:
     def __repr__(self) -> str:
         return "NO_DEFAULT"

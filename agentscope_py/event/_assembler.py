@@ -72,6 +72,7 @@ from ._tool_events import (
 
 __all__ = ["AssembledMessages", "MessageAssembler", "assemble"]
 
+
 class AssembledMessages(list[AssistantMessage]):
     """The messages :func:`assemble` rebuilt, in the order they completed, plus the
     :class:`StreamAnomaly` records of what it noticed on the way (``anomalies``).

@@ -60,6 +60,8 @@ class PermissionRule(JsonSerializable):
 
 
 register_converter("ToolUseBlock | None", (type(None), ToolUseBlock), optional_instance(ToolUseBlock, "a ToolUseBlock"))
+
+
 def _rules(value: Iterable[PermissionRule] | None) -> tuple[PermissionRule, ...] | None:
     # None and () differ on the wire: Java writes "rules": null for a result without rules.
     return None if value is None else to_tuple(value, PermissionRule, "ConfirmResult.rules")
