@@ -145,7 +145,14 @@ _MEDIA_STRINGS = st.one_of(
 )
 _V_TEXT = _obj({"type": st.just("text"), "text": _TEXT}, _PART_EXTRAS)
 _V_IMAGE = _obj({"type": st.just("image"), "image": _MEDIA_STRINGS}, {"mediaType": _MEDIA_TYPES, **_PART_EXTRAS})
-_V_FILE = _obj({"type": st.just("file"), "data": _MEDIA_STRINGS, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT, **_PART_EXTRAS})
+# AI SDK 7 tags a file's data: base64, or a URL (a data: URL for an attachment) as JSON writes a URL object.
+_V7_FILE_DATA = st.one_of(
+    _obj({"type": st.just("data"), "data": _BASE64}),
+    _obj({"type": st.just("url"), "url": _MEDIA_STRINGS.filter(lambda text: ":" in text)}),
+)
+_V_FILE = _obj(
+    {"type": st.just("file"), "data": _MEDIA_STRINGS | _V7_FILE_DATA, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT, **_PART_EXTRAS}
+)
 _V_REASONING = _obj({"type": st.just("reasoning"), "text": _TEXT}, _PART_EXTRAS)
 _V_CALL = _obj(
     # The AI SDK types input as any JSON: an object, raw text, or anything else (null, an array).
@@ -164,6 +171,16 @@ _V6_ITEMS = st.one_of(
         _PART_EXTRAS,
     ),
     _obj({"type": st.just("custom")}, _PART_EXTRAS),
+    # AI SDK 7: tagged data (a provider's reference is carried whole), and references by provider
+    _obj(
+        {
+            "type": st.just("file"),
+            "mediaType": _MEDIA_TYPES,
+            "data": _V7_FILE_DATA | st.just({"type": "reference", "reference": {"openai": "file-1"}}),
+        },
+        {"filename": _TEXT, **_PART_EXTRAS},
+    ),
+    _obj({"type": st.sampled_from(["file-reference", "image-file-reference"]), "providerReference": st.just({"anthropic": "f"})}),
 )
 _V_OUTPUTS = st.one_of(
     _obj({"type": st.sampled_from(["text", "error-text"]), "value": _TEXT}),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 import pytest
@@ -14,6 +14,8 @@ from payload_fields import extra_field_cases
 from strategies import chat_usages, json_text, message_metadata, msg_timestamps
 
 from agentscope_py import (
+    ArgumentTypeError,
+    ArgumentValueError,
     AssistantMessage,
     Base64Source,
     ContentBlock,
@@ -45,7 +47,7 @@ from agentscope_py.interop import (
 SEEDS = seed("vercel_ai_seed.json")
 
 
-@pytest.mark.parametrize("name", ["messages", "vercel_sdk"])
+@pytest.mark.parametrize("name", ["messages", "vercel_sdk", "vercel_sdk_7_steps", "vercel_sdk_7_ui"])
 def test_seed_examples_come_back_exactly(name: str) -> None:
     payload = SEEDS[name]
     original = copy.deepcopy(payload)
@@ -111,9 +113,14 @@ _DATA = st.builds(
 # An assistant's media is a file part, which must name its media type: one the block does not
 # declare comes back declared (test_a_file_part_names_the_likely_media_type).
 _DECLARED_DATA = _DATA.filter(lambda block: not isinstance(block.source, URLSource) or block.source.mime_type is not None)
-# Named, a result's medium goes as AI SDK 6's file-data item, which holds the name.
-_B64_DATA = st.builds(
-    DataBlock, st.builds(Base64Source, st.sampled_from(["image/png", "audio/wav"]), st.just("AAAA")), name=st.none() | _TEXT
+# Named, a result's medium other than an image goes as a file-data item, which holds the name; an
+# image goes as media (AI SDK 6) or image-data (7), which hold none.  A URL goes as image-url, which
+# holds no media type (an image's comes back from its extension), or file-url.
+_B64_DATA = st.builds(DataBlock, st.builds(Base64Source, st.just("image/png"), st.just("AAAA"))) | st.builds(
+    DataBlock, st.builds(Base64Source, st.just("audio/wav"), st.just("AAAA")), name=st.none() | _TEXT
+)
+_URL_DATA = st.sampled_from(
+    [DataBlock(URLSource("https://e.com/a.png")), DataBlock(URLSource("https://e.com/a", "application/pdf"), name="a")]
 )
 # A call waiting for approval (ASKING) goes with an approval request and comes back asking.
 _CALLS = st.builds(
@@ -126,6 +133,10 @@ _CALLS = st.builds(
 _RESULTS = st.one_of(
     st.builds(ToolResultBlock, _TEXT, _TEXT, _TEXTS, state=st.sampled_from([ToolResultState.SUCCESS, ToolResultState.ERROR])),
     st.builds(ToolResultBlock, _TEXT, _TEXT, st.lists(_TEXTS | _B64_DATA, max_size=3).filter(lambda b: len(b) != 1), state=st.just(ToolResultState.SUCCESS)),
+)
+# AI SDK 6 and 7 hold media by URL in a tool result too (the name of a URL's file does not travel).
+_URL_RESULTS = st.builds(
+    ToolResultBlock, _TEXT, _TEXT, st.lists(_TEXTS | _B64_DATA | _URL_DATA.map(lambda b: attrs.evolve(b, name=None)), min_size=2, max_size=3), state=st.just(ToolResultState.SUCCESS)
 )
 _FIELDS = {"name": st.none() | _TEXT, "metadata": message_metadata(), "timestamp": st.none() | msg_timestamps(), "usage": st.none() | chat_usages()}
 _MESSAGES = st.one_of(
@@ -140,6 +151,16 @@ _MESSAGES = st.one_of(
 def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
     back = from_vercel_ai(to_vercel_ai(messages))
     assert [comparable(m, ids=False) for m in back] == [comparable(m, ids=False) for m in messages]
+
+
+@pytest.mark.parametrize("ai_sdk", [6, 7])
+@given(results=st.lists(_RESULTS | _URL_RESULTS, min_size=1, max_size=3))
+def test_results_written_for_ai_sdk_6_and_7_come_back_equal(ai_sdk: Literal[6, 7], results: list[ToolResultBlock]) -> None:
+    message = ToolResultMessage(results)
+    (back,) = from_vercel_ai(to_vercel_ai([message], ai_sdk=ai_sdk))
+    # What is read is rendered in AI SDK 6's spelling: 7's (image-data for an image) is carried.
+    plain = back.with_content([attrs.evolve(block, metadata={}) for block in back.get_content_blocks(ToolResultBlock)])
+    assert comparable(plain, ids=False)[3] == comparable(message, ids=False)[3]
 
 
 def test_a_file_part_names_the_likely_media_type() -> None:
@@ -284,12 +305,32 @@ def test_a_hint_raises_naming_where_unless_a_policy_is_chosen() -> None:
     assert as_text[1]["content"][1] == {"type": "text", "text": "[hint] short"}
 
 
-def test_a_url_inside_a_tool_result_is_unsupported() -> None:
+def test_a_url_inside_a_tool_result_is_unsupported_for_ai_sdk_5() -> None:
     result = ToolResultBlock("c", "f", [TextBlock("see"), DataBlock(URLSource("https://e.com/a.png", "image/png"))])
     with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
-        to_vercel_ai([ToolResultMessage(result)])
-    sent = to_vercel_ai([ToolResultMessage(result)], on_unsupported="text")
+        to_vercel_ai([ToolResultMessage(result)], ai_sdk=5)
+    sent = to_vercel_ai([ToolResultMessage(result)], on_unsupported="text", ai_sdk=5)
     assert sent[0]["content"][0]["output"]["value"][1] == {"type": "text", "text": "[data: https://e.com/a.png]"}
+
+
+@pytest.mark.parametrize("ai_sdk", [6, 7])
+def test_a_url_inside_a_tool_result_goes_as_an_image_url_or_file_url_item_for_ai_sdk_6_and_7(ai_sdk: Literal[6, 7]) -> None:
+    media = [
+        DataBlock(URLSource("https://e.com/a.png", "image/png")),
+        DataBlock(URLSource("https://e.com/doc.pdf")),  # its type from its extension
+        DataBlock(URLSource("https://e.com/x", "application/pdf"), name="x.pdf"),  # file-url holds no name
+    ]
+    result = ToolResultBlock("c", "f", [TextBlock("see"), *media], state=ToolResultState.SUCCESS)
+    (sent,) = to_vercel_ai([ToolResultMessage(result)], ai_sdk=ai_sdk)
+    assert sent["content"][0]["output"]["value"][1:] == [
+        {"type": "image-url", "url": "https://e.com/a.png"},
+        {"type": "file-url", "url": "https://e.com/doc.pdf", "mediaType": "application/pdf"},
+        {"type": "file-url", "url": "https://e.com/x", "mediaType": "application/pdf"},
+    ]
+    # A URL of no type we can tell, or a file id no one can fetch, still goes through the policy.
+    for untold in (URLSource("https://e.com/x"), URLSource("file-abc123", "image/png")):
+        with pytest.raises(UnsupportedContentError):
+            to_vercel_ai([ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("x"), DataBlock(untold)]))], ai_sdk=ai_sdk)
 
 
 def test_thinking_outside_an_assistant_message_is_unsupported() -> None:
@@ -839,3 +880,149 @@ _CODEBUFF_RESULT = [{"role": "tool", "toolCallId": "c", "toolName": "f", "conten
 )
 def test_a_field_the_reader_does_not_read_goes_back_at_any_level_of_a_result(payload: list[dict[str, Any]]) -> None:
     assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
+# -- the ai_sdk version: how media in a tool result are spelled ---------------------------------------
+
+_NAMED_IMAGE = DataBlock(Base64Source("image/png", _PNG), name="screen.png")
+_NAMED_PDF = DataBlock(Base64Source("application/pdf", "JVBERi0="), name="report.pdf")
+_PDF = DataBlock(Base64Source("application/pdf", "JVBERi0="))
+
+
+def _items(blocks: list[ContentBlock], ai_sdk: Literal[5, 6, 7] | None = None) -> list[dict[str, Any]]:
+    result = ToolResultBlock("c", "f", [TextBlock("x"), *blocks], state=ToolResultState.SUCCESS)
+    message = ToolResultMessage(result)
+    sent = to_vercel_ai([message]) if ai_sdk is None else to_vercel_ai([message], ai_sdk=ai_sdk)
+    return sent[0]["content"][0]["output"]["value"][1:]  # type: ignore[no-any-return]
+
+
+def test_a_named_image_in_a_tool_result_goes_as_media_by_default() -> None:
+    # ai 6's Anthropic provider sends a file-data item only for a PDF: an image so was dropped unsaid.
+    assert _items([_NAMED_IMAGE]) == [{"type": "media", "data": _PNG, "mediaType": "image/png"}]
+    assert _items([_NAMED_PDF]) == [
+        {"type": "file-data", "data": "JVBERi0=", "mediaType": "application/pdf", "filename": "report.pdf"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ai_sdk", "expected"),
+    [
+        # AI SDK 5 knows media items only.
+        (5, ["media", "media", "media"]),
+        # 6 reads media; file-data for a named file, which holds its name (not an image: Anthropic drops it).
+        (6, ["media", "file-data", "media"]),
+        # 7 refuses media items: image-data for an image, file-data for other media.
+        (7, ["image-data", "file-data", "file-data"]),
+    ],
+)
+def test_media_in_a_tool_result_are_spelled_for_the_ai_sdk_version(ai_sdk: Literal[5, 6, 7], expected: list[str]) -> None:
+    items = _items([_NAMED_IMAGE, _NAMED_PDF, _PDF], ai_sdk)
+    assert [entry["type"] for entry in items] == expected
+    assert [entry.get("filename") for entry in items] == [None, "report.pdf" if ai_sdk != 5 else None, None]
+    assert all(entry["data"] in (_PNG, "JVBERi0=") and entry["mediaType"] for entry in items)
+
+
+@pytest.mark.parametrize(
+    ("ai_sdk", "error"), [(8, ArgumentValueError), (4, ArgumentValueError), ("6", ArgumentTypeError), (6.0, ArgumentTypeError), (True, ArgumentTypeError)]
+)
+def test_an_ai_sdk_version_we_do_not_write_for_raises(ai_sdk: Any, error: type[Exception]) -> None:
+    with pytest.raises(error, match="ai_sdk must be 5, 6 or 7"):
+        to_vercel_ai([UserMessage("hi")], ai_sdk=ai_sdk)
+
+
+@pytest.mark.parametrize("ai_sdk", [5, 6, 7])
+def test_items_read_from_a_payload_go_back_as_they_came_whatever_the_version(ai_sdk: Literal[5, 6, 7]) -> None:
+    payload = _tool_result([
+        {"type": "text", "text": "x"},
+        {"type": "image-data", "data": _PNG, "mediaType": "image/png"},
+        {"type": "file", "mediaType": "application/pdf", "filename": "a.pdf", "data": {"type": "data", "data": "JVBERi0="}},
+        {"type": "image-url", "url": "https://e.com/a.png"},
+    ])
+    assert to_vercel_ai(from_vercel_ai(payload), ai_sdk=ai_sdk) == payload
+
+
+# -- AI SDK 7's tagged file data ----------------------------------------------------------------------
+
+
+def test_ai_sdk_7_tagged_file_data_is_read_and_goes_back_as_it_came() -> None:
+    payload = [
+        {"role": "user", "content": [
+            {"type": "file", "mediaType": "image/png", "filename": "dot.png", "data": {"type": "url", "url": f"data:image/png;base64,{_PNG}"}},
+            {"type": "file", "mediaType": "application/pdf", "data": {"type": "url", "url": "https://e.com/doc.pdf"}},
+            {"type": "file", "mediaType": "application/pdf", "data": {"type": "data", "data": "JVBERi0="}},
+        ]},
+        *_tool_result([{"type": "file", "mediaType": "image/png", "data": {"type": "data", "data": _PNG}}]),
+    ]
+    user, tool = from_vercel_ai(payload)
+    assert [attrs.evolve(block, id="-") for block in user.get_content_blocks(DataBlock)] == [
+        DataBlock(Base64Source("image/png", _PNG), name="dot.png", id="-"),
+        DataBlock(URLSource("https://e.com/doc.pdf", "application/pdf"), id="-"),
+        DataBlock(Base64Source("application/pdf", "JVBERi0="), id="-"),
+    ]
+    (result,) = tool.content
+    assert isinstance(result, ToolResultBlock) and isinstance(result.output[0], DataBlock)
+    assert result.output[0].source == Base64Source("image/png", _PNG)
+    # Only the spelling is carried beside a part, not its data a second time.
+    # (an image in a file part says so: ours would be an image part)
+    parts = {"0": {"type": "file", "media_form": "url"}, "1": {"media_form": "url"}, "2": {"media_form": "data"}}
+    assert user.metadata["vercel_ai"]["parts"] == parts
+    assert to_vercel_ai([user, tool]) == payload
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "message"),
+    [
+        ({"type": "reference", "reference": {"openai": "file-1"}}, "messages[0].content[0].data.type", "file data of type 'reference' is not read"),
+        ({"type": "text", "text": "hello"}, "messages[0].content[0].data.type", "file data of type 'text' is not read"),
+        ({"openai": "file-1"}, "messages[0].content[0].data", "a provider reference"),
+        ({"type": "url", "url": 3}, "messages[0].content[0].data.url", "expected a string"),
+    ],
+)
+def test_ai_sdk_7_file_data_that_is_no_block_of_ours_raises_naming_it(data: dict[str, Any], path: str, message: str) -> None:
+    with pytest.raises(DecodeError, match=message) as caught:
+        from_vercel_ai([{"role": "user", "content": [{"type": "file", "mediaType": "text/plain", "data": data}]}])
+    assert caught.value.path == path
+
+
+def test_ai_sdk_7_references_in_a_tool_result_are_carried_whole() -> None:
+    items: list[dict[str, Any]] = [
+        {"type": "text", "text": "x"},
+        {"type": "file", "mediaType": "application/pdf", "data": {"type": "reference", "reference": {"openai": "file-1"}}},
+        {"type": "file-reference", "providerReference": {"anthropic": "file_01"}},
+        {"type": "image-file-reference", "providerReference": {"openai": "file-2"}},
+    ]
+    (tool,) = from_vercel_ai(_tool_result(items))
+    (result,) = tool.content
+    assert isinstance(result, ToolResultBlock) and result.output == (TextBlock("x"),)
+    assert to_vercel_ai([tool]) == _tool_result(items)
+    with pytest.raises(DecodeError, match="expected a string") as caught:
+        from_vercel_ai(_tool_result([{"type": "file-reference", "providerReference": {"openai": 1}}]))
+    assert caught.value.path == "messages[0].content[0].output.value[0].providerReference.openai"
+    with pytest.raises(DecodeError, match="file data of type 'text' is not read"):
+        from_vercel_ai(_tool_result([{"type": "file", "mediaType": "text/plain", "data": {"type": "text", "text": "hi"}}]))
+
+
+# -- bare base64 is carried as a mark, not a second copy ----------------------------------------------
+
+_BARE = [
+    {"role": "user", "content": [{"type": "image", "image": _PNG, "mediaType": "image/png"}]},
+    {"role": "assistant", "content": [{"type": "file", "data": "JVBERi0=", "mediaType": "application/pdf"}]},
+]
+
+
+def test_bare_base64_is_carried_as_a_mark_and_goes_back_bare() -> None:
+    user, assistant = from_vercel_ai(_BARE)
+    for message, data in ((user, _PNG), (assistant, "JVBERi0=")):
+        assert message.metadata["vercel_ai"]["parts"] == {"0": {"media_form": "base64"}}
+        assert data not in str(message.metadata)
+    assert to_vercel_ai([user, assistant]) == _BARE
+
+
+def test_the_bare_base64_mark_is_not_applied_to_another_block() -> None:
+    user, assistant = from_vercel_ai(_BARE)
+    other = DataBlock(Base64Source("image/gif", "R0lGODlh"))
+    (sent,) = to_vercel_ai([user.with_content([other])])
+    assert sent["content"] == [{"type": "image", "image": "data:image/gif;base64,R0lGODlh", "mediaType": "image/gif"}]
+    # Another block placed before it: the mark stays with the part at its index, which is now another.
+    (sent,) = to_vercel_ai([assistant.with_content([other, *assistant.content])])
+    assert [part["data"] for part in sent["content"]] == ["data:image/gif;base64,R0lGODlh", "data:application/pdf;base64,JVBERi0="]

@@ -39,6 +39,7 @@ __all__ = [
     "BOOKKEEPING",
     "CONTENT_FORM",
     "LAYOUT",
+    "MEDIA_FORM",
     "PARTS",
     "PART_OF",
     "RAN_BY_PROVIDER",
@@ -75,6 +76,9 @@ CONTENT_FORM = "content_form"
 #: A message's carried dict.  Vercel AI: ``"codebuff"`` for a tool message in Codebuff's shape;
 #: AgentFlow: ``"one message"`` for a TOOL message read from one AgentFlow message holding several results.
 LAYOUT = "layout"
+#: Vercel AI, a media part's carried dict: how its data was spelled when that was not the string we
+#: write: ``"base64"`` (bare base64 of a declared type), ``"data"`` / ``"url"`` (AI SDK 7's tagged objects).
+MEDIA_FORM = "media_form"
 #: Vercel AI, a result's carried dict: it was read from an assistant message, so the provider ran it
 #: and it goes back there; never written.
 RAN_BY_PROVIDER = "ran_by_provider"
@@ -83,7 +87,10 @@ ARGUMENTS_AS_TEXT = "arguments_as_text"
 #: Every bookkeeping entry's name.  A format's own field so named is carried under ``ESCAPED``
 #: (at any level of a carried dict), so that the two never meet.
 BOOKKEEPING = frozenset(
-    {ABSENT, REPLACED, PARTS, PART_OF, BLOCKS, APPROVALS, CONTENT_FORM, LAYOUT, RAN_BY_PROVIDER, ARGUMENTS_AS_TEXT, ESCAPED}
+    {
+        ABSENT, REPLACED, PARTS, PART_OF, BLOCKS, APPROVALS, CONTENT_FORM, LAYOUT, MEDIA_FORM, RAN_BY_PROVIDER,
+        ARGUMENTS_AS_TEXT, ESCAPED,
+    }
 )
 
 _MISSING: Any = object()

@@ -6,10 +6,15 @@ and media items) or, since AI SDK 6, ``execution-denied``; Codebuff's list holds
 ``json`` and ``media`` items.  A JSON value is held as its text; the value
 itself is carried and written back while the text still reads the same, as is
 every other spelling a block can be read from (AI SDK 6's ``image-data`` items,
-say, which are written as ``media`` otherwise).  AI SDK 6's items that name a
-file the provider holds (``file-id``, ``image-file-id``) or are a provider's own
-(``custom``) are no block of ours: the result carries them whole, by their index
-in the list, and they are written back there.
+AI SDK 7's ``file`` items with tagged data, say).  Items that name a file the
+provider holds (``file-id``, ``image-file-id``, AI SDK 7's ``file-reference``,
+``image-file-reference`` and ``file`` with a ``reference``) or are a provider's
+own (``custom``) are no block of ours: the result carries them whole, by their
+index in the list, and they are written back there.
+
+Media we write are spelled for the ``ai`` version asked for (:func:`_medium_item`):
+AI SDK 5 takes only ``media`` items, 7 refuses them, and 6's Anthropic provider
+drops an image sent as ``file-data``.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from .._shown import elided
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
 from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
-from ._carry import position
+from ._carry import fetchable, position
 from ._common import ERROR_RESULT, Conversion
 from ._frameworks import MEDIA_BLOCKS, json_text, likely_media_type, same_blocks
+from ._vercel_media import AiSdk, read_tagged_data
 
 __all__ = [
     "ERROR_STATES",
@@ -49,6 +55,9 @@ TARGET = "the Vercel AI SDK"
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 #: AI SDK 6's output for a call the user refused.
 _DENIED = "execution-denied"
+#: The version whose spelling a result is rendered in when read: its carried fields are what that
+#: rendering misses, so they are laid over that rendering whatever version is written.
+_READ_AS: AiSdk = 6
 
 
 def read_result_part(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -117,20 +126,42 @@ def read_output_item(value: object, path: str) -> ContentBlock | None:
     if kind in ("image-url", "file-url"):  # AI SDK 6
         url = req_str(req(entry, "url", path), at(path, "url"))
         return DataBlock(URLSource(url, opt_str(entry.get("mediaType"), at(path, "mediaType"))))
+    if kind == "file":  # AI SDK 7: tagged data
+        return _read_file_item(entry, path)
     if kind in ("file-id", "image-file-id"):  # AI SDK 6: one id, or one per provider
         ids = req(entry, "fileId", path)
         if not isinstance(ids, str):
-            ids_path = at(path, "fileId")
-            for provider, file_id in req_dict(ids, ids_path).items():
-                req_str(file_id, at(ids_path, provider))
+            _read_ids(ids, at(path, "fileId"))
+        return None
+    if kind in ("file-reference", "image-file-reference"):  # AI SDK 7: one id per provider
+        _read_ids(req(entry, "providerReference", path), at(path, "providerReference"))
         return None
     if kind == "custom":  # AI SDK 6: a provider's own item, all in its providerOptions
         return None
     raise DecodeError(
         f"unknown output part type {elided(kind)}; expected text, json, media, image-data, file-data, image-url, "
-        "file-url, file-id, image-file-id or custom",
+        "file-url, file, file-id, image-file-id, file-reference, image-file-reference or custom",
         at(path, "type"),
     )
+
+
+def _read_file_item(entry: dict[str, Any], path: str) -> ContentBlock | None:
+    """AI SDK 7's ``file`` item: a block for inline data or a URL, ``None`` (kept whole) for a
+    provider reference, which names a file only its provider holds."""
+    media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
+    data_path = at(path, "data")
+    data = req_dict(req(entry, "data", path), data_path)
+    if data.get("type") == "reference":
+        _read_ids(req(data, "reference", data_path), at(data_path, "reference"))
+        return None
+    source, _ = read_tagged_data(data, data_path, media_type)
+    return DataBlock(source, name=opt_str(entry.get("filename"), at(path, "filename")))
+
+
+def _read_ids(value: object, path: str) -> None:
+    """Check a file id per provider: ``{provider: id}``."""
+    for provider, file_id in req_dict(value, path).items():
+        req_str(file_id, at(path, provider))
 
 
 def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -141,41 +172,49 @@ def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBloc
 
 
 def write_result_part(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
+    conversion: Conversion,
+    message_index: int,
+    block_index: int,
+    block: ToolResultBlock,
+    extras: Mapping[str, Any],
+    ai_sdk: AiSdk = _READ_AS,
 ) -> dict[str, Any]:
-    """A ``tool-result`` part; ``extras``: the fields the block carries."""
+    """A ``tool-result`` part, its media spelled for ``ai_sdk``; ``extras``: the fields the block carries."""
     kept = _kept(extras.get(BLOCKS))
     extras = {key: value for key, value in extras.items() if key not in (RAN_BY_PROVIDER, BLOCKS)}
     carried_output = extras.get("output")
     denial = isinstance(carried_output, Mapping) and carried_output.get("type") == _DENIED
 
-    def render(using: Conversion) -> dict[str, Any]:
+    def render(using: Conversion, version: AiSdk) -> dict[str, Any]:
         return {
             "type": "tool-result",
             "toolCallId": block.id or "",
             "toolName": block.name or "",
-            "output": _write_output(using, message_index, block_index, block, kept, denial=denial),
+            "output": _write_output(using, message_index, block_index, block, kept, version, denial=denial),
         }
 
-    return _agreeing(render, conversion, extras, block, _output_reads_as, "output")
+    return _agreeing(render, conversion, extras, block, _output_reads_as, "output", ai_sdk)
 
 
 def _agreeing(
-    render: Callable[[Conversion], dict[str, Any]],
+    render: Callable[[Conversion, AiSdk], dict[str, Any]],
     conversion: Conversion,
     extras: Mapping[str, Any],
     block: ToolResultBlock,
     reads_as: Callable[[object, ToolResultBlock], bool],
     key: str,
+    ai_sdk: AiSdk,
 ) -> dict[str, Any]:
     """The rendering with the carried fields laid over it; the carried spelling of the output (a JSON
     value, AI SDK 6's URL items, say) while it still reads as what the block holds, and then without
-    applying the policy to what the carried spelling holds and ours could not."""
+    applying the policy to what the carried spelling holds and ours could not.  The carried fields
+    are laid over the rendering they were read against (:data:`_READ_AS`): a spelling that came in
+    goes back whatever ``ai_sdk`` asks for; ours is rendered for ``ai_sdk``."""
     if key in extras:
-        candidate = overlay(render(Conversion(TARGET, "drop")), extras)
+        candidate = overlay(render(Conversion(TARGET, "drop"), _READ_AS), extras)
         if reads_as(candidate[key], block):
             return candidate
-    return overlay(render(conversion), extras, ours=(key,))
+    return overlay(render(conversion, ai_sdk), extras, ours=(key,))
 
 
 def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
@@ -202,6 +241,7 @@ def _write_output(
     block_index: int,
     block: ToolResultBlock,
     kept: Mapping[int, dict[str, Any]],
+    ai_sdk: AiSdk,
     *,
     denial: bool = False,
 ) -> dict[str, Any]:
@@ -222,7 +262,7 @@ def _write_output(
             for inner_index, inner in enumerate(block.output)
         ]
         return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}
-    items = _output_items(conversion, message_index, block_index, block, codebuff=False)
+    items = _output_items(conversion, message_index, block_index, block, ai_sdk)
     return {"type": "content", "value": _with_kept(items, kept)}
 
 
@@ -233,34 +273,63 @@ def _codebuff_result(
     block: ToolResultBlock,
     kept: Mapping[int, dict[str, Any]],
 ) -> dict[str, Any]:
-    items = _output_items(conversion, message_index, block_index, block, codebuff=True)
+    items = _output_items(conversion, message_index, block_index, block, None)
     return {"toolCallId": block.id or "", "toolName": block.name or "", "content": _with_kept(items, kept)}
 
 
 def _output_items(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, *, codebuff: bool
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, ai_sdk: AiSdk | None
 ) -> list[dict[str, Any]]:
-    """A result's output as text (Codebuff: json) and base64 media items.  A medium must name its
-    type: one that declares none goes with the type its data's first bytes suggest, else through
-    the policy.  A named data block goes as AI SDK 6's ``file-data`` item, the one that holds a
-    name (Codebuff's list has none: there the name is not written)."""
+    """A result's output as text (Codebuff, ``ai_sdk`` ``None``: json) and media items.  A medium must
+    name its type: one that declares none goes with the type its URL or its data's first bytes
+    suggest, else through the policy, as does one the version's items cannot hold."""
     items: list[dict[str, Any]] = []
     for inner_index, inner in enumerate(block.output):
-        source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
-        media_type = likely_media_type(source) if isinstance(source, Base64Source) else None
-        if isinstance(inner, TextBlock):
-            text: str | None = inner.text
-        elif isinstance(source, Base64Source) and media_type is not None:
-            medium = {"type": "media", "data": source.data, "mediaType": media_type}
-            if isinstance(inner, DataBlock) and inner.name is not None and not codebuff:
-                medium = {**medium, "type": "file-data", "filename": inner.name}
+        medium = _medium_item(inner, ai_sdk)
+        if medium is not None:
             items.append(medium)
             continue
-        else:  # a URL, a medium of no type we can tell, a thought or a nested result
+        if isinstance(inner, TextBlock):
+            text: str | None = inner.text
+        else:  # a medium no item holds (a URL for AI SDK 5, of no type we can tell), a thought, a nested result
             text = conversion.refuse(message_index, block_index, inner, inner_index)
         if text is not None:
-            items.append({"type": "json", "value": text} if codebuff else {"type": "text", "text": text})
+            items.append({"type": "json", "value": text} if ai_sdk is None else {"type": "text", "text": text})
     return items
+
+
+def _medium_item(inner: ContentBlock, ai_sdk: AiSdk | None) -> dict[str, Any] | None:
+    """The item for a medium, spelled for ``ai_sdk`` (``None``: Codebuff's list, which holds ``media``
+    items only); ``None`` for one it cannot hold.  The spellings each version takes and its providers
+    send on (checked against ai 5.0, 6.0 and 7.0 with their Anthropic and OpenAI providers):
+
+    * 5: ``media`` only.  6: ``media``; ``file-data`` holds a name, but Anthropic's provider sends
+      only a PDF so and drops an image: a named image goes as ``media``, its name not sent.
+    * 7: no ``media``; ``image-data`` for an image, ``file-data`` (with its name) for other media.
+    * 6 and 7: a URL as ``image-url`` (which holds no media type) or ``file-url``."""
+    source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
+    if source is None or not fetchable(source):
+        return None
+    media_type = likely_media_type(source)
+    if media_type is None:
+        return None
+    is_image = media_type.startswith("image/")
+    name = inner.name if isinstance(inner, DataBlock) else None
+    if isinstance(source, URLSource):
+        if ai_sdk is None or ai_sdk == 5:
+            return None
+        if is_image:
+            return {"type": "image-url", "url": source.url}
+        return {"type": "file-url", "url": source.url, "mediaType": media_type}
+    assert isinstance(source, Base64Source)
+    if ai_sdk == 7:
+        kind = "image-data" if is_image else "file-data"
+    else:
+        kind = "file-data" if ai_sdk == 6 and name is not None and not is_image else "media"
+    medium: dict[str, Any] = {"type": kind, "data": source.data, "mediaType": media_type}
+    if kind == "file-data" and name is not None:
+        medium["filename"] = name
+    return medium
 
 
 def _kept(value: object) -> dict[int, dict[str, Any]]:
@@ -296,11 +365,11 @@ def write_codebuff_result(
     """The ``toolCallId``, ``toolName`` and ``content`` of a tool message in Codebuff's shape."""
     kept = _kept(extras.get(BLOCKS))
 
-    def render(using: Conversion) -> dict[str, Any]:
+    def render(using: Conversion, _version: AiSdk) -> dict[str, Any]:  # Codebuff's items are the same for all
         return _codebuff_result(using, message_index, block_index, block, kept)
 
     fields = {key: value for key, value in extras.items() if key != BLOCKS}
-    return _agreeing(render, conversion, fields, block, _codebuff_reads_as, "content")
+    return _agreeing(render, conversion, fields, block, _codebuff_reads_as, "content", _READ_AS)
 
 
 def render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:

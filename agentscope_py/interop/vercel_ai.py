@@ -1,7 +1,8 @@
 """Vercel AI SDK ``ModelMessage`` lists, also Codebuff's message history.
 
 ``system`` / ``user`` / ``assistant`` / ``tool`` messages whose content is a
-string or a list of parts: text, image, file, reasoning (with Anthropic's
+string or a list of parts: text, image and file (with AI SDK 7's tagged data:
+``_vercel_media``), reasoning (with Anthropic's
 signature: ``_vercel_reasoning``), tool-call and tool-result (with
 ``text``/``json``/``error-*``/``content`` outputs: ``_vercel_results``), and AI
 SDK 6's tool approvals (``_vercel_approvals``).  Codebuff
@@ -17,17 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._blocks import (
-    AudioBlock,
-    ContentBlock,
-    DataBlock,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    VideoBlock,
-)
+from .._blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from .._enums import MsgRole
 from .._frozen import thawed
 from .._messages import Msg
@@ -41,7 +32,6 @@ from .._reader import (
     req_dict,
     req_str,
 )
-from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ._carried_fields import (
     APPROVALS,
@@ -57,16 +47,14 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._carry import data_url, fetchable, parse_arguments, tool_arguments
+from ._carry import fetchable, parse_arguments, tool_arguments
 from ._common import Conversion, Converted, OnUnsupported, as_message_list, file_id_hint, read_usage
 from ._frameworks import (
     MEDIA_BLOCKS,
     PartReader,
     PartRenderer,
     Run,
-    likely_media_type,
     make_message,
-    media_type_of,
     own_run,
     read_all,
     read_epoch,
@@ -74,10 +62,10 @@ from ._frameworks import (
     read_parts,
     read_role,
     result_runs,
-    source_from_string,
     written_epoch,
 )
 from ._vercel_approvals import ApprovalParts, read_approvals
+from ._vercel_media import AiSdk, check_ai_sdk, read_media, write_media
 from ._vercel_reasoning import read_reasoning, reasoning_part
 from ._vercel_results import (
     ERROR_STATES,
@@ -184,20 +172,11 @@ def _read_text(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str,
 
 
 def _read_image(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    return _read_media(part, path, "image")
+    return read_media(part, path, "image")
 
 
 def _read_file(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    return _read_media(part, path, "file")
-
-
-def _read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBlock, dict[str, Any]]:
-    key = "image" if kind == "image" else "data"
-    media = req_str(req(part, key, path), at(path, key))
-    media_type = opt_str(part.get("mediaType"), at(path, "mediaType"))
-    block = DataBlock(source_from_string(media, media_type), name=opt_str(part.get("filename"), at(path, "filename")))
-    # An image part of no image type (or a file part of one) says so, or it would come back as the other.
-    return block, {} if _part_kind(block) == kind else {"type": kind}
+    return read_media(part, path, "file")
 
 
 def _read_tool_call(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -221,9 +200,9 @@ def _read_assistant_result(part: dict[str, Any], path: str) -> tuple[ContentBloc
 
 
 def _read_assistant_file(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
-    # In an assistant message media is written as a file part whatever its type: no hint needed.
-    block, _ = _read_media(part, path, "file")
-    return block, {}
+    # In an assistant message media is written as a file part whatever its type: no type hint needed.
+    block, hints = read_media(part, path, "file")
+    return block, {key: value for key, value in hints.items() if key != "type"}
 
 
 _ASSISTANT_READERS: dict[str, PartReader] = {
@@ -256,25 +235,32 @@ def _renderer(role: MsgRole) -> PartRenderer:
 # == writing =========================================================================
 
 
-def to_vercel_ai(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise") -> Converted:
+def to_vercel_ai(
+    messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise", ai_sdk: AiSdk = 6
+) -> Converted:
     """``ModelMessage`` dicts for ``messages``.
 
     Tool results go to ``tool`` messages (one per run of results; an assistant
     message holding results is split around them), other blocks of a TOOL
     message to a ``user`` message.  A block Vercel cannot hold (a
     :class:`~agentscope_py.HintBlock`, media whose type cannot be told, media
-    given by URL inside a tool result, reasoning outside an assistant message) raises
+    given by URL inside a tool result for AI SDK 5, reasoning outside an assistant message) raises
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
+
+    ``ai_sdk`` (5, 6 or 7): the major version of the ``ai`` package that will read the messages.
+    It picks how media in a tool result are spelled, which no spelling does for all three; what was
+    read from a payload and is unchanged goes back as it came whatever it says.
     """
+    version = check_ai_sdk(ai_sdk)
     conversion = Conversion(TARGET, on_unsupported)
     out: list[dict[str, Any]] = []
     for index, message in enumerate(as_message_list(messages)):
-        out.extend(_write_message(conversion, index, message))
+        out.extend(_write_message(conversion, index, message, version))
     return Converted(out, conversion.notes)
 
 
-def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]) -> list[dict[str, Any]]:
+def _write_message(conversion: Conversion, message_index: int, message: Msg[Any], ai_sdk: AiSdk) -> list[dict[str, Any]]:
     assert message.role is not None
     extras = carried(message.metadata, _FMT)
     runs = result_runs(message, _provider_executed(message))
@@ -287,11 +273,11 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
         if is_result:
             role = MsgRole.TOOL
             fields = _write_fields(message, message_index, run_extras, own=own, role=role)
-            body = _write_results(conversion, message_index, run, run_extras)
+            body = _write_results(conversion, message_index, run, run_extras, ai_sdk)
         else:
             role = MsgRole.USER if message.role is MsgRole.TOOL else message.role
             fields = _write_fields(message, message_index, run_extras, own=own, role=role)
-            body = {"content": _write_content(conversion, message_index, run, run_extras, role)}
+            body = {"content": _write_content(conversion, message_index, run, run_extras, role, ai_sdk)}
         out.append({**fields, **body})
     return out
 
@@ -348,7 +334,7 @@ def _write_fields(
 
 
 def _write_content(
-    conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any], role: MsgRole
+    conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any], role: MsgRole, ai_sdk: AiSdk
 ) -> str | list[dict[str, Any]]:
     form = extras.get(CONTENT_FORM, _USUAL_FORM[role])
     texts = [block.text for _, block in run if isinstance(block, TextBlock)]
@@ -358,9 +344,8 @@ def _write_content(
     approvals = ApprovalParts(extras.get(APPROVALS), role, [block for _, block in run])
     for block_index, block in run:
         approvals.place(parts)
-        part = _write_part(
-            conversion, message_index, block_index, block, part_extras(extras, len(parts), block), _ROLE_NAMES[role]
-        )
+        extras_of_part = part_extras(extras, len(parts), block)
+        part = _write_part(conversion, message_index, block_index, block, extras_of_part, _ROLE_NAMES[role], ai_sdk)
         if part is not None:
             parts.append(part)
             approvals.after(parts, block)
@@ -375,13 +360,14 @@ def _write_part(
     block: ContentBlock,
     extras: Mapping[str, Any],
     kind: str,
+    ai_sdk: AiSdk = 6,
 ) -> dict[str, Any] | None:
     """The part for ``block`` in a message of role ``kind``, or its stand-in (or ``None``) when
     that message cannot hold it.  ``extras``: the carried fields of a block without metadata."""
     if isinstance(block, TextBlock):
         return overlay({"type": "text", "text": block.text}, extras)
     if isinstance(block, MEDIA_BLOCKS) and block.source is not None and kind != "system" and fetchable(block.source):
-        part = _write_media(block, block.source, extras, file_only=kind == "assistant")
+        part = write_media(block, block.source, extras, file_only=kind == "assistant")
         if part is not None:
             return part
     if kind == "assistant":
@@ -399,52 +385,13 @@ def _write_part(
             }
             return overlay(rendered, carried(block.metadata, _FMT))
     if isinstance(block, ToolResultBlock) and kind in ("assistant", "tool"):
-        return write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
+        return write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT), ai_sdk)
     text = conversion.refuse(message_index, block_index, block, hint=file_id_hint(block))
     return None if text is None else {"type": "text", "text": text}
 
 
-def _part_kind(block: ContentBlock) -> str:
-    """``"image"`` for an image (by its declared or its likely media type), ``"file"`` for any other media."""
-    if isinstance(block, ImageBlock):
-        return "image"
-    media_type = likely_media_type(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
-    return "image" if (media_type or "").startswith("image/") else "file"
-
-
-def _media_string(source: Source) -> str:
-    if isinstance(source, URLSource):
-        return source.url
-    assert isinstance(source, Base64Source)
-    return data_url(source) if source.media_type else source.data
-
-
-def _write_media(
-    block: DataBlock | ImageBlock | AudioBlock | VideoBlock,
-    source: Source,
-    extras: Mapping[str, Any],
-    *,
-    file_only: bool = False,
-) -> dict[str, Any] | None:
-    """A media part; in an assistant message (``file_only``) a file part, as the SDK takes no image
-    part there, unless the part was read as an image.  ``None`` for a file part whose media type
-    cannot be told: the SDK requires one."""
-    kind = extras.get("type") if extras.get("type") in ("image", "file") else "file" if file_only else _part_kind(block)
-    part: dict[str, Any] = {"type": kind, "image" if kind == "image" else "data": _media_string(source)}
-    media_type = media_type_of(source)
-    if media_type is None and kind == "file":
-        media_type = likely_media_type(source)
-        if media_type is None and not extras:  # a part read without one goes back as it came
-            return None
-    if media_type is not None:
-        part["mediaType"] = media_type
-    if isinstance(block, DataBlock) and block.name is not None:
-        part["filename"] = block.name
-    return overlay(part, extras)
-
-
 def _write_results(
-    conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any]
+    conversion: Conversion, message_index: int, run: Run, extras: Mapping[str, Any], ai_sdk: AiSdk
 ) -> dict[str, Any]:
     """The body of a tool message: Codebuff's shape when it came that way and can say what the result
     holds (it has no error), else tool-result parts."""
@@ -461,7 +408,9 @@ def _write_results(
         # A result read in Codebuff's shape carries its output list as a replaced "content", which goes
         # back only where we write a "content" (its layout), never into a part; a part's own "content"
         # (no field of the SDK's, kept verbatim) is carried plain and goes back into the part.
-        parts.append(write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT)))
+        parts.append(
+            write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT), ai_sdk)
+        )
     approvals.finish(parts)
     return {"content": parts}
 
