@@ -224,6 +224,13 @@ _NAMELESS = [
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_a_call_or_result_without_id_or_name_is_written_as_its_reader_takes_it(fmt: str, message: Msg[Any]) -> None:
     read, write, _ = FORMATS[fmt]
+    if fmt == "swarm_kit" and message is _NAMELESS[2]:
+        # agent-swarm-kit would send its model a tool message without tool_call_id: refused, unless a policy says.
+        with pytest.raises(UnsupportedContentError, match="without an id"):
+            write([message])
+        out = write([message], on_unsupported="text")
+        assert write(read(out)) == out
+        return
     out = write([message])
     assert "null" not in json.dumps(list(out))
     assert write(read(out)) == out

@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import pytest
 from framework_payloads import comparable, seed, swarm_kit_payloads
 from hypothesis import given
@@ -21,6 +22,7 @@ from agentscope_py import (
     DecodeError,
     HintBlock,
     Msg,
+    MsgRole,
     SystemMessage,
     TextBlock,
     ThinkingBlock,
@@ -32,7 +34,7 @@ from agentscope_py import (
     URLSource,
     UserMessage,
 )
-from agentscope_py.interop import from_swarm_kit, to_swarm_kit
+from agentscope_py.interop import ProblemKind, from_swarm_kit, to_openai, to_swarm_kit, validate_conversation
 
 SEED = seed("swarm_kit_seed.json")["messages"]
 
@@ -45,16 +47,21 @@ def test_seed_examples_come_back_exactly() -> None:
 
 def test_seed_messages_read_as_agentscope_messages() -> None:
     system, user, call, result, navigate, _, resque, flush, hello = from_swarm_kit(SEED)
-    assert isinstance(system, SystemMessage) and system.name == "triage_agent"
-    assert isinstance(user, UserMessage)
+    # agentName is the agent whose history it is: only an assistant message's name.
+    assert isinstance(system, SystemMessage) and system.name is None
+    assert system.metadata["swarm_kit"] == {"agentName": "triage_agent"}
+    assert isinstance(user, UserMessage) and user.name is None
     assert user.content[1] == DataBlock(Base64Source("image/png", "iVBORw0KGgo="), id=user.content[1].id)  # type: ignore[union-attr]
-    assert user.metadata["swarm_kit"] == {"payload": {"image_id": "3f1d2c4e-0b8a-4c5e-9d7f-1a2b3c4d5e6f"}}
+    payload = {"image_id": "3f1d2c4e-0b8a-4c5e-9d7f-1a2b3c4d5e6f"}
+    assert user.metadata["swarm_kit"] == {"payload": payload, "agentName": "triage_agent"}
+    assert call.name == "triage_agent" and hello.name == "sales_agent"
     (tool_call,) = call.content
     assert isinstance(tool_call, ToolUseBlock)
     assert tool_call == ToolUseBlock("tool-id", "func", {"key": "value"}, metadata=tool_call.metadata)
     assert set(tool_call.metadata["swarm_kit"]) == {"absent"} and set(tool_call.metadata["swarm_kit"]["absent"]) == {"type"}
-    assert isinstance(result, ToolResultMessage)
-    assert result.content == (ToolResultBlock("tool-id", "func", TextBlock("done"), state=ToolResultState.SUCCESS),)
+    assert isinstance(result, ToolResultMessage) and result.name is None
+    carrying = {"swarm_kit": {"agentName": "triage_agent"}}
+    assert result.content == (ToolResultBlock("tool-id", "func", TextBlock("done"), carrying, ToolResultState.SUCCESS),)
     raw_call = navigate.content[0]
     assert isinstance(raw_call, ToolUseBlock)
     assert (raw_call.content, dict(raw_call.input)) == ('{"reason": "wants a quote"}', {"reason": "wants a quote"})
@@ -65,10 +72,124 @@ def test_seed_messages_read_as_agentscope_messages() -> None:
 
 def test_a_developer_message_is_a_system_message_that_goes_back_as_one() -> None:
     # ClientAgent.commitDeveloperMessage puts the application's instructions in the history so.
-    payload = [{"role": "developer", "agentName": "triage_agent", "content": "Answer in French.", "mode": "user"}]
+    payload = [{"role": "developer", "agentName": "triage_agent", "content": "Answer in French.", "mode": "tool"}]
     (message,) = from_swarm_kit(payload)
     assert isinstance(message, SystemMessage) and message.get_text_content() == "Answer in French."
     assert to_swarm_kit([message]) == payload
+
+
+# -- what swarm-kit 6.0.0 wrote in a real run (tests/data/interop/swarm_kit_runtime.json) ----------
+
+RUNTIME = seed("swarm_kit_runtime.json")["histories"]
+
+
+@pytest.mark.parametrize("name", sorted(RUNTIME))
+def test_histories_of_a_real_run_come_back_exactly(name: str) -> None:
+    original = copy.deepcopy(RUNTIME[name])
+    assert to_swarm_kit(from_swarm_kit(RUNTIME[name])) == original
+
+
+def test_a_real_run_reads_as_the_conversation_it_was() -> None:
+    read = from_swarm_kit(RUNTIME["raw"])
+    shapes = [(m.role.value if m.role else "", m.name, tuple(b.type for b in m.content)) for m in read]
+    text, call, result = ("text",), ("tool_use",), ("tool_result",)
+    user, agent = ("USER", None), ("ASSISTANT", "agent-a")
+    system = ("SYSTEM", None)
+    assert shapes[:9] == [
+        (*user, text), (*agent, text), (*user, text),
+        (*agent, ("text", "tool_use", "tool_use")),
+        ("TOOL", None, ("tool_result", "tool_result")),
+        (*system, text),  # the tool's commitSystemMessage, read before both results
+        (*user, text), (*agent, text),  # executeForce("continue"), the answer
+        (*system, text),  # commitDeveloperMessage
+    ]
+    assert shapes[14:19] == [(*agent, call), ("TOOL", None, result), (*system, text), (*user, text), (*agent, text)]
+    notes = [m for m in read if m.get_text_content().startswith("weather fetched")]
+    assert [m.metadata["swarm_kit"]["layout"] for m in notes] == [
+        {"before_result": 0, "tool_call_id": "call_w1"},
+        {"before_result": 0, "tool_call_id": "call_s1"},
+    ]
+    # After navigation, agent-b's: the user messages (the navigation's executeForce too) are no agent's words.
+    assert {m["agentName"] for m in RUNTIME["raw"][-4:]} == {"agent-b"}
+    assert [m.name for m in read[-4:]] == [None, "agent-b", None, "agent-b"]
+
+
+def test_what_the_agent_of_a_real_run_saw_goes_to_openai() -> None:
+    # Before the flush, and after the resque (the call to an unknown tool before it has no result:
+    # that is why swarm-kit recovered); to_openai raised where a tool's system message stood.
+    raw = RUNTIME["raw"]
+    flush = next(index for index, message in enumerate(raw) if message["role"] == "flush")
+    for stretch in (raw[:flush], RUNTIME["openai_shaped"]):
+        messages = from_swarm_kit(stretch)
+        assert {p.kind for p in validate_conversation(messages)} <= {ProblemKind.LATE_SYSTEM_MESSAGE}
+        sent = to_openai(messages)
+        assert not [m for m in sent if m["role"] == "user" and "name" in m]  # the user's words are no agent's
+    assert to_openai(from_swarm_kit(raw, since_reset=True))[0] == {"role": "user", "content": "Start the conversation"}
+
+
+# -- a system message where calls wait for their results -------------------------------------------
+
+_ASKING = {
+    "role": "assistant", "agentName": "a", "content": "Let me check.", "mode": "tool",
+    "tool_calls": [
+        {"id": "w", "type": "function", "function": {"name": "weather", "arguments": {"city": "Paris"}}},
+        {"id": "t", "type": "function", "function": {"name": "time", "arguments": {}}},
+    ],
+}
+_NOTE = {"role": "system", "agentName": "a", "content": "weather fetched", "mode": "tool"}  # a tool's commitSystemMessage
+_W = {"role": "tool", "agentName": "a", "content": "sunny", "mode": "tool", "tool_call_id": "w"}
+_T = {"role": "tool", "agentName": "a", "content": "12:00", "mode": "tool", "tool_call_id": "t"}
+_NEXT = {"role": "user", "agentName": "a", "content": "continue", "mode": "tool"}
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [[_ASKING, _NOTE, _W, _T, _NEXT], [_ASKING, _W, _NOTE, _T], [_ASKING, _NOTE, {**_NOTE, "content": "again"}, _W, _NOTE, _T]],
+    ids=["before-the-results", "between-them", "several"],
+)
+def test_a_system_message_between_calls_and_results_comes_after_them(payload: list[dict[str, Any]]) -> None:
+    # swarm-kit sends its model every system message first (ClientHistory.toArrayForAgent): where it
+    # stands means nothing to it, but kept there it would part the calls from their results.
+    messages = from_swarm_kit(payload)
+    results, *notes = messages[1 : 2 + sum(m["role"] == "system" for m in payload)]
+    assert isinstance(results, ToolResultMessage) and [b.id for b in results.get_content_blocks(ToolResultBlock)] == ["w", "t"]
+    assert all(isinstance(note, SystemMessage) for note in notes)
+    assert all(p.kind is ProblemKind.LATE_SYSTEM_MESSAGE for p in validate_conversation(messages))
+    to_openai(messages)  # no ConversationError
+    assert to_swarm_kit(messages) == payload
+
+
+def test_a_system_message_read_after_the_results_goes_back_where_it_now_is_once_they_change() -> None:
+    calls, results, note = from_swarm_kit([_ASKING, _NOTE, _W, _T])
+    assert isinstance(results, ToolResultMessage)
+    w, t = results.get_content_blocks(ToolResultBlock)
+    hi = {"role": "user", "agentName": "", "content": "hi", "mode": "user"}
+    # Written as _NOTE: the mark of where it was is no field of swarm-kit's.
+    edits = {
+        "results removed": ([calls, note], [_ASKING, _NOTE]),
+        "first result removed": ([calls, results.with_content([t]), note], [_ASKING, _T, _NOTE]),
+        "its result given another id": (
+            [calls, results.with_content([attrs.evolve(w, id="w2"), t]), note],
+            [_ASKING, {**_W, "tool_call_id": "w2"}, _T, _NOTE],
+        ),
+        "a message put between": ([calls, results, UserMessage("hi"), note], [_ASKING, _W, _T, hi, _NOTE]),
+        "moved to the front": ([note, calls, results], [_NOTE, _ASKING, _W, _T]),
+        "the calls removed": ([results, note], [_W, _T, _NOTE]),
+    }
+    for name, (messages, expected) in edits.items():
+        assert to_swarm_kit(messages) == expected, name
+
+
+def test_only_system_messages_move_as_swarm_kit_sends_a_developer_one_where_it_stands() -> None:
+    developer = {**_NOTE, "role": "developer"}
+    payload = [_ASKING, developer, _W, _T]
+    calls, read_developer, results = from_swarm_kit(payload)
+    assert isinstance(read_developer, SystemMessage) and isinstance(results, ToolResultMessage)
+    assert to_swarm_kit([calls, read_developer, results]) == payload
+    # Not after a message without calls, nor when no result follows.
+    for unmoved in ([{**_ASKING, "tool_calls": []}, _NOTE, _W], [_ASKING, _NOTE, _NEXT]):
+        assert [m.role for m in from_swarm_kit(unmoved)][1] is MsgRole.SYSTEM
+        assert "layout" not in from_swarm_kit(unmoved)[1].metadata.get("swarm_kit", {})
 
 
 @given(swarm_kit_payloads())
@@ -130,11 +251,27 @@ def _no_two_tool_messages_in_a_row(messages: Sequence[Msg[Any]]) -> bool:
     return not any(isinstance(a, ToolResultMessage) and isinstance(b, ToolResultMessage) for a, b in itertools.pairwise(messages))
 
 
-@given(st.lists(_MESSAGES, max_size=4).filter(_no_two_tool_messages_in_a_row))
+def _no_system_message_where_calls_wait(messages: Sequence[Msg[Any]]) -> bool:
+    # One there comes back after the results (see test_a_system_message_between_calls_and_results_comes_after_them).
+    waiting = False
+    for message in messages:
+        if message.role is MsgRole.SYSTEM and waiting:
+            return False
+        if message.role is not MsgRole.TOOL:
+            waiting = message.role is MsgRole.ASSISTANT and bool(message.get_content_blocks(ToolUseBlock))
+    return True
+
+
+@given(st.lists(_MESSAGES, max_size=4).filter(_no_two_tool_messages_in_a_row).filter(_no_system_message_where_calls_wait))
 def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
     back = from_swarm_kit(to_swarm_kit(messages))
-    expected = [comparable(_without_raw_arguments(m), ids=False, timestamps=False) for m in messages]
+    expected = [comparable(_as_swarm_kit_holds(m), ids=False, timestamps=False) for m in messages]
     assert [comparable(m, ids=False, timestamps=False) for m in back] == expected
+
+
+def _as_swarm_kit_holds(message: Msg[Any]) -> Msg[Any]:
+    # agentName holds an assistant's name only: another message's (a user's, a tool's) is no agent's.
+    return _without_raw_arguments(message if message.role is MsgRole.ASSISTANT else message.__replace__(name=None))
 
 
 def _without_raw_arguments(message: Msg[Any]) -> Msg[Any]:
@@ -183,7 +320,7 @@ def test_each_result_is_a_tool_message_and_consecutive_ones_merge_back() -> None
             "role": "assistant",
             "agentName": "agent",
             "content": "",
-            "mode": "user",
+            "mode": "tool",
             "tool_calls": [
                 {"id": "a", "type": "function", "function": {"name": "f", "arguments": {"x": 1}}},
                 {"id": "b", "type": "function", "function": {"name": "g", "arguments": {"raw": True}}},
@@ -194,7 +331,9 @@ def test_each_result_is_a_tool_message_and_consecutive_ones_merge_back() -> None
     ]
     call_message, results = from_swarm_kit(sent)
     assert call_message.content == (message.content[0], ToolUseBlock("b", "g", {"raw": True}))
-    assert isinstance(results, ToolResultMessage) and results.content == message.content[2:]
+    assert isinstance(results, ToolResultMessage)
+    read_results = results.get_content_blocks(ToolResultBlock)
+    assert [attrs.evolve(block, metadata={}) for block in read_results] == list(message.content[2:])
 
 
 def test_a_long_run_of_tool_messages_is_one_tool_message_of_its_results_in_order() -> None:
@@ -202,12 +341,45 @@ def test_a_long_run_of_tool_messages_is_one_tool_message_of_its_results_in_order
     sent = [{"role": "tool", "agentName": "a", "content": str(i), "mode": "tool", "tool_call_id": f"c{i}"} for i in range(20_000)]
     sent.append({"role": "user", "agentName": "", "content": "next", "mode": "user"})
     results, user = from_swarm_kit(sent)
-    assert isinstance(results, ToolResultMessage) and results.name == "a"
-    assert [(block.id, block.output) for block in results.get_content_blocks(ToolResultBlock)] == [
-        (f"c{i}", (TextBlock(str(i)),)) for i in range(20_000)
+    assert isinstance(results, ToolResultMessage) and results.name is None
+    assert [(block.id, block.output, block.metadata) for block in results.get_content_blocks(ToolResultBlock)] == [
+        (f"c{i}", (TextBlock(str(i)),), {"swarm_kit": {"agentName": "a"}}) for i in range(20_000)
     ]
     assert user.get_text_content() == "next"
     assert to_swarm_kit([results, user]) == sent
+
+
+def test_a_result_without_an_id_is_unsupported_as_swarm_kit_would_send_it_without_tool_call_id() -> None:
+    # swarm-kit never writes one, but sends one to its model (a tool message without tool_call_id passes
+    # its history filter), whose API rejects it.
+    orphan = ToolResultBlock(None, "f", TextBlock("orphan"), state=ToolResultState.SUCCESS)
+    messages = [UserMessage("q"), ToolResultMessage(orphan)]
+    with pytest.raises(
+        UnsupportedContentError,
+        match=r"ToolResultBlock without an id \(messages\[1\]\.content\[0\]\): .*give it the id of the call it answers",
+    ):
+        to_swarm_kit(messages)
+    dropped = to_swarm_kit(messages, on_unsupported="drop")
+    assert [m["role"] for m in dropped] == ["user"]
+    assert [(n.message_index, n.block_index, n.block_type, n.action) for n in dropped.notes] == [(1, 0, "tool_result", "dropped")]
+    as_text = to_swarm_kit(messages, on_unsupported="text", agent_name="a")
+    assert as_text[1] == {"role": "user", "agentName": "a", "content": "[tool result f None (success)]\norphan", "mode": "tool"}
+    assert [(n.block_type, n.action) for n in as_text.notes] == [("tool_result", "as_text")]
+    # One read so (tool_call_id left out, or null) goes back as it came.
+    without_id = {"role": "tool", "agentName": "a", "content": "x", "mode": "tool"}
+    for read in (without_id, {**without_id, "tool_call_id": None}):
+        assert to_swarm_kit(from_swarm_kit([read])) == [read]
+
+
+def test_the_result_of_a_call_the_policy_dropped_is_written_as_to_openai_leaves_it() -> None:
+    # Left to swarm-kit, which sends no result whose call it has not (nor to_openai(validate=False)'s reader).
+    messages = [
+        AssistantMessage(ToolUseBlock("c", "f", None, "{not json")),
+        ToolResultMessage(ToolResultBlock("c", "f", TextBlock("r"), state=ToolResultState.SUCCESS)),
+    ]
+    sent = to_swarm_kit(messages, on_unsupported="drop")
+    assert [(m["role"], m.get("tool_call_id")) for m in sent] == [("assistant", None), ("tool", "c")]
+    assert [(n.message_index, n.block_type) for n in sent.notes] == [(0, "tool_use")]
 
 
 def test_texts_are_joined_into_the_content_string() -> None:
@@ -244,19 +416,60 @@ def test_blocks_swarm_kit_cannot_hold_raise_unless_a_policy_is_chosen(block: Any
 
 def test_agent_name_is_written_for_the_messages_that_have_no_name() -> None:
     # swarm-kit shows an agent its system messages, calls and results only under its own agentName:
-    # written with "", those of a nameless history never reached the model.
+    # written with "", those of a nameless history never reached the model.  A user's name is no
+    # agent's: agentName is the agent whose history it is.
     history = [
-        SystemMessage("You are a sales bot."),
+        SystemMessage("You are a sales bot.", name="system"),
         UserMessage("Quote me for 3 licences", name="alice"),
         AssistantMessage(ToolUseBlock("t1", "lookup", {"q": 3})),
-        ToolResultMessage(ToolResultBlock("t1", "lookup", TextBlock("found"), state=ToolResultState.SUCCESS)),
+        ToolResultMessage(ToolResultBlock("t1", "lookup", TextBlock("found"), state=ToolResultState.SUCCESS), name="system"),
     ]
-    assert [m["agentName"] for m in to_swarm_kit(history)] == ["", "alice", "", ""]
+    assert [m["agentName"] for m in to_swarm_kit(history)] == ["", "", "", ""]
     sent = to_swarm_kit(history, agent_name="sales")
-    assert [m["agentName"] for m in sent] == ["sales", "alice", "sales", "sales"]
-    assert [m.name for m in from_swarm_kit(sent)] == ["sales", "alice", "sales", "sales"]
+    assert [m["agentName"] for m in sent] == ["sales", "sales", "sales", "sales"]
+    assert [m.name for m in from_swarm_kit(sent)] == [None, None, "sales", None]
     with pytest.raises(ArgumentTypeError, match=r"to_swarm_kit agent_name must be a str or None, got 5 \(int\)"):
         to_swarm_kit(history, agent_name=5)  # type: ignore[arg-type]
+
+
+def test_agent_name_is_the_agent_whose_history_it_is_so_only_an_assistant_message_is_named_so() -> None:
+    # swarm-kit writes its agent's name on every message it pushes to that agent's history, the user's too.
+    payload = [
+        {"role": "user", "agentName": "agent-a", "content": "hi", "mode": "user", "payload": None},
+        {"role": "assistant", "agentName": "agent-a", "content": "hello", "mode": "tool"},
+    ]
+    user, assistant = from_swarm_kit(payload)
+    assert user.name is None and assistant.name == "agent-a"
+    assert to_openai([user, assistant]) == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello", "name": "agent-a"},
+    ]
+    # The agentName read goes back as it came, whatever agent_name says; an assistant's edited name is written.
+    assert to_swarm_kit([user, assistant], agent_name="agent-b") == payload
+    assert [m["agentName"] for m in to_swarm_kit([user, assistant.__replace__(name="agent-c")])] == ["agent-a", "agent-c"]
+    assert to_swarm_kit([UserMessage("hi", name="alice")], agent_name="agent-b")[0]["agentName"] == "agent-b"
+
+
+def test_mode_is_user_only_for_a_user_message_as_swarm_kit_writes_it() -> None:
+    # getUserHistory counts a user message of mode "user" as the user's words: not the other blocks of
+    # a TOOL message.  swarm-kit writes "tool" on all the rest.
+    messages = [
+        SystemMessage("s"),
+        UserMessage("u"),
+        AssistantMessage("a"),
+        ToolResultMessage([ToolResultBlock("c", "f", TextBlock("r"), state=ToolResultState.SUCCESS), TextBlock("also")]),
+    ]
+    assert [(m["role"], m["mode"]) for m in to_swarm_kit(messages)] == [
+        ("system", "tool"), ("user", "user"), ("assistant", "tool"), ("tool", "tool"), ("user", "tool"),
+    ]
+    # What swarm-kit wrote otherwise goes back so: executeForce's text, an adapter's answer in mode "user".
+    written = [
+        {**_NEXT, "content": "Start the conversation"},
+        {"role": "assistant", "agentName": "a", "content": "hi", "mode": "user"},
+    ]
+    read = from_swarm_kit(written)
+    assert [m.metadata["swarm_kit"]["mode"] for m in read] == ["tool", "user"]
+    assert to_swarm_kit(read) == written
 
 
 def _swarm(role: str, content: str, **fields: Any) -> dict[str, Any]:

@@ -74,7 +74,9 @@ APPROVALS = "approvals"
 #: in the role's usual form.
 CONTENT_FORM = "content_form"
 #: A message's carried dict.  Vercel AI: ``"codebuff"`` for a tool message in Codebuff's shape;
-#: AgentFlow: ``"one message"`` for a TOOL message read from one AgentFlow message holding several results.
+#: AgentFlow: ``"one message"`` for a TOOL message read from one AgentFlow message holding several results;
+#: agent-swarm-kit: ``{"before_result", "tool_call_id"}`` on a system message read after the results it stood
+#: before (``_swarm_kit_placement``).
 LAYOUT = "layout"
 #: Vercel AI, a media part's carried dict: how its data was spelled when that was not the string we
 #: write: ``"base64"`` (bare base64 of a declared type), ``"data"`` / ``"url"`` (AI SDK 7's tagged objects).
