@@ -159,12 +159,16 @@ _V_CALL = _obj(
     {"type": st.just("tool-call"), "toolCallId": _IDS, "toolName": _TEXT, "input": json_objects() | _TEXT | _EXTRA_VALUES},
     {**_PART_EXTRAS, "providerExecuted": st.just(False)},
 )
-_V_MEDIA_ITEM = _obj({"type": st.just("media"), "data": _BASE64, "mediaType": _MEDIA_TYPES})
+_V_MEDIA_ITEM = _obj({"type": st.just("media"), "data": _BASE64, "mediaType": _MEDIA_TYPES}, _PART_EXTRAS)
 # AI SDK 6's output items (content-part.ts ToolResultOutput): inline data and URLs, images and files.
+# Each read into a block carries only its spelling and the fields ours misses, never its data.
 _V6_ITEMS = st.one_of(
-    _obj({"type": st.just("image-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}),
-    _obj({"type": st.just("file-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT}),
-    _obj({"type": st.sampled_from(["image-url", "file-url"]), "url": st.just("https://example.com/a.png")}),
+    _obj({"type": st.just("image-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}, _PART_EXTRAS),
+    _obj({"type": st.just("file-data"), "data": _BASE64, "mediaType": _MEDIA_TYPES}, {"filename": _TEXT, **_PART_EXTRAS}),
+    _obj(
+        {"type": st.sampled_from(["image-url", "file-url"]), "url": st.sampled_from(["https://example.com/a.png", "https://e.com/doc.pdf", "https://e.com/x"])},
+        {"mediaType": _MEDIA_TYPES, **_PART_EXTRAS},
+    ),
     # files the provider holds, and a provider's own items: no block of ours, carried whole
     _obj(
         {"type": st.sampled_from(["file-id", "image-file-id"]), "fileId": st.just("file-abc") | st.just({"openai": "file-1"})},
@@ -227,7 +231,10 @@ _CODEBUFF_TOOL = _obj(
         "role": st.just("tool"),
         "toolCallId": _IDS,
         "toolName": _TEXT,
-        "content": st.lists(_obj({"type": st.just("json"), "value": _EXTRA_VALUES}) | _V_MEDIA_ITEM, max_size=3),
+        "content": st.lists(
+            _obj({"type": st.just("json"), "value": _EXTRA_VALUES}) | _obj({"type": st.just("text"), "text": _TEXT}) | _V_MEDIA_ITEM | _V6_ITEMS,
+            max_size=3,
+        ),
     },
     _MESSAGE_EXTRAS,
 )

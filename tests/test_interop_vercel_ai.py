@@ -113,8 +113,8 @@ _DATA = st.builds(
 # An assistant's media is a file part, which must name its media type: one the block does not
 # declare comes back declared (test_a_file_part_names_the_likely_media_type).
 _DECLARED_DATA = _DATA.filter(lambda block: not isinstance(block.source, URLSource) or block.source.mime_type is not None)
-# Named, a result's medium other than an image goes as a file-data item, which holds the name; an
-# image goes as media (AI SDK 6) or image-data (7), which hold none.  A URL goes as image-url, which
+# Named, a result's medium other than an image goes as a file-data item (AI SDK 6) or a file item (7),
+# which hold the name; an image as media for 6, which holds none.  A URL goes as image-url, which
 # holds no media type (an image's comes back from its extension), or file-url.
 _B64_DATA = st.builds(DataBlock, st.builds(Base64Source, st.just("image/png"), st.just("AAAA"))) | st.builds(
     DataBlock, st.builds(Base64Source, st.just("audio/wav"), st.just("AAAA")), name=st.none() | _TEXT
@@ -158,7 +158,7 @@ def test_messages_come_back_equal(messages: list[Msg[Any]]) -> None:
 def test_results_written_for_ai_sdk_6_and_7_come_back_equal(ai_sdk: Literal[6, 7], results: list[ToolResultBlock]) -> None:
     message = ToolResultMessage(results)
     (back,) = from_vercel_ai(to_vercel_ai([message], ai_sdk=ai_sdk))
-    # What is read is rendered in AI SDK 6's spelling: 7's (image-data for an image) is carried.
+    # What is read is rendered in AI SDK 6's spelling: 7's (its file item) is marked, in the metadata.
     plain = back.with_content([attrs.evolve(block, metadata={}) for block in back.get_content_blocks(ToolResultBlock)])
     assert comparable(plain, ids=False)[3] == comparable(message, ids=False)[3]
 
@@ -613,6 +613,58 @@ def test_an_approval_answer_alone_in_its_tool_message_parts_nothing() -> None:
     assert to_vercel_ai(messages) == history
 
 
+_APPROVED: list[dict[str, Any]] = [
+    {"role": "assistant", "content": [
+        {"type": "text", "text": "deleting"},
+        {"type": "tool-call", "toolCallId": "c1", "toolName": "rm", "input": {}},
+        {"type": "tool-approval-request", "approvalId": "ap-1", "toolCallId": "c1"},
+    ]},
+    {"role": "tool", "content": [
+        {"type": "tool-approval-response", "approvalId": "ap-1", "approved": True},
+        {"type": "tool-result", "toolCallId": "c1", "toolName": "rm", "output": {"type": "text", "value": "ok"}},
+    ]},
+]
+
+
+def test_a_call_asking_for_approval_is_unsupported_for_ai_sdk_5_which_has_no_approvals() -> None:
+    # ai 5 refuses the whole prompt for an approval part: it goes through the policy, not into the payload.
+    asking = AssistantMessage(TextBlock("deleting"), ToolUseBlock("c9", "rm", {}, state=ToolCallState.ASKING))
+    with pytest.raises(UnsupportedContentError, match=r"tool-approval-request part \(messages\[0\]\.content\[1\], for call 'c9'\): ai 5 has no tool approvals"):
+        to_vercel_ai([asking], ai_sdk=5)
+    for policy in ("drop", "text"):  # a text would say nothing the call does not: dropped either way
+        sent = to_vercel_ai([asking], on_unsupported=policy, ai_sdk=5)
+        assert [part["type"] for part in sent[0]["content"]] == ["text", "tool-call"]
+        assert [(n.message_index, n.block_index, n.block_type, n.action) for n in sent.notes] == [
+            (0, 1, "tool-approval-request", "dropped")
+        ]
+    assert [part["type"] for part in to_vercel_ai([asking], ai_sdk=6)[0]["content"]][-1] == "tool-approval-request"
+
+
+def test_approval_parts_read_from_a_payload_are_unsupported_for_ai_sdk_5() -> None:
+    messages = from_vercel_ai(_APPROVED)
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[1\], for call 'c1'"):
+        to_vercel_ai(messages, ai_sdk=5)
+    sent = to_vercel_ai(messages, on_unsupported="drop", ai_sdk=5)
+    assert [[part["type"] for part in message["content"]] for message in sent] == [["text", "tool-call"], ["tool-result"]]
+    assert [(n.message_index, n.block_index, n.block_type) for n in sent.notes] == [
+        (0, 1, "tool-approval-request"), (1, 0, "tool-approval-response")
+    ]
+    assert str(sent.notes[1]) == "messages[1].content[0]: tool-approval-response block dropped (the Vercel AI SDK 5 cannot hold it)"
+    # The answer alone in its tool message: named by the place it stood at.
+    answer_alone = from_vercel_ai([_APPROVED[1] | {"content": _APPROVED[1]["content"][:1]}])
+    with pytest.raises(UnsupportedContentError, match=r"tool-approval-response part \(messages\[0\]\.content\[0\], for approval 'ap-1'\)"):
+        to_vercel_ai(answer_alone, ai_sdk=5)
+    # AI SDK 6 and 7 take them, as they came.
+    assert to_vercel_ai(messages, ai_sdk=7) == _APPROVED
+
+
+def test_a_parts_fields_stay_with_it_after_an_approval_part_is_dropped_for_ai_sdk_5() -> None:
+    text = {"type": "text", "text": "x", "providerOptions": {"anthropic": {"cacheControl": {"type": "ephemeral"}}}}
+    payload = [{"role": "assistant", "content": [*_APPROVED[0]["content"][1:], text]}]
+    (sent,) = to_vercel_ai(from_vercel_ai(payload), on_unsupported="drop", ai_sdk=5)
+    assert sent["content"] == [payload[0]["content"][0], text]
+
+
 # -- AI SDK 6's output items we have no block for ------------------------------------------------
 
 # content-part.ts of ai@6: a file the provider holds, by one id or one per provider, and a provider's own item.
@@ -641,12 +693,13 @@ def test_file_id_and_custom_items_are_carried_and_go_back_where_they_were() -> N
     # No block stands for them: the blocks are what the other items hold.
     assert [type(block) for block in result.output] == [TextBlock, DataBlock]
     assert to_vercel_ai([message]) == original
-    # The output edited, they still stand at their places, as they came.
+    # The output edited, they still stand at their places, as they came; so does the image, the block
+    # its item was read into still standing at its index of the output.
     edited = message.with_content([attrs.evolve(result, output=[TextBlock("charts"), result.output[1]])])
     assert to_vercel_ai([edited])[0]["content"][0]["output"]["value"] == [
         {"type": "text", "text": "charts"},
         _FILE_ID,
-        {"type": "media", "data": "iVBORw0KGgo=", "mediaType": "image/png"},
+        {"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": "image/png", "providerOptions": {"openai": {"detail": "low"}}},
         _IMAGE_FILE_ID,
         _CUSTOM,
     ]
@@ -908,18 +961,31 @@ def test_a_named_image_in_a_tool_result_goes_as_media_by_default() -> None:
     ("ai_sdk", "expected"),
     [
         # AI SDK 5 knows media items only.
-        (5, ["media", "media", "media"]),
+        (5, [("media", None), ("media", None), ("media", None)]),
         # 6 reads media; file-data for a named file, which holds its name (not an image: Anthropic drops it).
-        (6, ["media", "file-data", "media"]),
-        # 7 refuses media items: image-data for an image, file-data for other media.
-        (7, ["image-data", "file-data", "file-data"]),
+        (6, [("media", None), ("file-data", "report.pdf"), ("media", None)]),
+        # 7 refuses media items and deprecates image-data / file-data: its own file item, a name with it.
+        (7, [("file", "screen.png"), ("file", "report.pdf"), ("file", None)]),
     ],
 )
-def test_media_in_a_tool_result_are_spelled_for_the_ai_sdk_version(ai_sdk: Literal[5, 6, 7], expected: list[str]) -> None:
+def test_media_in_a_tool_result_are_spelled_for_the_ai_sdk_version(
+    ai_sdk: Literal[5, 6, 7], expected: list[tuple[str, str | None]]
+) -> None:
     items = _items([_NAMED_IMAGE, _NAMED_PDF, _PDF], ai_sdk)
-    assert [entry["type"] for entry in items] == expected
-    assert [entry.get("filename") for entry in items] == [None, "report.pdf" if ai_sdk != 5 else None, None]
-    assert all(entry["data"] in (_PNG, "JVBERi0=") and entry["mediaType"] for entry in items)
+    assert [(entry["type"], entry.get("filename")) for entry in items] == expected
+    datas = [entry["data"]["data"] if ai_sdk == 7 else entry["data"] for entry in items]
+    assert datas == [_PNG, "JVBERi0=", "JVBERi0="]
+    assert [entry["mediaType"] for entry in items] == ["image/png", "application/pdf", "application/pdf"]
+
+
+def test_ai_sdk_7_gets_its_file_item_with_tagged_data_for_base64_and_the_url_items_it_takes_for_a_url() -> None:
+    # The file item's URL must be a URL object, which JSON cannot hold: 7's schema refuses the string.
+    blocks: list[ContentBlock] = [_NAMED_IMAGE, DataBlock(URLSource("https://e.com/a.png")), DataBlock(URLSource("https://e.com/d.pdf"))]
+    assert _items(blocks, 7) == [
+        {"type": "file", "data": {"type": "data", "data": _PNG}, "mediaType": "image/png", "filename": "screen.png"},
+        {"type": "image-url", "url": "https://e.com/a.png"},
+        {"type": "file-url", "url": "https://e.com/d.pdf", "mediaType": "application/pdf"},
+    ]
 
 
 @pytest.mark.parametrize(
@@ -936,9 +1002,72 @@ def test_items_read_from_a_payload_go_back_as_they_came_whatever_the_version(ai_
         {"type": "text", "text": "x"},
         {"type": "image-data", "data": _PNG, "mediaType": "image/png"},
         {"type": "file", "mediaType": "application/pdf", "filename": "a.pdf", "data": {"type": "data", "data": "JVBERi0="}},
-        {"type": "image-url", "url": "https://e.com/a.png"},
+        {"type": "file", "mediaType": "application/pdf", "data": {"type": "url", "url": "https://e.com/a.pdf"}},
     ])
     assert to_vercel_ai(from_vercel_ai(payload), ai_sdk=ai_sdk) == payload
+
+
+def test_an_item_read_in_our_ai_sdk_6_spelling_is_written_as_the_version_spells_it() -> None:
+    # Nothing is carried for it: beside an item that came in another spelling, it is spelled for ai_sdk.
+    payload = _tool_result([
+        {"type": "media", "data": _PNG, "mediaType": "image/png"},
+        {"type": "image-data", "data": _PNG, "mediaType": "image/png"},
+        {"type": "image-url", "url": "https://e.com/a.png"},
+    ])
+    (message,) = from_vercel_ai(payload)
+    (tool,) = to_vercel_ai([message], ai_sdk=7)
+    assert tool["content"][0]["output"]["value"] == [
+        {"type": "file", "data": {"type": "data", "data": _PNG}, "mediaType": "image/png"},
+        {"type": "image-data", "data": _PNG, "mediaType": "image/png"},
+        {"type": "image-url", "url": "https://e.com/a.png"},
+    ]
+    # AI SDK 5 holds no URL: the item in our spelling goes through the policy.
+    with pytest.raises(UnsupportedContentError, match=r"output\[2\]"):
+        to_vercel_ai([message], ai_sdk=5)
+
+
+def test_a_results_items_carry_their_spelling_not_their_data() -> None:
+    payload = _tool_result([
+        {"type": "text", "text": "x"},
+        {"type": "image-data", "data": _PNG, "mediaType": "image/png", "providerOptions": {"openai": {"detail": "low"}}},
+        {"type": "file", "mediaType": "application/pdf", "filename": "a.pdf", "data": {"type": "data", "data": "JVBERi0="}},
+        {"type": "file", "mediaType": "image/png", "data": {"type": "url", "url": f"data:image/png;base64,{_PNG}"}},
+    ])
+    (message,) = from_vercel_ai(payload)
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock)
+    carried = result.metadata["vercel_ai"]
+    assert carried["parts"] == {
+        "1": {"media_form": "image-data", "providerOptions": {"openai": {"detail": "low"}}},
+        "2": {"media_form": "file:data"},
+        "3": {"media_form": "file:url"},
+    }
+    assert set(carried) == {"parts", "part_of"} and _PNG not in str(carried) and "JVBERi0=" not in str(carried)
+    assert to_vercel_ai([message]) == payload
+    codebuff = [{"role": "tool", "toolCallId": "c", "toolName": "f", "content": payload[0]["content"][0]["output"]["value"]}]
+    (read,) = from_vercel_ai(codebuff)
+    (read_result,) = read.content
+    assert isinstance(read_result, ToolResultBlock)
+    assert _PNG not in str(read.metadata) and _PNG not in str(read_result.metadata)
+    assert to_vercel_ai([read]) == codebuff
+
+
+def test_an_items_spelling_is_never_applied_to_another_block() -> None:
+    (message,) = from_vercel_ai(_tool_result([{"type": "image-data", "data": _PNG, "mediaType": "image/png"}]))
+    (result,) = message.content
+    assert isinstance(result, ToolResultBlock)
+    gif = DataBlock(Base64Source("image/gif", "R0lGODlh"))
+
+    def written(output: list[ContentBlock]) -> list[dict[str, Any]]:
+        edited = message.with_content([attrs.evolve(result, output=output)])
+        return to_vercel_ai([edited])[0]["content"][0]["output"]["value"]  # type: ignore[no-any-return]
+
+    media = {"type": "media", "data": _PNG, "mediaType": "image/png"}
+    # Another block at its index, or one put before it: ours, for both.
+    assert written([gif, TextBlock("t")]) == [{"type": "media", "data": "R0lGODlh", "mediaType": "image/gif"}, {"type": "text", "text": "t"}]
+    assert written([gif, *result.output]) == [{"type": "media", "data": "R0lGODlh", "mediaType": "image/gif"}, media]
+    # After one added behind it, it still stands there: as it came.
+    assert written([*result.output, gif])[0] == {"type": "image-data", "data": _PNG, "mediaType": "image/png"}
 
 
 # -- AI SDK 7's tagged file data ----------------------------------------------------------------------

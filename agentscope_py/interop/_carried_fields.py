@@ -61,7 +61,8 @@ ABSENT = "absent"
 #: object had otherwise than we write them, each with the digest of what we wrote there when reading it.
 REPLACED = "replaced"
 #: Bookkeeping entry of a message's carried dict: ``{"<index in the format's content>": {...}}``,
-#: the carried fields of parts that became blocks without metadata of their own (text, media).
+#: the carried fields of parts that became blocks without metadata of their own (text, media); in a
+#: Vercel AI tool result's, the same for the items of its output, by index in the output.
 PARTS = "parts"
 #: Beside :data:`PARTS`: ``{"<index>": "<fingerprint>"}``, the block each was read into.
 PART_OF = "part_of"
@@ -78,8 +79,9 @@ CONTENT_FORM = "content_form"
 #: agent-swarm-kit: ``{"before_result", "tool_call_id"}`` on a system message read after the results it stood
 #: before (``_swarm_kit_placement``).
 LAYOUT = "layout"
-#: Vercel AI, a media part's carried dict: how its data was spelled when that was not the string we
-#: write: ``"base64"`` (bare base64 of a declared type), ``"data"`` / ``"url"`` (AI SDK 7's tagged objects).
+#: Vercel AI, a media part's or output item's carried dict: how it was spelled when not as we write it
+#: for AI SDK 6: for a part's data ``"base64"`` (bare base64 of a declared type), ``"data"`` / ``"url"``
+#: (AI SDK 7's tagged objects); for an output item its own form (``"image-data"``, ``"file:data"``, …).
 MEDIA_FORM = "media_form"
 #: Vercel AI, a result's carried dict: it was read from an assistant message, so the provider ran it
 #: and it goes back there; never written.

@@ -7,12 +7,15 @@ ours: a request makes its call ``ToolCallState.ASKING`` (what AgentScope calls a
 call waiting for the user), and both parts are carried whole, by position, so
 that they are written back as they came.  A call made ``ASKING`` in Python gets a
 request of its own when written, with the call's id as the approval's.
+
+AI SDK 5 has no approvals, and refuses a prompt holding either part: written for
+it (``ai_sdk=5``), each goes through the caller's policy (:func:`refused_by_ai_5`).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._blocks import ContentBlock, ToolUseBlock
@@ -20,13 +23,17 @@ from .._enums import MsgRole, ToolCallState
 from .._frozen import thawed
 from .._reader import at, item, req, req_bool, req_str
 from .._shown import elided, shown
-from ..errors import DecodeError
+from ..errors import DecodeError, UnsupportedContentError
 from ._carry import position as carried_position
+from ._common import Conversion, ConversionNote
 
-__all__ = ["ApprovalParts", "read_approvals"]
+__all__ = ["ApprovalParts", "Unheld", "read_approvals", "refused_by_ai_5"]
 
 _REQUEST, _RESPONSE = "tool-approval-request", "tool-approval-response"
 _PART_OF_ROLE = {MsgRole.ASSISTANT: _REQUEST, MsgRole.TOOL: _RESPONSE}
+#: Applies the policy to an approval part the ``ai`` version cannot hold, given the index of the
+#: block it stands by in the message written (its call's, for a request).
+Unheld = Callable[[Mapping[str, Any], int], None]
 
 
 def read_approvals(
@@ -68,16 +75,51 @@ def read_approvals(
     return {} if role is MsgRole.ASSISTANT and as_written else dict(whole)
 
 
+def refused_by_ai_5(conversion: Conversion, message_index: int) -> Unheld:
+    """The policy for approval parts written for AI SDK 5: raise, naming the part and its place, or
+    drop it with a note; for ``"text"`` too, as a text of a request would say nothing its call does
+    not, and a tool message holds no text."""
+
+    def refuse(part: Mapping[str, Any], block_index: int) -> None:
+        kind = str(part.get("type"))
+        where = f"messages[{message_index}].content[{block_index}]"
+        if conversion.policy == "raise":
+            named = (
+                f"call {elided(str(part.get('toolCallId')))}"
+                if kind == _REQUEST
+                else f"approval {elided(str(part.get('approvalId')))}"
+            )
+            raise UnsupportedContentError(
+                f"{conversion.target} 5 cannot hold a {kind} part ({where}, for {named}): ai 5 has no tool "
+                "approvals and refuses the whole prompt; pass on_unsupported='drop' or 'text' to leave it out "
+                "(the call stays), or ai_sdk=6 or 7"
+            )
+        conversion.notes.append(ConversionNote(message_index, block_index, kind, "dropped", f"{conversion.target} 5"))
+
+    return refuse
+
+
 class ApprovalParts:
     """Writes the approval parts of one message's parts list, as its parts are written: the carried
     ones back at their places, and a request after each ``ASKING`` call no carried one names.
-    Placed as the list grows, so that the positions of other carried fields still count them."""
+    Placed as the list grows, so that the positions of other carried fields still count them.
+    ``unheld``: for a version with no approvals, the policy each part goes through instead."""
 
-    def __init__(self, carried_parts: object, role: MsgRole, blocks: Iterable[ContentBlock]) -> None:
+    def __init__(
+        self,
+        carried_parts: object,
+        role: MsgRole,
+        blocks: Iterable[tuple[int, ContentBlock]],
+        unheld: Unheld | None = None,
+    ) -> None:
         # Only the parts this message's role holds, as read: anything else in the metadata is not ours.
         # A request goes only with its call: one whose call was taken out would name no call.
         wanted = _PART_OF_ROLE.get(role)
-        calls = {block.id for block in blocks if isinstance(block, ToolUseBlock)}
+        self._calls: dict[str | None, int] = {}
+        for index, block in blocks:
+            if isinstance(block, ToolUseBlock):
+                self._calls.setdefault(block.id, index)
+        calls = self._calls
         self._pending = (
             {
                 index: value
@@ -91,13 +133,21 @@ class ApprovalParts:
             else {}
         )
         self._asked = {part.get("toolCallId") for part in self._pending.values()}
+        self._unheld = unheld
+        # The parts left out (unheld): they keep their places, so the carried ones after them still
+        # go where they were, as a list holding them would have them.
+        self._skipped = 0
 
-    def place(self, parts: list[dict[str, Any]]) -> None:
-        """Add the carried parts whose place is the end of ``parts``."""
-        while len(parts) in self._pending:
-            parts.append(thawed(self._pending.pop(len(parts))))
+    def position(self, parts: list[dict[str, Any]]) -> int:
+        """The index in the content read of the part written next (approval parts left out count)."""
+        return len(parts) + self._skipped
 
-    def after(self, parts: list[dict[str, Any]], block: ContentBlock) -> None:
+    def place(self, parts: list[dict[str, Any]], block_index: int) -> None:
+        """Add the carried parts whose place is the end of ``parts``, where block ``block_index`` goes."""
+        while self.position(parts) in self._pending:
+            self._add(parts, thawed(self._pending.pop(self.position(parts))), block_index)
+
+    def after(self, parts: list[dict[str, Any]], block: ContentBlock, block_index: int) -> None:
         """Add the request ``block`` needs, just written to ``parts``, if it is a call that waits for one
         (and went as a call: not as the text a policy made of it outside an assistant message)."""
         if (
@@ -106,12 +156,23 @@ class ApprovalParts:
             and block.id not in self._asked
             and parts[-1].get("type") == "tool-call"
         ):
-            parts.append(_default_request(block.id or ""))
+            self._add(parts, _default_request(block.id or ""), block_index)
 
-    def finish(self, parts: list[dict[str, Any]]) -> None:
-        """Add the carried parts left (their places lie past the end), in order."""
-        self.place(parts)
-        parts.extend(thawed(self._pending.pop(index)) for index in sorted(self._pending))
+    def finish(self, parts: list[dict[str, Any]], block_index: int) -> None:
+        """Add the carried parts left (their places lie past the end, where ``block_index`` would go), in order."""
+        self.place(parts, block_index)
+        for index in sorted(self._pending):
+            self._add(parts, thawed(self._pending.pop(index)), block_index)
+
+    def _add(self, parts: list[dict[str, Any]], part: dict[str, Any], block_index: int) -> None:
+        if self._unheld is None:
+            parts.append(part)
+            return
+        self._skipped += 1
+        # A request is named by its call's place; an answer by the place it stands at.
+        if part["type"] == _REQUEST:
+            block_index = self._calls.get(part.get("toolCallId"), block_index)
+        self._unheld(part, block_index)
 
 
 def _default_request(call_id: str) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Media parts of the Vercel AI SDK (``image`` and ``file``), and the ``ai_sdk`` version choice.
+"""Media parts of the Vercel AI SDK (``image`` and ``file``), the spelling of media items in a tool
+result, and the ``ai_sdk`` version choice.
 
 A part's data is one string in AI SDK 5 and 6: a ``data:`` URL, another URL,
 or bare base64 (what ``generateText``'s response messages hold for a file the
@@ -10,6 +11,11 @@ which spelling it came in (:data:`MEDIA_FORM`), not its data a second time.
 AI SDK 7's provider references (``{"type": "reference", ...}`` or a bare
 ``{provider: id}``) and inline text (``{"type": "text", ...}``) are no block of
 ours: a ``DecodeError`` names them.
+
+An item of a tool result's output is spelled by its *form*: its ``type``, and for
+AI SDK 7's ``file`` item its data's tag too (``"file:data"``, ``"file:url"``).
+:func:`medium_item` spells a medium for an ``ai`` version, :func:`spelled_item`
+in the form it was read in (a mark a result carries, not the data).
 """
 
 from __future__ import annotations
@@ -17,17 +23,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from .._blocks import AudioBlock, ContentBlock, DataBlock, ImageBlock, VideoBlock
+from .._blocks import AudioBlock, ContentBlock, DataBlock, ImageBlock, TextBlock, VideoBlock
 from .._checks import describe
 from .._reader import at, opt_str, req, req_str
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._carried_fields import MEDIA_FORM, overlay
-from ._carry import data_url
+from ._carry import data_url, fetchable, url_or_data_url
+from ._carry import media_type_of as declared_type  # "" as read, where _frameworks' says None
 from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
 
-__all__ = ["AiSdk", "check_ai_sdk", "part_kind", "read_media", "read_tagged_data", "write_media"]
+__all__ = [
+    "AiSdk",
+    "check_ai_sdk",
+    "item_form",
+    "medium_item",
+    "part_kind",
+    "read_media",
+    "read_tagged_data",
+    "spelled_item",
+    "write_media",
+]
 
 #: The major version of the ``ai`` package the written messages are for: it picks the spelling of
 #: media in a tool result, where no spelling is taken by all three (see ``_vercel_results``).
@@ -148,3 +165,91 @@ def write_media(
         part["filename"] = block.name
     # The spelling is ours to apply, no field of the part's.
     return overlay(part, {key: value for key, value in extras.items() if key != MEDIA_FORM})
+
+
+# == items of a tool result's output =================================================
+
+#: The forms of an item holding inline data as a base64 string; AI SDK 6 named the last two.
+_DATA_FORMS = ("media", "image-data", "file-data")
+#: The forms whose item holds a ``filename``.
+_NAMED_FORMS = ("file-data", "file:data", "file:url")
+
+
+def item_form(item: Mapping[str, Any]) -> str:
+    """The form of an output item read (its ``type``; a ``file`` item's with its data's tag)."""
+    kind = str(item["type"])
+    data = item.get("data")
+    return f"{kind}:{data.get('type')}" if kind == "file" and isinstance(data, Mapping) else kind
+
+
+def medium_item(inner: ContentBlock, ai_sdk: AiSdk | None) -> dict[str, Any] | None:
+    """The item for a medium, spelled for ``ai_sdk`` (``None``: Codebuff's list, which holds ``media``
+    items only); ``None`` for one it cannot hold.  The spellings each version takes and its providers
+    send on (checked against ai 5.0, 6.0 and 7.0 with their Anthropic and OpenAI providers):
+
+    * 5: ``media`` only.  6: ``media``; ``file-data`` holds a name, but Anthropic's provider sends
+      only a PDF so and drops an image: a named image goes as ``media``, its name not sent.
+    * 7: its own ``file`` item with tagged data, which holds a name (an image's too); no warning.
+    * 6 and 7: a URL as ``image-url`` (which holds no media type) or ``file-url``.  7 deprecates
+      them for a ``file`` item whose URL is a ``URL`` object, which JSON cannot hold: its schema
+      refuses the string JSON gives there, and takes these."""
+    source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
+    if source is None or not fetchable(source):
+        return None
+    media_type = likely_media_type(source)
+    if media_type is None:
+        return None
+    is_image = media_type.startswith("image/")
+    name = inner.name if isinstance(inner, DataBlock) else None
+    form = _our_form(source, is_image, name is not None, ai_sdk)
+    if form is None:
+        return None
+    return _item(form, source, None if form == "image-url" else media_type, name)
+
+
+def _our_form(source: Source, is_image: bool, named: bool, ai_sdk: AiSdk | None) -> str | None:
+    """The form we write a medium in for ``ai_sdk`` (see :func:`medium_item`); ``None``: none holds it."""
+    if isinstance(source, URLSource):
+        if ai_sdk is None or ai_sdk == 5:  # neither holds a URL
+            return None
+        return "image-url" if is_image else "file-url"
+    if ai_sdk == 7:
+        return "file:data"
+    return "file-data" if ai_sdk == 6 and named and not is_image else "media"
+
+
+def spelled_item(inner: ContentBlock, form: object) -> dict[str, Any] | None:
+    """``inner`` as an item of the ``form`` it was read in, with the media type it declares (``""``
+    too: as read); ``None`` when that form cannot hold it (a mark meets another block)."""
+    if isinstance(inner, TextBlock):
+        if form == "text":
+            return {"type": "text", "text": inner.text}
+        return {"type": "json", "value": inner.text} if form == "json" else None
+    source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
+    if source is None or not isinstance(form, str):
+        return None
+    return _item(form, source, declared_type(source), inner.name if isinstance(inner, DataBlock) else None)
+
+
+def _item(form: str, source: Source, media_type: str | None, name: str | None) -> dict[str, Any] | None:
+    """An item of ``form`` holding ``source``; ``None`` when the form cannot hold it."""
+    item: dict[str, Any]
+    if form in _DATA_FORMS:
+        if not isinstance(source, Base64Source):
+            return None
+        item = {"type": form, "data": source.data, "mediaType": media_type or ""}
+    elif form in ("image-url", "file-url"):
+        if not isinstance(source, URLSource):
+            return None
+        item = {"type": form, "url": source.url}
+        if media_type is not None:
+            item["mediaType"] = media_type
+    elif form == "file:data" and isinstance(source, Base64Source):
+        item = {"type": "file", "data": {"type": "data", "data": source.data}, "mediaType": media_type or ""}
+    elif form == "file:url":  # a data: URL too, as AI SDK 7 writes an attachment
+        item = {"type": "file", "data": {"type": "url", "url": url_or_data_url(source)}, "mediaType": media_type or ""}
+    else:
+        return None
+    if name is not None and form in _NAMED_FORMS:
+        item["filename"] = name
+    return item

@@ -4,15 +4,20 @@ output list of a tool message as Codebuff writes it.
 An output is ``text``/``error-text``, ``json``/``error-json``, ``content`` (text
 and media items) or, since AI SDK 6, ``execution-denied``; Codebuff's list holds
 ``json`` and ``media`` items.  A JSON value is held as its text; the value
-itself is carried and written back while the text still reads the same, as is
-every other spelling a block can be read from (AI SDK 6's ``image-data`` items,
-AI SDK 7's ``file`` items with tagged data, say).  Items that name a file the
+itself is carried and written back while the text still reads the same.  An
+item read in another form than the one our AI SDK 6 writer gives (AI SDK 6's
+``image-data``, AI SDK 7's ``file`` with tagged data, say) carries only that
+form, a mark (:data:`MEDIA_FORM`), in the result's :data:`PARTS` by its index in
+the output, beside the fingerprint of the block it was read into (:data:`PART_OF`):
+so it goes back as it came while that block stands there, whatever ``ai_sdk``
+says, and never spells another.  Its other fields ours miss are carried there
+too.  Items that name a file the
 provider holds (``file-id``, ``image-file-id``, AI SDK 7's ``file-reference``,
 ``image-file-reference`` and ``file`` with a ``reference``) or are a provider's
 own (``custom``) are no block of ours: the result carries them whole, by their
 index in the list, and they are written back there.
 
-Media we write are spelled for the ``ai`` version asked for (:func:`_medium_item`):
+Media we write are spelled for the ``ai`` version asked for (``medium_item``):
 AI SDK 5 takes only ``media`` items, 7 refuses them, and 6's Anthropic provider
 drops an image sent as ``file-data``.
 """
@@ -34,11 +39,11 @@ from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
 from .._shown import elided
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError
-from ._carried_fields import BLOCKS, RAN_BY_PROVIDER, overlay
-from ._carry import fetchable, position
+from ._carried_fields import BLOCKS, MEDIA_FORM, PART_OF, PARTS, RAN_BY_PROVIDER, diff, overlay, part_extras
+from ._carry import fingerprint, position
 from ._common import ERROR_RESULT, Conversion
-from ._frameworks import MEDIA_BLOCKS, json_text, likely_media_type, same_blocks
-from ._vercel_media import AiSdk, read_tagged_data
+from ._frameworks import json_text, same_blocks
+from ._vercel_media import AiSdk, item_form, medium_item, read_tagged_data, spelled_item
 
 __all__ = [
     "ERROR_STATES",
@@ -58,6 +63,8 @@ _DENIED = "execution-denied"
 #: The version whose spelling a result is rendered in when read: its carried fields are what that
 #: rendering misses, so they are laid over that rendering whatever version is written.
 _READ_AS: AiSdk = 6
+#: A result's bookkeeping, never written as its fields.
+_BOOKKEEPING = (RAN_BY_PROVIDER, BLOCKS, PARTS, PART_OF)
 
 
 def read_result_part(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
@@ -67,48 +74,86 @@ def read_result_part(part: dict[str, Any], path: str) -> tuple[ContentBlock, dic
     that rendering misses (an output field of no type's, beside the ``reason``) is carried against it."""
     call_id = req_str(req(part, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(part, "toolName", path), at(path, "toolName"))
-    output, state, kept = _read_output(req(part, "output", path), at(path, "output"))
+    output, state, kept, items = _read_output(req(part, "output", path), at(path, "output"))
     hints: dict[str, Any] = {BLOCKS: kept} if kept else {}
+    hints.update(_item_marks(output, items, _READ_AS))
     if state is ToolResultState.DENIED:
         hints["output"] = {"type": _DENIED}
     return ToolResultBlock(call_id, name, output, state=state), hints
 
 
-def _read_output(value: object, path: str) -> tuple[tuple[ContentBlock, ...], ToolResultState, dict[str, Any]]:
-    """The blocks and state of an output, and the items of a ``content`` output kept whole, by index."""
+_Read = tuple[tuple[ContentBlock, ...], dict[str, Any], list[dict[str, Any]]]
+
+
+def _read_output(
+    value: object, path: str
+) -> tuple[tuple[ContentBlock, ...], ToolResultState, dict[str, Any], list[dict[str, Any]]]:
+    """The blocks and state of an output; of a ``content`` output also the items kept whole, by
+    index, and the item each block was read from."""
     output = req_dict(value, path)
     kind = req_str(req(output, "type", path), at(path, "type"))
     value_path = at(path, "value")
     blocks: tuple[ContentBlock, ...]
     kept: dict[str, Any] = {}
+    items: list[dict[str, Any]] = []
     if kind in ("text", "error-text"):
         blocks = (TextBlock(req_str(req(output, "value", path), value_path)),)
     elif kind in ("json", "error-json"):
         blocks = (TextBlock(json_text(req(output, "value", path), at(path, "value"))),)
     elif kind == "content":
-        blocks, kept = _read_items(req(output, "value", path), value_path)
+        blocks, kept, items = _read_items(req(output, "value", path), value_path)
     elif kind == _DENIED:  # AI SDK 6: the user refused the call its approval request asked for
         reason = opt_str(output.get("reason"), at(path, "reason"))
-        return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED, {}
+        return (() if reason is None else (TextBlock(reason),)), ToolResultState.DENIED, {}, []
     else:
         raise DecodeError(
             f"unknown output type {elided(kind)}; expected text, json, error-text, error-json, content or execution-denied",
             at(path, "type"),
         )
-    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS, kept
+    return blocks, ToolResultState.ERROR if kind.startswith("error") else ToolResultState.SUCCESS, kept, items
 
 
-def _read_items(value: object, path: str) -> tuple[tuple[ContentBlock, ...], dict[str, Any]]:
-    """The blocks of an output list, and its items that are no block, whole, by their index."""
+def _read_items(value: object, path: str) -> _Read:
+    """The blocks of an output list, its items that are no block, whole, by their index, and the
+    item each block was read from."""
     blocks: list[ContentBlock] = []
     kept: dict[str, Any] = {}
+    items: list[dict[str, Any]] = []
     for index, entry in enumerate(req_list(value, path)):
         block = read_output_item(entry, item(path, index))
         if block is None:
             kept[str(index)] = req_dict(entry, item(path, index))
         else:
             blocks.append(block)
-    return tuple(blocks), kept
+            items.append(entry)  # read_output_item checked that it is an object
+    return tuple(blocks), kept, items
+
+
+def _item_marks(blocks: tuple[ContentBlock, ...], items: list[dict[str, Any]], ai_sdk: AiSdk | None) -> dict[str, Any]:
+    """The hints of the items ``blocks`` were read from (``ai_sdk``: the list's version, ``None`` for
+    Codebuff's): what writing each block as we do misses, by its index in the output (:data:`PARTS`),
+    and the fingerprint of the block, which the hints go back with only (:data:`PART_OF`)."""
+    entries: dict[str, Any] = {}
+    blocks_of: dict[str, str] = {}
+    for index, (block, entry) in enumerate(zip(blocks, items)):
+        missed = _item_mark(block, entry, ai_sdk)
+        if missed:
+            entries[str(index)], blocks_of[str(index)] = missed, fingerprint(block)
+    return {PARTS: entries, PART_OF: blocks_of} if entries else {}
+
+
+def _item_mark(block: ContentBlock, entry: dict[str, Any], ai_sdk: AiSdk | None) -> dict[str, Any]:
+    """What writing ``block`` as we do misses of the item it was read from: the item's form when
+    ours is another (the spelling, not the data), and the fields the item in its form lacks."""
+    ours = _our_item(block, ai_sdk)
+    if ours == entry:
+        return {}
+    form = item_form(entry)
+    if ours is not None and item_form(ours) == form:
+        return diff(ours, entry)
+    spelled = spelled_item(block, form)
+    assert spelled is not None, form  # every form read holds the block read from it
+    return {**diff(spelled, entry), MEDIA_FORM: form}
 
 
 def read_output_item(value: object, path: str) -> ContentBlock | None:
@@ -167,8 +212,10 @@ def _read_ids(value: object, path: str) -> None:
 def read_codebuff_result(layout: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     call_id = req_str(req(layout, "toolCallId", path), at(path, "toolCallId"))
     name = req_str(req(layout, "toolName", path), at(path, "toolName"))
-    output, kept = _read_items(req(layout, "content", path), at(path, "content"))
-    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), {BLOCKS: kept} if kept else {}
+    output, kept, items = _read_items(req(layout, "content", path), at(path, "content"))
+    hints: dict[str, Any] = {BLOCKS: kept} if kept else {}
+    hints.update(_item_marks(output, items, None))
+    return ToolResultBlock(call_id, name, output, state=ToolResultState.SUCCESS), hints
 
 
 def write_result_part(
@@ -180,8 +227,8 @@ def write_result_part(
     ai_sdk: AiSdk = _READ_AS,
 ) -> dict[str, Any]:
     """A ``tool-result`` part, its media spelled for ``ai_sdk``; ``extras``: the fields the block carries."""
-    kept = _kept(extras.get(BLOCKS))
-    extras = {key: value for key, value in extras.items() if key not in (RAN_BY_PROVIDER, BLOCKS)}
+    marks = _Marks(extras)
+    extras = {key: value for key, value in extras.items() if key not in _BOOKKEEPING}
     carried_output = extras.get("output")
     denial = isinstance(carried_output, Mapping) and carried_output.get("type") == _DENIED
 
@@ -190,10 +237,31 @@ def write_result_part(
             "type": "tool-result",
             "toolCallId": block.id or "",
             "toolName": block.name or "",
-            "output": _write_output(using, message_index, block_index, block, kept, version, denial=denial),
+            "output": _write_output(using, message_index, block_index, block, marks, version, denial=denial),
         }
 
     return _agreeing(render, conversion, extras, block, _output_reads_as, "output", ai_sdk)
+
+
+class _Marks:
+    """What a result carries of its output list: the items that are no block (:data:`BLOCKS`), and
+    the hints of those read into its blocks (:data:`PARTS`), each for the block it was read into."""
+
+    __slots__ = ("_carried", "kept")
+
+    def __init__(self, carried: Mapping[str, Any]) -> None:
+        self.kept = _kept(carried.get(BLOCKS))
+        self._carried = carried
+
+    def item(self, index: int, inner: ContentBlock, ai_sdk: AiSdk | None) -> dict[str, Any] | None:
+        """The item for output block ``index``: in the form it came in while it is the block read
+        there, else ours for ``ai_sdk``, with the fields it carries; ``None`` where ours holds none."""
+        hints = part_extras(self._carried, index, inner)
+        rendered = spelled_item(inner, hints.get(MEDIA_FORM)) or _our_item(inner, ai_sdk)
+        if rendered is None:
+            return None
+        # The form is ours to apply, no field of the item's.
+        return overlay(rendered, {key: value for key, value in hints.items() if key != MEDIA_FORM})
 
 
 def _agreeing(
@@ -206,7 +274,7 @@ def _agreeing(
     ai_sdk: AiSdk,
 ) -> dict[str, Any]:
     """The rendering with the carried fields laid over it; the carried spelling of the output (a JSON
-    value, AI SDK 6's URL items, say) while it still reads as what the block holds, and then without
+    value, a content list holding one text, say) while it still reads as what the block holds, and then without
     applying the policy to what the carried spelling holds and ours could not.  The carried fields
     are laid over the rendering they were read against (:data:`_READ_AS`): a spelling that came in
     goes back whatever ``ai_sdk`` asks for; ours is rendered for ``ai_sdk``."""
@@ -219,7 +287,7 @@ def _agreeing(
 
 def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
     try:
-        blocks, state, _ = _read_output(value, "")
+        blocks, state, _, _ = _read_output(value, "")
     except DecodeError:
         return False
     if state is ToolResultState.DENIED:  # execution-denied says more than an error: only a denial reads so
@@ -229,7 +297,7 @@ def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
 
 def _codebuff_reads_as(value: object, block: ToolResultBlock) -> bool:
     try:
-        blocks, _ = _read_items(value, "")
+        blocks, _, _ = _read_items(value, "")
     except DecodeError:
         return False
     return same_blocks(blocks, block.output)
@@ -240,18 +308,18 @@ def _write_output(
     message_index: int,
     block_index: int,
     block: ToolResultBlock,
-    kept: Mapping[int, dict[str, Any]],
+    marks: _Marks,
     ai_sdk: AiSdk,
     *,
     denial: bool = False,
 ) -> dict[str, Any]:
-    """``kept``: the items carried whole, by index.  ``denial``: the result was read as AI SDK 6's
-    ``execution-denied``, written so while it is one."""
+    """``marks``: what the result carries of its output list.  ``denial``: the result was read as AI
+    SDK 6's ``execution-denied``, written so while it is one."""
     texts = [inner.text for inner in block.output if isinstance(inner, TextBlock)]
     if denial and block.state is ToolResultState.DENIED and len(texts) == len(block.output) <= 1:
         return {"type": _DENIED, **({"reason": texts[0]} if texts else {})}
     is_error = block.state in ERROR_STATES
-    if len(block.output) == 1 and texts and (is_error or not kept):
+    if len(block.output) == 1 and texts and (is_error or not marks.kept):
         return {"type": "error-text" if is_error else "text", "value": texts[0]}
     if is_error:
         # Only a text output says error: the blocks' text, each medium through the policy.
@@ -262,74 +330,46 @@ def _write_output(
             for inner_index, inner in enumerate(block.output)
         ]
         return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}
-    items = _output_items(conversion, message_index, block_index, block, ai_sdk)
-    return {"type": "content", "value": _with_kept(items, kept)}
+    items = _output_items(conversion, message_index, block_index, block, marks, ai_sdk)
+    return {"type": "content", "value": _with_kept(items, marks.kept)}
 
 
 def _codebuff_result(
+    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, marks: _Marks
+) -> dict[str, Any]:
+    items = _output_items(conversion, message_index, block_index, block, marks, None)
+    return {"toolCallId": block.id or "", "toolName": block.name or "", "content": _with_kept(items, marks.kept)}
+
+
+def _output_items(
     conversion: Conversion,
     message_index: int,
     block_index: int,
     block: ToolResultBlock,
-    kept: Mapping[int, dict[str, Any]],
-) -> dict[str, Any]:
-    items = _output_items(conversion, message_index, block_index, block, None)
-    return {"toolCallId": block.id or "", "toolName": block.name or "", "content": _with_kept(items, kept)}
-
-
-def _output_items(
-    conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, ai_sdk: AiSdk | None
+    marks: _Marks,
+    ai_sdk: AiSdk | None,
 ) -> list[dict[str, Any]]:
     """A result's output as text (Codebuff, ``ai_sdk`` ``None``: json) and media items.  A medium must
     name its type: one that declares none goes with the type its URL or its data's first bytes
     suggest, else through the policy, as does one the version's items cannot hold."""
     items: list[dict[str, Any]] = []
     for inner_index, inner in enumerate(block.output):
-        medium = _medium_item(inner, ai_sdk)
-        if medium is not None:
-            items.append(medium)
+        written = marks.item(inner_index, inner, ai_sdk)
+        if written is not None:
+            items.append(written)
             continue
-        if isinstance(inner, TextBlock):
-            text: str | None = inner.text
-        else:  # a medium no item holds (a URL for AI SDK 5, of no type we can tell), a thought, a nested result
-            text = conversion.refuse(message_index, block_index, inner, inner_index)
+        # a medium no item holds (a URL for AI SDK 5, of no type we can tell), a thought, a nested result
+        text = conversion.refuse(message_index, block_index, inner, inner_index)
         if text is not None:
             items.append({"type": "json", "value": text} if ai_sdk is None else {"type": "text", "text": text})
     return items
 
 
-def _medium_item(inner: ContentBlock, ai_sdk: AiSdk | None) -> dict[str, Any] | None:
-    """The item for a medium, spelled for ``ai_sdk`` (``None``: Codebuff's list, which holds ``media``
-    items only); ``None`` for one it cannot hold.  The spellings each version takes and its providers
-    send on (checked against ai 5.0, 6.0 and 7.0 with their Anthropic and OpenAI providers):
-
-    * 5: ``media`` only.  6: ``media``; ``file-data`` holds a name, but Anthropic's provider sends
-      only a PDF so and drops an image: a named image goes as ``media``, its name not sent.
-    * 7: no ``media``; ``image-data`` for an image, ``file-data`` (with its name) for other media.
-    * 6 and 7: a URL as ``image-url`` (which holds no media type) or ``file-url``."""
-    source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
-    if source is None or not fetchable(source):
-        return None
-    media_type = likely_media_type(source)
-    if media_type is None:
-        return None
-    is_image = media_type.startswith("image/")
-    name = inner.name if isinstance(inner, DataBlock) else None
-    if isinstance(source, URLSource):
-        if ai_sdk is None or ai_sdk == 5:
-            return None
-        if is_image:
-            return {"type": "image-url", "url": source.url}
-        return {"type": "file-url", "url": source.url, "mediaType": media_type}
-    assert isinstance(source, Base64Source)
-    if ai_sdk == 7:
-        kind = "image-data" if is_image else "file-data"
-    else:
-        kind = "file-data" if ai_sdk == 6 and name is not None and not is_image else "media"
-    medium: dict[str, Any] = {"type": kind, "data": source.data, "mediaType": media_type}
-    if kind == "file-data" and name is not None:
-        medium["filename"] = name
-    return medium
+def _our_item(inner: ContentBlock, ai_sdk: AiSdk | None) -> dict[str, Any] | None:
+    """The item we write for ``inner`` for ``ai_sdk`` (``None``: Codebuff's list, text as json)."""
+    if isinstance(inner, TextBlock):
+        return {"type": "json", "value": inner.text} if ai_sdk is None else {"type": "text", "text": inner.text}
+    return medium_item(inner, ai_sdk)
 
 
 def _kept(value: object) -> dict[int, dict[str, Any]]:
@@ -363,16 +403,16 @@ def write_codebuff_result(
     conversion: Conversion, message_index: int, block_index: int, block: ToolResultBlock, extras: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The ``toolCallId``, ``toolName`` and ``content`` of a tool message in Codebuff's shape."""
-    kept = _kept(extras.get(BLOCKS))
+    marks = _Marks(extras)
 
     def render(using: Conversion, _version: AiSdk) -> dict[str, Any]:  # Codebuff's items are the same for all
-        return _codebuff_result(using, message_index, block_index, block, kept)
+        return _codebuff_result(using, message_index, block_index, block, marks)
 
-    fields = {key: value for key, value in extras.items() if key != BLOCKS}
+    fields = {key: value for key, value in extras.items() if key not in _BOOKKEEPING}
     return _agreeing(render, conversion, fields, block, _codebuff_reads_as, "content", _READ_AS)
 
 
 def render_codebuff_result(block: ContentBlock, extras: Mapping[str, Any]) -> dict[str, Any]:
     assert isinstance(block, ToolResultBlock)
-    fields = {key: value for key, value in extras.items() if key != BLOCKS}
-    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block, _kept(extras.get(BLOCKS))), fields)
+    fields = {key: value for key, value in extras.items() if key not in _BOOKKEEPING}
+    return overlay(_codebuff_result(Conversion(TARGET, "drop"), 0, 0, block, _Marks(extras)), fields)

@@ -64,7 +64,7 @@ from ._frameworks import (
     result_runs,
     written_epoch,
 )
-from ._vercel_approvals import ApprovalParts, read_approvals
+from ._vercel_approvals import ApprovalParts, Unheld, read_approvals, refused_by_ai_5
 from ._vercel_media import AiSdk, check_ai_sdk, read_media, write_media
 from ._vercel_reasoning import read_reasoning, reasoning_part
 from ._vercel_results import (
@@ -247,10 +247,11 @@ def to_vercel_ai(
     given by URL inside a tool result for AI SDK 5, reasoning outside an assistant message) raises
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
+    So does an approval part for AI SDK 5, which has none (either policy drops it).
 
     ``ai_sdk`` (5, 6 or 7): the major version of the ``ai`` package that will read the messages.
     It picks how media in a tool result are spelled, which no spelling does for all three; what was
-    read from a payload and is unchanged goes back as it came whatever it says.
+    read from a payload in another spelling than ours goes back as it came while its block is unchanged.
     """
     version = check_ai_sdk(ai_sdk)
     conversion = Conversion(TARGET, on_unsupported)
@@ -341,16 +342,27 @@ def _write_content(
     if form == "string" and len(texts) == len(run) and (role is MsgRole.SYSTEM or len(texts) == 1):
         return "\n".join(texts)
     parts: list[dict[str, Any]] = []
-    approvals = ApprovalParts(extras.get(APPROVALS), role, [block for _, block in run])
+    approvals = ApprovalParts(extras.get(APPROVALS), role, run, _unheld(conversion, message_index, ai_sdk))
     for block_index, block in run:
-        approvals.place(parts)
-        extras_of_part = part_extras(extras, len(parts), block)
+        approvals.place(parts, block_index)
+        extras_of_part = part_extras(extras, approvals.position(parts), block)
         part = _write_part(conversion, message_index, block_index, block, extras_of_part, _ROLE_NAMES[role], ai_sdk)
         if part is not None:
             parts.append(part)
-            approvals.after(parts, block)
-    approvals.finish(parts)
+            approvals.after(parts, block, block_index)
+    approvals.finish(parts, _end(run))
     return parts
+
+
+def _unheld(conversion: Conversion, message_index: int, ai_sdk: AiSdk) -> Unheld | None:
+    """How approval parts go for ``ai_sdk``: written (``None``), or for AI SDK 5, which has none and
+    refuses the whole prompt for one, through the policy."""
+    return refused_by_ai_5(conversion, message_index) if ai_sdk == 5 else None
+
+
+def _end(run: Run) -> int:
+    """The index of the block after ``run``: where a part past its end stands."""
+    return run[-1][0] + 1 if run else 0
 
 
 def _write_part(
@@ -401,17 +413,18 @@ def _write_results(
         if block.state not in ERROR_STATES:
             return write_codebuff_result(conversion, message_index, block_index, block, carried(block.metadata, _FMT))
     parts: list[dict[str, Any]] = []
-    approvals = ApprovalParts(extras.get(APPROVALS), MsgRole.TOOL, ())  # the user's answers, beside the results
+    # the user's answers, beside the results
+    approvals = ApprovalParts(extras.get(APPROVALS), MsgRole.TOOL, (), _unheld(conversion, message_index, ai_sdk))
     for block_index, block in run:
         assert isinstance(block, ToolResultBlock)
-        approvals.place(parts)
+        approvals.place(parts, block_index)
         # A result read in Codebuff's shape carries its output list as a replaced "content", which goes
         # back only where we write a "content" (its layout), never into a part; a part's own "content"
         # (no field of the SDK's, kept verbatim) is carried plain and goes back into the part.
         parts.append(
             write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT), ai_sdk)
         )
-    approvals.finish(parts)
+    approvals.finish(parts, _end(run))
     return {"content": parts}
 
 
