@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from types import MappingProxyType
 from typing import Any, Literal
 
 import attrs
@@ -1096,6 +1097,16 @@ def test_ai_sdk_7_tagged_file_data_is_read_and_goes_back_as_it_came() -> None:
     parts = {"0": {"type": "file", "media_form": "url"}, "1": {"media_form": "url"}, "2": {"media_form": "data"}}
     assert user.metadata["vercel_ai"]["parts"] == parts
     assert to_vercel_ai([user, tool]) == payload
+
+
+def test_ai_sdk_7_tagged_file_data_held_in_another_mapping_reads_as_a_dict_would() -> None:
+    # A program's payload may hold its objects as any mapping (a read-only view, say), as JSON never does.
+    part = {"type": "file", "mediaType": "application/pdf", "data": {"type": "data", "data": "JVBERi0="}}
+    viewed = {**part, "data": MappingProxyType(part["data"])}
+    (message,) = from_vercel_ai([{"role": "user", "content": [viewed]}])
+    (block,) = message.get_content_blocks(DataBlock)
+    assert block.source == Base64Source("application/pdf", "JVBERi0=")
+    assert to_vercel_ai([message]) == [{"role": "user", "content": [part]}]
 
 
 @pytest.mark.parametrize(

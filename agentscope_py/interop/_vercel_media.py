@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from .._blocks import AudioBlock, ContentBlock, DataBlock, ImageBlock, TextBlock, VideoBlock
 from .._checks import describe
-from .._reader import at, opt_str, req, req_str
+from .._reader import at, opt_str, req, req_dict, req_str
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
@@ -74,8 +74,8 @@ def read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBlock
     value = req(part, key, path)
     media_type = opt_str(part.get("mediaType"), at(path, "mediaType"))
     form: str | None
-    if kind == "file" and isinstance(value, dict):  # AI SDK 7's tagged data
-        source, form = read_tagged_data(value, at(path, key), media_type)
+    if kind == "file" and isinstance(value, Mapping):  # AI SDK 7's tagged data, in any mapping a program holds
+        source, form = read_tagged_data(req_dict(value, at(path, key)), at(path, key), media_type)
     else:
         text = req_str(value, at(path, key))
         source = source_from_string(text, media_type)
