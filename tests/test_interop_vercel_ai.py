@@ -1101,8 +1101,9 @@ def test_ai_sdk_7_tagged_file_data_is_read_and_goes_back_as_it_came() -> None:
 
 def test_ai_sdk_7_tagged_file_data_held_in_another_mapping_reads_as_a_dict_would() -> None:
     # A program's payload may hold its objects as any mapping (a read-only view, say), as JSON never does.
-    part = {"type": "file", "mediaType": "application/pdf", "data": {"type": "data", "data": "JVBERi0="}}
-    viewed = {**part, "data": MappingProxyType(part["data"])}
+    data = {"type": "data", "data": "JVBERi0="}
+    part: dict[str, Any] = {"type": "file", "mediaType": "application/pdf", "data": data}
+    viewed = {**part, "data": MappingProxyType(data)}
     (message,) = from_vercel_ai([{"role": "user", "content": [viewed]}])
     (block,) = message.get_content_blocks(DataBlock)
     assert block.source == Base64Source("application/pdf", "JVBERi0=")
