@@ -358,6 +358,11 @@ def test_an_answer_given_to_a_conversation_reader_says_which_reader_takes_it(as_
         from_anthropic(answer)
 
 
+def test_an_answer_inside_the_list_given_to_the_openai_reader_says_which_reader_takes_it() -> None:
+    with pytest.raises(DecodeError, match=r"^messages\[1\]: a model's answer, not a message; read it with from_openai_response$"):
+        from_openai([{"role": "user", "content": "hi"}, COMPLETION])
+
+
 def test_a_request_body_given_to_the_openai_reader_says_to_pass_its_messages() -> None:
     with pytest.raises(DecodeError, match=r"^messages: .*pass its 'messages'$"):
         from_openai({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]})

@@ -341,6 +341,8 @@ def _read_messages(payload: object) -> list[Msg]:
     for index, raw in enumerate(req_list(payload, "messages")):
         path = item("messages", index)
         obj = req_object(raw, path)
+        if "role" not in obj and _is_completion(obj):
+            raise DecodeError("a model's answer, not a message; read it with from_openai_response", path)
         role = req_str(req(obj, "role", path), at(path, "role"))
         if role == "tool":
             with storing(path):
