@@ -21,7 +21,7 @@ in the form it was read in (a mark a result carries, not the data).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from .._blocks import AudioBlock, ContentBlock, DataBlock, ImageBlock, TextBlock, VideoBlock
 from .._checks import describe
@@ -49,7 +49,7 @@ __all__ = [
 #: The major version of the ``ai`` package the written messages are for: it picks the spelling of
 #: media in a tool result, where no spelling is taken by all three (see ``_vercel_results``).
 AiSdk = Literal[5, 6, 7]
-_VERSIONS = (5, 6, 7)
+_VERSIONS: tuple[int, ...] = get_args(AiSdk)
 
 
 def check_ai_sdk(ai_sdk: object) -> AiSdk:
