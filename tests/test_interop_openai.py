@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from interop_compare import comparable, conversations_for
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletionChunk, ChatCompletionContentPartText, ChatCompletionMessageParam

@@ -40,7 +40,7 @@ from agentscope_py import (
     UnsupportedContentError,
     UserMessage,
 )
-from agentscope_py.interop.anthropic import _READ_FIELDS as anthropic_reads
+from agentscope_py.interop._anthropic_read import READ_FIELDS as anthropic_reads
 from agentscope_py.interop import (
     from_anthropic,
     from_anthropic_response,

@@ -26,7 +26,7 @@ from ._common import req_object, url_hint
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
 
-# The fields of each media block that read_media reads; ``anthropic._READ_FIELDS`` holds these
+# The fields of each media block that read_media reads; ``_anthropic_read.READ_FIELDS`` holds these
 # with the other blocks', for what reads an answer's blocks to know which fields are read.
 MEDIA_READ_FIELDS: dict[str, tuple[str, ...]] = {
     "image": ("type", "source"),

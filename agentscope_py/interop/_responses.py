@@ -34,7 +34,7 @@ from .._reader import (
 from .._shown import elided
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
-from . import anthropic, openai
+from . import _anthropic_read, _openai_read
 from ._carry import RESPONSE_KEY
 from ._common import nesting_guard, read_usage, req_object, sdk_json
 
@@ -104,13 +104,13 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
             raise DecodeError(f"expected the role 'assistant', got {elided(role)}", at(message_path, "role"))
         # Read as the request reader reads it: a refusal with no content is the message's text, and
         # so is an audio answer's transcript, the audio kept by its id and, whole, in "response".
-        message = openai._read_assistant(message_obj, message_path, {})
+        message = _openai_read.read_assistant(message_obj, message_path, {})
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
         usage = None if usage_obj is None else _openai_usage(usage_obj)
         kept = {key: sdk_json(value) for key, value in answer.items() if key != "choices"}
         kept["choice"] = {key: sdk_json(value) for key, value in picked.items() if key != "message"}
-        return _answer(message, openai._FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
+        return _answer(message, _openai_read.FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
 
 
 def stop_reason(message: Msg[Any]) -> str | None:
@@ -128,7 +128,7 @@ def stop_reason(message: Msg[Any]) -> str | None:
             f"stop_reason takes a message, got {describe(message)}; pass the one that from_openai_response "
             "or from_anthropic_response gave for the answer"
         )
-    for fmt, keys in ((openai._FMT, ("choice", "finish_reason")), (anthropic._FMT, ("stop_reason",))):
+    for fmt, keys in ((_openai_read.FMT, ("choice", "finish_reason")), (_anthropic_read.FMT, ("stop_reason",))):
         value: object = message.metadata.get(fmt)
         for key in (RESPONSE_KEY, *keys):
             value = value.get(key) if isinstance(value, Mapping) else None
@@ -183,13 +183,13 @@ def from_anthropic_response(message: Any) -> AssistantMessage:
             # citations …): those the reader keeps as they came are read as unset, so that the next
             # request does not send them back.
             answer = {**answer, "content": [_set_fields(block) for block in content]}
-        (read,) = anthropic._read_turn(answer, "", "assistant", {})
+        (read,) = _anthropic_read.read_turn(answer, "", "assistant", {})
         assert isinstance(read, AssistantMessage)  # an assistant turn is one message
         reason = opt_str(answer.get("stop_reason"), "stop_reason")
         usage_obj = opt_dict(answer.get("usage"), "usage")
         usage = None if usage_obj is None else _anthropic_usage(usage_obj)
         kept = {key: value for key, value in answer.items() if key not in ("role", "content")}
-        return _answer(read, anthropic._FMT, kept, usage, _ANTHROPIC_REASONS.get(reason or ""))
+        return _answer(read, _anthropic_read.FMT, kept, usage, _ANTHROPIC_REASONS.get(reason or ""))
 
 
 def _set_fields(block: object) -> object:
@@ -197,7 +197,7 @@ def _set_fields(block: object) -> object:
     if type(block) is not dict:
         return block  # refused by the reader, by its path
     kind = as_plain(block.get("type"))  # a str subclass in a document built in Python
-    read = anthropic._READ_FIELDS.get(kind, ()) if type(kind) is str else ()
+    read = _anthropic_read.READ_FIELDS.get(kind, ()) if type(kind) is str else ()
     # The fields kept as they came lose their nulls; the fields read are the reader's to judge, and the
     # nulls inside a kept field are its own (a citation's document_title, which a request requires).
     return {key: value for key, value in block.items() if value is not None or key in read or key == "type"}

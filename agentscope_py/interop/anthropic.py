@@ -1,15 +1,15 @@
 """Anthropic Messages: the ``system`` and ``messages`` arguments of ``client.messages.create``.
 
 ``to_anthropic(messages)`` gives ``{"system": ..., "messages": [...]}`` (``system``
-only when there is one); ``from_anthropic(payload)`` reads one back.  The mapping,
-what travels in ``metadata["anthropic"]`` and what raises are in
-``docs/interop/anthropic.md``.
+only when there is one), written here; ``from_anthropic(payload)`` reads one back
+(``_anthropic_read``).  The mapping, what travels in ``metadata["anthropic"]`` and what raises
+are in ``docs/interop/anthropic.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .._blocks import (
     ContentBlock,
@@ -22,36 +22,15 @@ from .._blocks import (
 )
 from .._enums import ToolResultState
 from .._messages import (
-    AssistantMessage,
     Msg,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
 )
-from .._reader import (
-    as_plain,
-    at,
-    item,
-    json_kind,
-    opt_bool,
-    req,
-    req_list,
-    req_str,
-)
-from .._roles import UserBlock
-from .._shown import elided
-from ..errors import DecodeError, UnsupportedContentError
-from ._anthropic_media import MEDIA_READ_FIELDS, media_hint, media_part, read_media
+from ._anthropic_media import media_hint, media_part
+from ._anthropic_read import FMT, from_anthropic
 from ._anthropic_tool_ids import tool_ids
 from ._carry import (
     Carried,
-    ContentForm,
     MessageCarried,
-    carried,
-    content_form,
-    nulls,
     tool_arguments,
-    unread,
     write_content,
     write_kept,
 )
@@ -62,12 +41,7 @@ from ._common import (
     OnUnsupported,
     as_message_list,
     in_message,
-    nesting_guard,
-    refuse_misplaced,
-    req_object,
     says_nothing,
-    sdk_json,
-    storing,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._turns import Turn, split_turns
@@ -75,35 +49,8 @@ from ._turns import Turn, split_turns
 __all__ = ["from_anthropic", "to_anthropic"]
 
 _TARGET = "Anthropic Messages"
-_FMT = "anthropic"
-# The fields of each block that its reader reads.  Any other (cache_control, citations, an image's
-# transformations, a field added after us) is kept verbatim, in the block's metadata["anthropic"] or
-# else in its holder's "parts", and written back.
-_READ_FIELDS = {
-    "text": ("type", "text"),
-    **MEDIA_READ_FIELDS,  # image and document, read in _anthropic_media
-    "tool_use": ("type", "id", "name", "input"),
-    "tool_result": ("type", "tool_use_id", "content", "is_error"),
-    "thinking": ("type", "thinking", "signature"),
-    "redacted_thinking": ("type", "data"),
-}
-# Block fields an answer's model_dump() writes as null when unset, which a request's block cannot hold
-# as null (ToolUseBlockParam's caller is no Optional): read as absent.  The other nulls it writes
-# (toolset_name, citations) a request takes, and they go back as they came.
-_NOT_NULL = ("caller",)
-# The title field of each kind of citation (CitationCharLocationParam's Required[Optional[str]] …).
-_CITATION_TITLES = {
-    "char_location": "document_title",
-    "page_location": "document_title",
-    "content_block_location": "document_title",
-    "search_result_location": "title",
-    "web_search_result_location": "title",
-}
 # Results in these states are sent with is_error: true.
 _ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
-
-
-# -- writing --------------------------------------------------------------------
 
 
 def to_anthropic(
@@ -169,7 +116,7 @@ class _Writer:
         self.tool_ids = tool_ids  # the ids the API refuses, and what to write for them
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
-        self.carried = MessageCarried(_FMT)
+        self.carried = MessageCarried(FMT)
 
     def content(self, out: dict[str, Any], turns: list[Turn], *, optional: bool = False) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``;
@@ -224,7 +171,7 @@ class _Writer:
         return _content_part(block, own.part(index))
 
     def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
-        own = Carried(result.metadata, _FMT, result.output)
+        own = Carried(result.metadata, FMT, result.output)
         is_error = result.state in _ERROR_STATES
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
@@ -259,18 +206,18 @@ def _tool_use(block: ToolUseBlock, tool_ids: Mapping[str, str]) -> dict[str, Any
     if arguments is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
     out = {"type": "tool_use", "id": tool_ids.get(block.id or "", block.id or ""), "name": block.name or "", "input": arguments}
-    return write_kept(out, Carried(block.metadata, _FMT).fields)
+    return write_kept(out, Carried(block.metadata, FMT).fields)
 
 
 def _redacted_data(block: ThinkingBlock) -> str | None:
     """The encrypted data of a block read from ``redacted_thinking``; ``None`` for any other."""
-    fields = Carried(block.metadata, _FMT).fields
+    fields = Carried(block.metadata, FMT).fields
     data = fields.get("data")
     return data if fields.get("type") == "redacted_thinking" and isinstance(data, str) else None
 
 
 def _thinking(block: ThinkingBlock) -> dict[str, Any] | None:
-    fields = Carried(block.metadata, _FMT).fields
+    fields = Carried(block.metadata, FMT).fields
     fields.pop("type", None)  # ours to write
     data = _redacted_data(block)
     if data is not None:
@@ -291,221 +238,3 @@ def _content_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any]
     if isinstance(block, (DataBlock, ImageBlock)):
         return media_part(block.source, block.name if isinstance(block, DataBlock) else None, extras)
     return None
-
-
-# -- reading --------------------------------------------------------------------
-
-
-def from_anthropic(payload: Any) -> list[Msg]:
-    """The messages of ``{"system": ..., "messages": [...]}`` (or of a bare ``messages`` list).
-    The SDK's objects may stand wherever an object is expected (an answer's ``content`` as it is).
-
-    A user turn's ``tool_result`` blocks become a :class:`ToolResultMessage` (each
-    result named after the call it answers), the rest of the turn a
-    :class:`UserMessage`.  Message ids and timestamps are generated.  Malformed
-    input raises :class:`~agentscope_py.DecodeError` naming the path.
-    """
-    if isinstance(payload, ConvertedDict):
-        payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
-    with nesting_guard():
-        return _read_request(payload)
-
-
-def _read_request(payload: object) -> list[Msg]:
-    payload = as_plain(payload)
-    if type(payload) is list:
-        payload = {"messages": payload}
-    request = req_object(payload, "")
-    if "messages" not in request:
-        refuse_misplaced(request, "", (_is_answer, "from_anthropic_response"))
-    out: list[Msg] = []
-    if "system" in request:
-        out.append(_read_system(request, "", "system", optional=True))
-    names: dict[str, str] = {}
-    for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
-        path = item("messages", index)
-        obj = req_object(raw, path)
-        role = req_str(req(obj, "role", path), at(path, "role"))
-        with storing(path):
-            if role == "system":  # instructions from this point of the conversation on
-                out.append(_read_system(obj, path, "content"))
-            elif role in ("user", "assistant"):
-                out.extend(_read_turn(obj, path, role, names))
-            else:
-                raise DecodeError(f"unknown role {elided(role)}; expected user, assistant or system", at(path, "role"))
-    return out
-
-
-def _is_answer(fields: Mapping[str, Any]) -> bool:
-    return fields.get("type") == "message"
-
-
-def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> list[Any]:
-    value = as_plain(req(obj, key, path))
-    if type(value) is str:
-        return [{"type": "text", "text": value}]
-    if type(value) is list:
-        return value
-    raise DecodeError(f"expected a string or an array of blocks, got {json_kind(value)}", at(path, key))
-
-
-def _metadata(
-    parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None, blocks: Sequence[ContentBlock]
-) -> dict[str, Any]:
-    own = carried({}, parts, form, blocks)
-    return {_FMT: own} if own else {}
-
-
-def _read_system(obj: Mapping[str, Any], path: str, key: str, *, optional: bool = False) -> SystemMessage:
-    """The system instructions ``obj[key]``: the request's ``system`` (``optional``), or a system
-    message's content."""
-    value = req(obj, key, path)
-    blocks: list[TextBlock] = []
-    parts: dict[int, dict[str, Any]] = {}
-    for index, raw in enumerate(_content_list(obj, path, key)):
-        block_path = item(at(path, key), index)
-        block, extras = _read_text(req_object(raw, block_path), block_path)
-        blocks.append(block)
-        if extras:
-            parts[index] = extras
-    form = content_form(value, True, len(blocks), 0 not in parts, optional)
-    return SystemMessage(blocks, metadata=_metadata(parts, form, blocks))
-
-
-def _read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> list[Msg]:
-    """One turn; a user turn splits into runs of tool results and of other blocks."""
-    content_path = at(path, "content")
-    runs: list[tuple[bool, list[ContentBlock], dict[int, dict[str, Any]]]] = []
-    for index, raw in enumerate(_content_list(obj, path)):
-        block_path = item(content_path, index)
-        block_obj = req_object(raw, block_path)
-        block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
-        is_result = block_type == "tool_result" and role == "user"
-        if not runs or runs[-1][0] != is_result:
-            runs.append((is_result, [], {}))
-        _, blocks, parts = runs[-1]
-        block, extras = _read_block(block_obj, block_path, block_type, role, names)
-        if extras:
-            parts[len(blocks)] = extras
-        blocks.append(block)
-    if not runs:
-        runs.append((False, [], {}))
-    value = obj["content"]
-    out: list[Msg] = []
-    for is_result, blocks, parts in runs:
-        if is_result:
-            out.append(ToolResultMessage(blocks))
-            continue
-        plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
-        form = content_form(value, True, len(blocks), plain, False) if len(runs) == 1 else None
-        if role == "assistant":
-            out.append(AssistantMessage(blocks, metadata=_metadata(parts, form, blocks)))
-        else:
-            # A user turn's blocks other than results are text, images and documents.
-            out.append(UserMessage(cast("list[UserBlock]", blocks), metadata=_metadata(parts, form, blocks)))
-    return out
-
-
-def _read_text(obj: Mapping[str, Any], path: str) -> tuple[TextBlock, dict[str, Any]]:
-    block_type = req_str(req(obj, "type", path), at(path, "type"))
-    if block_type != "text":
-        raise DecodeError(f"expected a block of type 'text', got {elided(block_type)}", at(path, "type"))
-    extras = unread(obj, _READ_FIELDS["text"])
-    if "citations" in extras:
-        extras["citations"] = _citations(extras["citations"])
-    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), extras
-
-
-def _citations(citations: object) -> object:
-    """A text block's citations as a request holds them (see ``_citation``); anything but an array is
-    kept as it came, as a field we do not read is."""
-    value = as_plain(citations)
-    if type(value) is not list:
-        return citations
-    return [_citation(raw) for raw in value]
-
-
-def _citation(raw: object) -> object:
-    """A citation as a request holds it: without the ``file_id`` of an answer's (the Files API file the
-    cited document was), which no request citation has, and with its title, which every request
-    citation must have, null for an untitled document (``model_dump(exclude_none=True)`` leaves it out)."""
-    citation = as_plain(sdk_json(raw))
-    if type(citation) is not dict:
-        return raw  # kept as it came
-    out = {key: value for key, value in citation.items() if key != "file_id"}
-    kind = as_plain(out.get("type"))
-    title = _CITATION_TITLES.get(kind) if type(kind) is str else None
-    if title is not None:
-        out.setdefault(title, None)
-    return out
-
-
-_USER_BLOCKS = ("text", "image", "document", "tool_result")
-_ASSISTANT_BLOCKS = ("text", "thinking", "redacted_thinking", "tool_use")
-
-
-def _read_block(
-    obj: Mapping[str, Any], path: str, block_type: str, role: str, names: dict[str, str]
-) -> tuple[ContentBlock, dict[str, Any]]:
-    """A block and the extra fields to keep in its holder's ``parts`` (for blocks without metadata)."""
-    allowed = _USER_BLOCKS if role == "user" else _ASSISTANT_BLOCKS
-    if block_type not in allowed:
-        turn = "a user" if role == "user" else "an assistant"
-        raise UnsupportedContentError(
-            f"{at(path, 'type')}: a {elided(block_type)} block in {turn} turn cannot be represented; "
-            f"supported: {', '.join(allowed)}"
-        )
-    if block_type == "text":
-        return _read_text(obj, path)
-    if block_type in ("image", "document"):
-        return read_media(obj, path, block_type)
-    if block_type == "tool_result":
-        return _read_tool_result(obj, path, names), {}
-    if block_type == "tool_use":
-        call_id = req_str(req(obj, "id", path), at(path, "id"))
-        name = req_str(req(obj, "name", path), at(path, "name"))
-        arguments = req_object(req(obj, "input", path), at(path, "input"))
-        names[call_id] = name
-        extras = unread(obj, (*_READ_FIELDS["tool_use"], *nulls(obj, _NOT_NULL)))
-        return ToolUseBlock(call_id, name, arguments, metadata={_FMT: carried(extras)} if extras else None), {}
-    extras = unread(obj, _READ_FIELDS[block_type])
-    if block_type == "thinking":
-        thinking = req_str(req(obj, "thinking", path), at(path, "thinking"))
-        signature = req_str(req(obj, "signature", path), at(path, "signature"))
-        return ThinkingBlock(thinking, {_FMT: carried({"signature": signature, **extras})}), {}
-    data = req_str(req(obj, "data", path), at(path, "data"))
-    return ThinkingBlock("", {_FMT: carried({"type": "redacted_thinking", "data": data, **extras})}), {}
-
-
-def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
-    call_id = req_str(req(obj, "tool_use_id", path), at(path, "tool_use_id"))
-    is_error = opt_bool(obj.get("is_error"), at(path, "is_error"))
-    fields = unread(obj, _READ_FIELDS["tool_result"])
-    if is_error is False:
-        fields["is_error"] = False
-    blocks: list[ContentBlock] = []
-    parts: dict[int, dict[str, Any]] = {}
-    block: ContentBlock
-    if "content" in obj:
-        content_path = at(path, "content")
-        for index, raw in enumerate(_content_list(obj, path)):
-            block_path = item(content_path, index)
-            block_obj = req_object(raw, block_path)
-            block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
-            if block_type == "text":
-                block, extras = _read_text(block_obj, block_path)
-            elif block_type in ("image", "document"):
-                block, extras = read_media(block_obj, block_path, block_type)
-            else:
-                raise UnsupportedContentError(
-                    f"{at(block_path, 'type')}: a {elided(block_type)} block in a tool result cannot be represented; "
-                    "supported: text, image, document"
-                )
-            blocks.append(block)
-            if extras:
-                parts[index] = extras
-    plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
-    form = content_form(obj.get("content"), "content" in obj, len(blocks), plain, True)
-    own = carried(fields, parts, form, blocks)
-    state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
-    return ToolResultBlock(call_id, names.get(call_id), blocks, {_FMT: own} if own else None, state)

@@ -1,0 +1,325 @@
+"""Reading an OpenAI Chat Completions ``messages`` list: ``from_openai``, and ``read_assistant``,
+which ``from_openai_response`` reads an answer's message with.  The writer is in ``openai``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+from .._blocks import (
+    ContentBlock,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from .._enums import ToolResultState
+from .._messages import (
+    AssistantMessage,
+    Msg,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from .._reader import (
+    as_plain,
+    at,
+    item,
+    json_kind,
+    opt_dict,
+    opt_list,
+    opt_str,
+    req,
+    req_list,
+    req_str,
+)
+from .._roles import UserBlock
+from .._shown import elided
+from ..errors import DecodeError, UnsupportedContentError
+from ._carry import (
+    RESPONSE_KEY,
+    ContentForm,
+    carried,
+    content_form,
+    nulls,
+    parse_arguments,
+    pick,
+    unread,
+)
+from ._common import (
+    Converted,
+    nesting_guard,
+    refuse_misplaced,
+    req_object,
+    says_nothing,
+    sdk_json,
+    storing,
+)
+from ._openai_media import MEDIA_PARTS, read_media_part
+
+__all__ = ["FMT", "from_openai", "read_assistant"]
+
+FMT = "openai"
+# Message fields we have no place for; kept verbatim in metadata["openai"].
+_ASSISTANT_FIELDS = ("refusal", "audio", "function_call", "annotations")
+# The fields each role's reader reads; any other (a provider's extension, such as
+# ``reasoning_content``) is kept verbatim in metadata["openai"] too, and written back.
+_READ_FIELDS = {
+    "system": frozenset({"role", "content", "name"}),
+    "developer": frozenset({"role", "content", "name"}),
+    "user": frozenset({"role", "content", "name"}),
+    # "parsed": the SDK's parse() repeats the content there (a ParsedChatCompletionMessage appended to
+    # the list); no request has it, and the API refuses what it does not know.
+    "assistant": frozenset({"role", "content", "name", "tool_calls", "parsed", *_ASSISTANT_FIELDS}),
+    "tool": frozenset({"role", "content", "name", "tool_call_id"}),
+}
+# Message fields the SDK's model_dump() writes as null when unset, which a request cannot hold as
+# null (name and tool_calls are no Optional there, and a request message has no annotations): read
+# as absent, and not written back.  The other nulls it writes (refusal, audio, function_call) a
+# request takes, and they go back as they came.
+_NOT_NULL = ("name", "tool_calls", "annotations")
+
+
+
+
+_Part = tuple[ContentBlock, dict[str, Any]]
+_PartReader = Callable[[Mapping[str, Any], str], _Part]
+
+
+def from_openai(payload: Any) -> list[Msg]:
+    """The messages of a Chat Completions ``messages`` list: parsed JSON, the SDK's dicts, or its
+    objects wherever an object is expected (a ``ChatCompletionMessage`` appended to the list).
+
+    Consecutive ``tool`` messages become one :class:`ToolResultMessage`, each result
+    named after the call it answers.  Message ids and timestamps are generated (the
+    format has none).  Malformed input raises :class:`~agentscope_py.DecodeError`
+    naming the path, e.g. ``messages[3].tool_calls[0].function.arguments``.
+    """
+    if isinstance(payload, Converted):
+        payload = list(payload)  # what to_openai returned: read it like the list it is
+    with nesting_guard():
+        return _read_messages(payload)
+
+
+def _read_messages(payload: object) -> list[Msg]:
+    names: dict[str, str] = {}
+    out: list[Msg] = []
+    results: list[ToolResultBlock] = []
+    if not isinstance(payload, (list, tuple)):
+        refuse_misplaced(payload, "messages", (_is_completion, "from_openai_response"))
+    for index, raw in enumerate(req_list(payload, "messages")):
+        path = item("messages", index)
+        obj = req_object(raw, path)
+        if "role" not in obj and _is_completion(obj):
+            raise DecodeError("a model's answer, not a message; read it with from_openai_response", path)
+        role = req_str(req(obj, "role", path), at(path, "role"))
+        if role == "tool":
+            with storing(path):
+                results.append(_read_tool_result(obj, path, names))
+            continue
+        if results:
+            out.append(ToolResultMessage(results))
+            results = []
+        with storing(path):
+            out.append(_read_message(obj, path, role, names))
+    if results:
+        out.append(ToolResultMessage(results))
+    return out
+
+
+def _is_completion(fields: Mapping[str, Any]) -> bool:
+    return "choices" in fields
+
+
+def _read_message(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> Msg:
+    """One message that is not a tool result."""
+    if role in ("system", "developer"):
+        return _read_system(obj, path, role)
+    if role == "user":
+        blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
+        metadata = _metadata(unread(obj, _READ_FIELDS["user"]), parts, form, blocks)
+        # _read_user_part only makes text and data blocks.
+        return UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata)
+    if role == "assistant":
+        return read_assistant(obj, path, names)
+    if role == "function":
+        raise UnsupportedContentError(
+            f"{at(path, 'role')}: the deprecated 'function' role is not supported; "
+            "send tool calls and 'tool' messages instead"
+        )
+    raise DecodeError(
+        f"unknown role {elided(role)}; expected system, developer, user, assistant or tool", at(path, "role")
+    )
+
+
+def _without_refused_nulls(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields to keep, but those of ``_NOT_NULL`` given as null."""
+    return unread(fields, nulls(fields, _NOT_NULL))
+
+
+def _name(obj: Mapping[str, Any], path: str) -> str | None:
+    return opt_str(obj.get("name"), at(path, "name"))
+
+
+def _metadata(
+    fields: Mapping[str, Any],
+    parts: Mapping[int, Mapping[str, Any]],
+    form: ContentForm | None,
+    blocks: Sequence[ContentBlock],
+) -> dict[str, Any]:
+    own = carried(fields, parts, form, blocks)
+    return {FMT: own} if own else {}
+
+
+def _read_parts(
+    obj: Mapping[str, Any], path: str, read_part: _PartReader, *, optional: bool
+) -> tuple[list[ContentBlock], dict[int, dict[str, Any]], ContentForm | None]:
+    """The blocks of ``obj["content"]``, the extra fields of each part, and the form it came in."""
+    present = "content" in obj
+    if not present and not optional:
+        raise DecodeError("missing required key 'content'", path)
+    value = as_plain(obj.get("content"))
+    content_path = at(path, "content")
+    blocks: list[ContentBlock] = []
+    parts: dict[int, dict[str, Any]] = {}
+    if isinstance(value, str):
+        blocks.append(TextBlock(value))
+    elif type(value) is list:
+        for index, raw in enumerate(value):
+            part_path = item(content_path, index)
+            block, extras = read_part(req_object(raw, part_path), part_path)
+            blocks.append(block)
+            if extras:
+                parts[index] = extras
+    elif value is not None or not optional:
+        raise DecodeError(f"expected a string or an array of parts, got {json_kind(value)}", content_path)
+    plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
+    return blocks, parts, content_form(value, present, len(blocks), plain, optional)
+
+
+def _part_type(obj: Mapping[str, Any], path: str) -> str:
+    return req_str(req(obj, "type", path), at(path, "type"))
+
+
+def _read_text_part(obj: Mapping[str, Any], path: str) -> _Part:
+    part_type = _part_type(obj, path)
+    if part_type != "text":
+        raise DecodeError(f"expected a part of type 'text', got {elided(part_type)}", at(path, "type"))
+    return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, ("type", "text"))
+
+
+def _read_assistant_part(obj: Mapping[str, Any], path: str) -> _Part:
+    if _part_type(obj, path) == "refusal":
+        refusal = req_str(req(obj, "refusal", path), at(path, "refusal"))
+        return TextBlock(refusal), {"type": "refusal", **unread(obj, ("type", "refusal"))}
+    return _read_text_part(obj, path)
+
+
+def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
+    part_type = _part_type(obj, path)
+    if part_type == "text":
+        return _read_text_part(obj, path)
+    if part_type not in MEDIA_PARTS:
+        raise DecodeError(
+            f"unknown part type {elided(part_type)}; expected text, image_url, input_audio or file", at(path, "type")
+        )
+    return read_media_part(obj, path, part_type)
+
+
+def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
+    blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
+    fields = {"role": "developer"} if role == "developer" else {}
+    fields.update(unread(obj, _READ_FIELDS[role]))
+    texts = [block for block in blocks if isinstance(block, TextBlock)]
+    return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
+
+
+def read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> AssistantMessage:
+    blocks, parts, form = _read_parts(obj, path, _read_assistant_part, optional=True)
+    fields = _without_refused_nulls({**pick(obj, _ASSISTANT_FIELDS), **unread(obj, _READ_FIELDS["assistant"])})
+    refusal = opt_str(fields.get("refusal"), at(path, "refusal"))
+    answer_audio = _answer_audio(fields, path)
+    opt_dict(fields.get("function_call"), at(path, "function_call"))
+    opt_list(fields.get("annotations"), at(path, "annotations"))
+    calls_path = at(path, "tool_calls")
+    for index, raw in enumerate(opt_list(obj.get("tool_calls"), calls_path) or []):
+        call = _read_tool_call(req_object(raw, item(calls_path, index)), item(calls_path, index))
+        names[call.id or ""] = call.name or ""
+        blocks.append(call)
+    if refusal is not None and refusal.strip() and says_nothing(blocks):
+        # A refusal with no content (null, none, or blank text as some servers send) and no call: it is
+        # what the message says, as from_openai_response reads it; else the turn is empty, and repair
+        # drops it.  The content goes back as it came (kept whole, or its absence as the form), beside
+        # the refusal, while the text is still the refusal (see _Writer.turn).
+        if "content" in obj:
+            fields["content"] = _as_json(obj["content"], at(path, "content"))
+            form = None
+        else:
+            form = "absent"
+        blocks, parts = [TextBlock(refusal)], {}
+    elif (said := _transcript(answer_audio)) is not None and says_nothing(blocks):
+        # What an audio answer said is its text too, so that it is no empty turn that repair would
+        # drop; the content it came with said nothing.
+        blocks, parts, form = [TextBlock(said)], {}, None
+    metadata = _metadata(fields, parts, form, blocks)
+    if answer_audio is not None:
+        metadata.setdefault(FMT, {})[RESPONSE_KEY] = {"audio": answer_audio}
+    return AssistantMessage(blocks, name=_name(obj, path), metadata=metadata)
+
+
+def _answer_audio(fields: dict[str, Any], path: str) -> dict[str, Any] | None:
+    """The audio of an answer (``{id, data, expires_at, transcript}``), which ``fields`` then keep by
+    its id alone: a request names the audio so, and the API refuses the rest, which describes the
+    answer.  ``None`` for none, or for audio as a request gives it, kept as it came."""
+    audio_path = at(path, "audio")
+    audio = opt_dict(sdk_json(fields.get("audio")), audio_path)
+    if audio is None or audio.keys() <= {"id"}:
+        return None
+    fields["audio"] = {"id": req_str(req(audio, "id", audio_path), at(audio_path, "id"))}
+    return audio
+
+
+def _transcript(audio: Mapping[str, Any] | None) -> str | None:
+    """What an audio answer said, when it says something."""
+    text = None if audio is None else audio.get("transcript")
+    return text if isinstance(text, str) and text.strip() else None
+
+
+def _as_json(content: object, path: str) -> object:
+    """Content ``_read_parts`` read, as the JSON it holds (its parts may be the SDK's objects)."""
+    value = as_plain(content)
+    if type(value) is list:
+        return [req_object(part, item(path, index)) for index, part in enumerate(value)]
+    return value
+
+
+def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
+    call_id = req_str(req(obj, "id", path), at(path, "id"))
+    call_type = req_str(req(obj, "type", path), at(path, "type"))
+    if call_type not in ("function", "custom"):
+        raise DecodeError(f"unknown tool call type {elided(call_type)}; expected function or custom", at(path, "type"))
+    body_path = at(path, call_type)
+    body = req_object(req(obj, call_type, path), body_path)
+    name = req_str(req(body, "name", body_path), at(body_path, "name"))
+    # The fields we have no place for, the call's (Gemini's extra_content) and its body's, travel in
+    # the block's metadata["openai"], the body's under its key.  "index" says which call a streamed
+    # chunk extends, and the SDK's ChatCompletionStreamState leaves it on each call it gathers; no
+    # request has it.
+    kept = unread(obj, ("id", "type", call_type, "index"))
+    text_key = "input" if call_type == "custom" else "arguments"
+    # "parsed_arguments": the SDK's parse() repeats the arguments there; no request has it.
+    if kept_body := unread(body, ("name", text_key, "parsed_arguments")):
+        kept[call_type] = kept_body
+    text = req_str(req(body, text_key, body_path), at(body_path, text_key))
+    if call_type == "custom":
+        return ToolUseBlock(call_id, name, {}, text, {FMT: carried({"type": "custom", **kept})})
+    return ToolUseBlock(call_id, name, parse_arguments(text), text, {FMT: carried(kept)} if kept else None)
+
+
+def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
+    call_id = req_str(req(obj, "tool_call_id", path), at(path, "tool_call_id"))
+    # A tool message's name (some servers take one) has no place in our result, whose name is the call's.
+    opt_str(obj.get("name"), at(path, "name"))
+    blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
+    fields = _without_refused_nulls({**pick(obj, ("name",)), **unread(obj, _READ_FIELDS["tool"])})
+    metadata = _metadata(fields, parts, form, blocks)
+    return ToolResultBlock(call_id, names.get(call_id), blocks, metadata, ToolResultState.SUCCESS)
