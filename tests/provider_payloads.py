@@ -62,9 +62,8 @@ _BREAKPOINT = st.fixed_dictionaries({"mode": st.just("explicit")}, optional={"tt
 # A field no converter reads, for any object: it must come back as it went in, a null inside it too.
 _UNREAD = {"x_extra": st.none() | st.integers(0, 3) | st.fixed_dictionaries({"k": st.none() | st.sampled_from(["a", "b"])})}
 #: The fields the OpenAI payloads hold that the SDK's request types do not define: a server's own (a
-#: text part's cache_control, reasoning_content …), and an answer's annotations and a tool message's
-#: name, which OpenAI takes.
-OPENAI_UNREAD = frozenset({"x_extra", "x_trace", "reasoning_content", "extra_content", "cache_control", "annotations", "name"})
+#: text part's cache_control, reasoning_content …), and a tool message's name, which OpenAI takes.
+OPENAI_UNREAD = frozenset({"x_extra", "x_trace", "reasoning_content", "extra_content", "cache_control", "name"})
 #: The fields the Anthropic payloads hold that the SDK's request types do not define.
 ANTHROPIC_UNREAD = frozenset({"x_extra"})
 
@@ -165,8 +164,9 @@ def _openai_optional(answer: bool) -> dict[str, st.SearchStrategy[Any]]:
 
 
 def _openai_assistant(surrogates: bool, nulls: bool, *, answer: bool = False) -> st.SearchStrategy[dict[str, Any]]:
-    """An assistant message of a request, or (``answer``) of an answer, whose model_dump() also writes
-    the nulls no request holds: name and tool_calls (no Optional there), annotations (no field)."""
+    """An assistant message of a request, or (``answer``) of an answer, which alone has annotations (no
+    request message has them, and to_openai writes none), and whose model_dump() also writes the nulls
+    no request holds: name and tool_calls (no Optional there), annotations."""
     refusal_part = st.fixed_dictionaries({"type": st.just("refusal"), "refusal": _text(surrogates)}, optional=_UNREAD)
     return st.fixed_dictionaries(
         {"role": st.just("assistant")},
@@ -175,7 +175,7 @@ def _openai_assistant(surrogates: bool, nulls: bool, *, answer: bool = False) ->
             "refusal": st.none() | _text(surrogates),
             "audio": _or_null(st.fixed_dictionaries({"id": st.just("audio_1")}), nulls),
             "function_call": _or_null(_FUNCTION_CALL, nulls),
-            "annotations": _or_null(st.lists(_CITATION, max_size=2), answer),
+            **({"annotations": _or_null(st.lists(_CITATION, max_size=2), True)} if answer else {}),
             "tool_calls": _or_null(st.lists(_openai_tool_call(surrogates), min_size=1, max_size=3), answer),
             **_openai_optional(answer),
         },

@@ -7,11 +7,17 @@ from collections.abc import Collection
 from contextlib import nullcontext
 from typing import Any
 
+import openai
 import pytest
 from hypothesis import given
 from interop_compare import comparable, conversations_for
 from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.types.chat import ChatCompletionChunk, ChatCompletionContentPartText, ChatCompletionMessageParam
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionChunk,
+    ChatCompletionContentPartText,
+    ChatCompletionMessageParam,
+)
 from provider_payloads import OPENAI_UNREAD, as_openai_reads_them, openai_payloads
 from sdk_types import conform, problems
 from read_only import assert_plain
@@ -43,6 +49,7 @@ from agentscope_py.interop import (
     from_openai,
     from_openai_response,
     repair_conversation,
+    stop_reason,
     to_anthropic,
     to_openai,
     to_vercel_ai,
@@ -199,17 +206,27 @@ def test_a_null_content_form_does_not_hide_text_added_since() -> None:
 # -- rule 1: round trips -------------------------------------------------------------
 
 
+def as_a_request(payload: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``payload`` without what describes an answer, which no request message has: an assistant
+    message's ``annotations``, read into ``metadata["openai"]["response"]`` and never written."""
+    return [
+        {key: value for key, value in message.items() if key != "annotations"} if message.get("role") == "assistant" else message
+        for message in payload
+    ]
+
+
 @given(openai_payloads())
 def test_payload_round_trip(payload: list[dict[str, Any]]) -> None:
     out = to_openai(from_openai(payload), validate=False)
-    assert out == payload
+    assert out == as_a_request(payload)
     assert_plain(list(out))  # carried fields too: the caller's to change
 
 
 @given(openai_payloads(surrogates=False, nulls=False))
 def test_output_conforms_to_the_sdk_types(payload: list[dict[str, Any]]) -> None:
-    # The payload's own fields the SDK does not define travel too: those are the payload's.
-    conforms(to_openai(from_openai(payload), validate=False), allow=OPENAI_UNREAD)
+    # The payload's own fields the SDK does not define travel too: those are the payload's.  But not an
+    # answer's annotations, which servers refusing unknown properties answer with a 400.
+    conforms(to_openai(from_openai(payload), validate=False), allow=OPENAI_UNREAD - {"annotations"})
 
 
 @given(conversations_for("openai"))
@@ -458,19 +475,20 @@ def test_the_sdks_own_message_dicts_go_back_without_the_nulls_a_request_refuses(
     ]
     user, call, result, said = from_openai(payload)
     assert user.name is None and said.get_text_content() == "Hello"
-    assert call.metadata["openai"]["annotations"] == cited_call["annotations"]
+    assert call.metadata["openai"]["response"] == {"annotations": cited_call["annotations"]}
     assert result.get_content_blocks(ToolResultBlock)[0].metadata == {"openai": {"name": "f"}}
     # No name, tool_calls or annotations given as null (a request holds the first two as a string and
-    # an array only, and has no annotations); the nulls a request takes go back as they came.
+    # an array only), nor annotations at all (no request has them); the nulls a request takes go back
+    # as they came.
     out = to_openai([user, call, result, said])
     assert out == [
         {"role": "user", "content": "hi"},
-        cited_call,
+        {key: value for key, value in cited_call.items() if key != "annotations"},
         payload[2],
         {"role": "assistant", "content": "Hello", "refusal": None, "audio": None, "function_call": None},
     ]
-    # But for what the answer and the payload hold that no request defines, and that OpenAI takes.
-    conforms(out, allow=("annotations", "name"))
+    # But for a tool message's name, which no request type defines, and which OpenAI takes.
+    conforms(out, allow=("name",))
 
 
 @pytest.mark.parametrize(("field", "sent"), [
@@ -480,6 +498,7 @@ def test_an_explicit_null_reads_as_absent_and_goes_back_if_a_request_takes_it(fi
     payload = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x", field: None}]
     user, assistant = from_openai(payload)
     assert assistant.content == (TextBlock("x"),) and assistant.name is None
+    assert "response" not in assistant.metadata.get("openai", {})  # annotations: null are none
     out = to_openai([user, assistant])
     assert out == (payload if sent else [payload[0], {"role": "assistant", "content": "x"}])
     conforms(out)
@@ -962,3 +981,158 @@ def test_inline_data_without_a_name_is_sent_with_a_filename_of_its_type() -> Non
     (by_id_block,) = from_openai(by_id)[0].get_content_blocks(DataBlock)
     assert by_id_block.name == "file.pdf"
     assert to_openai(from_openai(by_id)) == by_id
+
+
+# -- what describes an answer stays with it -----------------------------------------------------------
+
+CITATION = {
+    "type": "url_citation",
+    "url_citation": {"start_index": 4, "end_index": 15, "title": "Example", "url": "https://example.com"},
+}
+
+
+def _completion(message: dict[str, Any], finish_reason: str = "stop") -> ChatCompletion:
+    # Built as the client builds an answer (leniently, nested objects too), so that the fields a server
+    # left out stay unset, and one it gave as null is set to None.
+    fields: dict[str, Any] = {
+        "id": "chatcmpl-9", "object": "chat.completion", "created": 1700000000, "model": "gpt-4o",
+        "choices": [{"index": 0, "finish_reason": finish_reason, "logprobs": None, "message": message}],
+    }
+    return ChatCompletion.model_construct(**fields)
+
+
+def _forms(completion: ChatCompletion) -> list[Any]:
+    """The answer as the SDK returns it, its model_dump(), and the JSON the server sent."""
+    return [completion, completion.model_dump(), json.loads(completion.model_dump_json())]
+
+
+@pytest.mark.parametrize("annotations", [[CITATION], []])
+def test_an_answer_s_annotations_are_kept_under_response_and_never_sent(annotations: list[Any]) -> None:
+    # The API gives annotations on every message ([] when there are none); no request message has the
+    # field, and servers that refuse unknown properties answer it with a 400.
+    completion = _completion({"role": "assistant", "content": "See example.com.", "refusal": None, "annotations": annotations})
+    message = completion.choices[0].message
+    reads: list[Msg] = [from_openai_response(answer) for answer in _forms(completion)]
+    # The SDK's message appended to the history, as its own examples do, as it is and dumped.
+    reads += [from_openai([sdk_message])[0] for sdk_message in (message, message.model_dump())]
+    for read in reads:
+        assert read.metadata["openai"]["response"]["annotations"] == annotations
+        out = to_openai([UserMessage("Sources?"), read])
+        assert out[1]["content"] == "See example.com." and "annotations" not in out[1]
+        conforms(out)
+        assert to_openai(from_openai(out)) == out  # and what is written reads back and goes out the same
+
+
+def test_an_audio_answer_keeps_its_annotations_beside_its_audio() -> None:
+    audio = {"id": "audio_1", "data": "UklGRg==", "expires_at": 1700003600, "transcript": "See example.com."}
+    completion = _completion({"role": "assistant", "content": None, "audio": audio, "annotations": [CITATION]})
+    for read in (from_openai_response(completion), from_openai([completion.choices[0].message])[0]):
+        assert read.get_text_content() == "See example.com."
+        response = read.metadata["openai"]["response"]
+        assert response["audio"] == audio and response["annotations"] == [CITATION]
+        sent = {"role": "assistant", "content": "See example.com.", "audio": {"id": "audio_1"}}
+        assert to_openai([UserMessage("q"), read])[1] == sent
+
+
+def test_annotations_kept_beside_the_fields_of_a_turn_are_not_sent_either() -> None:
+    # Metadata made by hand, or stored before annotations moved under "response".
+    stored = AssistantMessage("See example.com.", metadata={"openai": {"annotations": [CITATION], "reasoning_content": "r"}})
+    out = to_openai([UserMessage("q"), stored])
+    assert out[1] == {"role": "assistant", "content": "See example.com.", "reasoning_content": "r"}
+
+
+# -- what the SDK gathers from a stream a compatible server sent ----------------------------------------
+
+
+def test_a_streamed_call_whose_chunks_never_say_its_type_reads_as_a_function_call() -> None:
+    # Some OpenAI-compatible servers stream a call without "type"; the SDK's ChatCompletionStreamState
+    # then gathers it with type None.
+    state = ChatCompletionStreamState()
+    for piece in [
+        _chunk({"role": "assistant", "content": None}),
+        _chunk({"tool_calls": [{"index": 0, "id": "call_q", "function": {"name": "get_weather", "arguments": '{"city": '}}]}),
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": '"Rome"}'}}]}),
+        _chunk({}, "tool_calls"),
+    ]:
+        state.handle_chunk(piece)
+    final = state.get_final_completion()
+    assert final.choices[0].message.model_dump()["tool_calls"][0]["type"] is None
+    sent = {"id": "call_q", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}}
+    for answer in _forms(final):
+        reply = from_openai_response(answer)
+        assert reply.content == (ToolUseBlock("call_q", "get_weather", {"city": "Rome"}, '{"city": "Rome"}'),)
+        request = to_openai([UserMessage("Weather in Rome?"), reply, ToolResultMessage.of("call_q", "get_weather", "sunny")])
+        assert request[1]["tool_calls"] == [sent]
+        conforms(request)
+
+
+@pytest.mark.parametrize("typeless", [{"type": None}, {}], ids=["null", "absent"])
+def test_a_call_without_a_type_is_the_kind_its_body_names(typeless: dict[str, Any]) -> None:
+    function = {"id": "c1", **typeless, "function": {"name": "f", "arguments": "{}"}}
+    custom = {"id": "c2", **typeless, "custom": {"name": "g", "input": "x"}}
+    (message,) = from_openai([{"role": "assistant", "tool_calls": [function, custom]}])
+    assert [call.metadata for call in message.get_content_blocks(ToolUseBlock)] == [{}, {"openai": {"type": "custom"}}]
+    assert to_openai([message], validate=False)[0]["tool_calls"] == [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c2", "type": "custom", "custom": {"name": "g", "input": "x"}},
+    ]
+
+
+@pytest.mark.parametrize("idless", [{"id": None}, {}], ids=["null", "absent"])
+def test_a_call_without_an_id_reads_and_is_left_to_the_conversation_check(idless: dict[str, Any]) -> None:
+    # Not refused for want of an id some compatible servers never send: the answer's text and call are
+    # read.  No result can name the call, which the check says before a request is sent.
+    call = {**idless, "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+    completion = _completion({"role": "assistant", "content": "Checking.", "tool_calls": [call]}, "tool_calls")
+    for answer in _forms(completion):
+        reply = from_openai_response(answer)
+        assert reply.content == (TextBlock("Checking."), ToolUseBlock(None, "f", {"a": 1}, '{"a": 1}'))
+        conversation = [UserMessage("q"), reply, ToolResultMessage.of(None, "f", "ok")]
+        with pytest.raises(ConversationError, match=r"messages\[1\]\.content\[1\]: tool call None has no result"):
+            to_openai(conversation)
+        # Written as the writer writes any call without an id.
+        out = to_openai(conversation, validate=False)
+        assert out[1]["tool_calls"] == [{"id": "", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}]
+        assert out[2]["tool_call_id"] == ""
+    (request_read,) = from_openai([{"role": "assistant", "tool_calls": [call]}])
+    assert request_read.content == (ToolUseBlock(None, "f", {"a": 1}, '{"a": 1}'),)
+
+
+@pytest.mark.parametrize(("call", "path", "problem"), [
+    ({"id": 5, "type": "function", "function": {"name": "f", "arguments": "{}"}}, ".id", "expected a string, got number"),
+    ({"id": "c", "type": 5, "function": {"name": "f", "arguments": "{}"}}, ".type", "expected a string, got number"),
+    ({"id": "c", "type": "tool", "function": {"name": "f", "arguments": "{}"}}, ".type", "unknown tool call type 'tool'"),
+    ({"id": "c", "type": "function"}, "", "missing required key 'function'"),
+    ({"id": "c"}, "", "missing required key 'function'"),
+    ({"id": "c", "type": None, "function": None}, ".function", "expected an object, got null"),
+    ({"id": None, "type": None, "function": {"arguments": "{}"}}, ".function", "missing required key 'name'"),
+])
+def test_a_call_truly_malformed_is_still_refused_by_path(call: dict[str, Any], path: str, problem: str) -> None:
+    message = {"role": "assistant", "tool_calls": [call]}
+    answer = {"id": "chatcmpl-9", "object": "chat.completion", "created": 1700000000, "model": "gpt-4o",
+              "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}]}
+    for read in (lambda: from_openai([message]), lambda: from_openai_response(answer)):
+        with pytest.raises(DecodeError) as caught:
+            read()
+        assert caught.value.path.endswith("tool_calls[0]" + path)
+        assert problem in str(caught.value)
+
+
+# -- an answer cut short, which the SDK's stream helpers raise rather than return -------------------------
+
+
+@pytest.mark.parametrize(("reason", "raised"), [
+    ("length", openai.LengthFinishReasonError), ("content_filter", openai.ContentFilterFinishReasonError),
+])
+def test_a_streamed_answer_cut_short_is_read_from_what_the_sdk_gathered(reason: str, raised: type[Exception]) -> None:
+    # As docs/interop/openai.md says: get_final_completion() raises; the snapshot (or the error's
+    # completion) holds the answer.
+    state = ChatCompletionStreamState()
+    for piece in [_chunk({"role": "assistant", "content": "The three reasons are: first,"}), _chunk({}, reason)]:
+        state.handle_chunk(piece)
+    with pytest.raises(raised) as caught:
+        state.get_final_completion()
+    for gathered in (state.current_completion_snapshot, getattr(caught.value, "completion")):
+        cut = from_openai_response(gathered)
+        assert stop_reason(cut) == reason
+        assert cut.get_text_content() == "The three reasons are: first,"

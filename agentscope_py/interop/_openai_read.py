@@ -56,11 +56,14 @@ from ._common import (
 )
 from ._openai_media import MEDIA_PARTS, read_media_part
 
-__all__ = ["FMT", "from_openai", "read_assistant"]
+__all__ = ["ANSWER_FIELDS", "FMT", "from_openai", "read_assistant"]
 
 FMT = "openai"
 # Message fields we have no place for; kept verbatim in metadata["openai"].
-_ASSISTANT_FIELDS = ("refusal", "audio", "function_call", "annotations")
+_ASSISTANT_FIELDS = ("refusal", "audio", "function_call")
+# Message fields that describe the answer, not the turn (an answer's url citations): no request message
+# has them, and servers that refuse unknown properties answer 400, so they go under "response".
+ANSWER_FIELDS = ("annotations",)
 # The fields each role's reader reads; any other (a provider's extension, such as
 # ``reasoning_content``) is kept verbatim in metadata["openai"] too, and written back.
 _READ_FIELDS = {
@@ -69,17 +72,14 @@ _READ_FIELDS = {
     "user": frozenset({"role", "content", "name"}),
     # "parsed": the SDK's parse() repeats the content there (a ParsedChatCompletionMessage appended to
     # the list); no request has it, and the API refuses what it does not know.
-    "assistant": frozenset({"role", "content", "name", "tool_calls", "parsed", *_ASSISTANT_FIELDS}),
+    "assistant": frozenset({"role", "content", "name", "tool_calls", "parsed", *_ASSISTANT_FIELDS, *ANSWER_FIELDS}),
     "tool": frozenset({"role", "content", "name", "tool_call_id"}),
 }
 # Message fields the SDK's model_dump() writes as null when unset, which a request cannot hold as
-# null (name and tool_calls are no Optional there, and a request message has no annotations): read
-# as absent, and not written back.  The other nulls it writes (refusal, audio, function_call) a
-# request takes, and they go back as they came.
-_NOT_NULL = ("name", "tool_calls", "annotations")
-
-
-
+# null (name and tool_calls are no Optional there): read as absent, and not written back.  The other
+# nulls it writes (refusal, audio, function_call) a request takes, and they go back as they came;
+# annotations, which no request has, are never written back.
+_NOT_NULL = ("name", "tool_calls")
 
 _Part = tuple[ContentBlock, dict[str, Any]]
 _PartReader = Callable[[Mapping[str, Any], str], _Part]
@@ -239,7 +239,7 @@ def read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> 
     refusal = opt_str(fields.get("refusal"), at(path, "refusal"))
     answer_audio = _answer_audio(fields, path)
     opt_dict(fields.get("function_call"), at(path, "function_call"))
-    opt_list(fields.get("annotations"), at(path, "annotations"))
+    answer = _answer_fields(obj, path)
     calls_path = at(path, "tool_calls")
     for index, raw in enumerate(opt_list(obj.get("tool_calls"), calls_path) or []):
         call = _read_tool_call(req_object(raw, item(calls_path, index)), item(calls_path, index))
@@ -262,8 +262,21 @@ def read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> 
         blocks, parts, form = [TextBlock(said)], {}, None
     metadata = _metadata(fields, parts, form, blocks)
     if answer_audio is not None:
-        metadata.setdefault(FMT, {})[RESPONSE_KEY] = {"audio": answer_audio}
+        answer["audio"] = answer_audio
+    if answer:
+        metadata.setdefault(FMT, {})[RESPONSE_KEY] = answer
     return AssistantMessage(blocks, name=_name(obj, path), metadata=metadata)
+
+
+def _answer_fields(obj: Mapping[str, Any], path: str) -> dict[str, Any]:
+    """The fields of ``ANSWER_FIELDS`` the message gives, verbatim but for a null, which is none."""
+    out: dict[str, Any] = {}
+    for key in ANSWER_FIELDS:
+        values = opt_list(obj.get(key), at(path, key))
+        if values is not None:
+            # Its items may be the SDK's objects, in a message dict built around them.
+            out[key] = [sdk_json(value) for value in values]
+    return out
 
 
 def _answer_audio(fields: dict[str, Any], path: str) -> dict[str, Any] | None:
@@ -293,10 +306,11 @@ def _as_json(content: object, path: str) -> object:
 
 
 def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
-    call_id = req_str(req(obj, "id", path), at(path, "id"))
-    call_type = req_str(req(obj, "type", path), at(path, "type"))
-    if call_type not in ("function", "custom"):
-        raise DecodeError(f"unknown tool call type {elided(call_type)}; expected function or custom", at(path, "type"))
+    # A server that streams a call without its id leaves the SDK's ChatCompletionStreamState a call
+    # with none (null once dumped): the answer is still read, and the call, which no result can name,
+    # is left for the conversation check to report (see docs/interop/openai.md).
+    call_id = opt_str(obj.get("id"), at(path, "id"))
+    call_type = _call_type(obj, path)
     body_path = at(path, call_type)
     body = req_object(req(obj, call_type, path), body_path)
     name = req_str(req(body, "name", body_path), at(body_path, "name"))
@@ -313,6 +327,19 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
     if call_type == "custom":
         return ToolUseBlock(call_id, name, {}, text, {FMT: carried({"type": "custom", **kept})})
     return ToolUseBlock(call_id, name, parse_arguments(text), text, {FMT: carried(kept)} if kept else None)
+
+
+def _call_type(obj: Mapping[str, Any], path: str) -> str:
+    """The kind of a call: its ``type``, or, where that is null or absent, the body it has.  The SDK's
+    ChatCompletionStreamState leaves ``type`` null when no delta of the call said it, as some
+    OpenAI-compatible servers stream calls."""
+    raw = obj.get("type")
+    if raw is None:
+        return "custom" if "custom" in obj and "function" not in obj else "function"
+    call_type = req_str(raw, at(path, "type"))
+    if call_type not in ("function", "custom"):
+        raise DecodeError(f"unknown tool call type {elided(call_type)}; expected function or custom", at(path, "type"))
+    return call_type
 
 
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:

@@ -39,7 +39,7 @@ from ._common import (
 )
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
-from ._openai_read import FMT, from_openai
+from ._openai_read import ANSWER_FIELDS, FMT, from_openai
 from ._turns import Turn, split_turns
 
 __all__ = ["from_openai", "to_openai"]
@@ -133,6 +133,10 @@ class _Writer:
         # cut it into turns, and each turn sent with them would be read back as a message holding them.
         fields = own.fields if self.fields_sent != turn.message_index else {}
         skip = ["role"]  # a kept role is the developer's, written below
+        if turn.kind == "assistant":
+            # The reader keeps these under "response"; metadata written by hand may hold them among the
+            # kept fields, and servers that refuse unknown properties answer them with a 400.
+            skip += ANSWER_FIELDS
         if turn.kind == "assistant" and _refusal_read_as_text(fields, own.form):
             if [block for _, block in turn.blocks] == [TextBlock(fields["refusal"])]:
                 parts = []  # the refusal says it, with the content it came with: not twice
