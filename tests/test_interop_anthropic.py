@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from anthropic.types import Message, MessageParam, TextBlockParam
 from hypothesis import given
+from hypothesis import strategies as st
 from interop_compare import as_anthropic_takes_them, comparable, conversations_for
 from provider_payloads import ANTHROPIC_UNREAD, anthropic_payloads
 from sdk_types import conform, problems
@@ -378,14 +379,123 @@ def test_malformed_input_raises_decode_error_with_the_path(payload: Any, path: s
 @pytest.mark.parametrize(
     "block",
     [
-        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}},
+        {"type": "tool_use", "id": "t", "name": "f", "input": {}},
         {"type": "document", "source": {"type": "content", "content": "x"}},
         {"type": "thinking", "thinking": "x", "signature": "s"},
+        # Blocks of types we read nothing of are kept whole in a turn, not inside a result.
+        {"type": "tool_result", "tool_use_id": "t", "content": [{"type": "search_result", "source": "s", "title": "t", "content": []}]},
     ],
 )
 def test_content_we_cannot_represent_is_refused_clearly(block: dict[str, Any]) -> None:
     with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.content\[0\]"):
         from_anthropic({"messages": [{"role": "user", "content": [block]}]})
+
+
+# -- blocks we have no block for: kept whole, in place -----------------------------------------
+
+_SERVER_BLOCKS: list[dict[str, Any]] = [
+    {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "paris"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [
+        {"type": "web_search_result", "url": "https://example.com/w", "title": "W", "encrypted_content": "Eqg"}]},
+    {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_02",
+     "content": {"type": "code_execution_result", "stdout": "4", "stderr": "", "return_code": 0, "content": []}},
+    {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "echo", "server_name": "s", "input": {}},
+    {"type": "container_upload", "file_id": "file_01"},
+    {"type": "search_result", "source": "https://example.com/doc", "title": "Doc",
+     "content": [{"type": "text", "text": "Paris is in France."}]},
+    {"type": "brand_new_block", "x": [1, {"y": None}]},
+]
+
+
+@st.composite
+def _with_whole_blocks(draw: st.DrawFn) -> dict[str, Any]:
+    """A request with blocks of types we read nothing of put anywhere in its turns' content lists."""
+    payload = draw(anthropic_payloads())
+    for message in payload["messages"]:
+        if message["role"] != "system" and isinstance(message["content"], list):
+            for _ in range(draw(st.integers(0, 3))):
+                at = draw(st.integers(0, len(message["content"])))
+                message["content"].insert(at, draw(st.sampled_from(_SERVER_BLOCKS)))
+    return payload
+
+
+@given(_with_whole_blocks())
+def test_blocks_we_read_nothing_of_go_back_whole_and_in_place(payload: dict[str, Any]) -> None:
+    read = from_anthropic(payload)
+    assert to_anthropic(read, validate=False) == payload
+    # No other format sees them: they are metadata.
+    for message in read:
+        assert all(not isinstance(block, dict) for block in message.content)
+
+
+def _read_assistant(content: list[dict[str, Any]]) -> Msg:
+    (message,) = from_anthropic([{"role": "assistant", "content": content}])
+    return message
+
+
+def _written(message: Msg) -> list[dict[str, Any]]:
+    content = to_anthropic([UserMessage("q"), message], validate=False)["messages"][1]["content"]
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+def test_kept_blocks_follow_the_block_they_stood_before_when_the_message_is_edited() -> None:
+    search, found = _SERVER_BLOCKS[:2]
+    thought = {"type": "thinking", "thinking": "Look it up.", "signature": "EqQB"}
+    one, two = {"type": "text", "text": "one"}, {"type": "text", "text": "two"}
+    read = _read_assistant([thought, search, found, one, two, search])
+    assert read.metadata["anthropic"]["blocks"] == {"1": [search, found], "3": [search]}
+    assert _written(read) == [thought, search, found, one, two, search]
+    # A block put in front: they stay before "one", and after the last block.
+    assert _written(read.with_content([TextBlock("first"), *read.content])) == [
+        {"type": "text", "text": "first"}, thought, search, found, one, two, search]
+    # "one" changed: where it stood.  "one" removed: before what now stands there.
+    assert _written(read.with_content([read.content[0], TextBlock("uno"), read.content[2]])) == [
+        thought, search, found, {"type": "text", "text": "uno"}, two, search]
+    assert _written(read.with_content([read.content[0], read.content[2]])) == [thought, search, found, two, search]
+    # Everything removed: all of them, in order.
+    assert _written(read.with_content([])) == [search, found, search]
+
+
+def test_kept_blocks_of_a_message_cut_by_its_results_go_into_its_own_turns() -> None:
+    search = _SERVER_BLOCKS[0]
+    read = _read_assistant([{"type": "text", "text": "a"}, search, {"type": "text", "text": "b"}, search])
+    call = ToolUseBlock("toolu_1", "f", {})
+    result = ToolResultBlock("toolu_1", "f", [TextBlock("ok")])
+    edited = read.with_content([read.content[0], call, result, read.content[1]])
+    assert to_anthropic([UserMessage("q"), edited])["messages"][1:] == [
+        {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+        {"role": "assistant", "content": [search, {"type": "text", "text": "b"}, search]},
+    ]
+
+
+def test_malformed_kept_blocks_are_written_as_far_as_they_are_well_formed() -> None:
+    kept = {"blocks": {"1": [{"type": "x"}], "01": [{"type": "y"}], "2": "no run", "3": [5], "²": [{"type": "z"}]},
+            "blocks_before": {"1": 7}}
+    message = AssistantMessage(TextBlock("a"), metadata={"anthropic": kept})
+    assert _written(message) == [{"type": "text", "text": "a"}, {"type": "x"}, {"type": "y"}]
+
+
+def test_a_user_turn_of_results_and_a_search_result_reads_and_goes_back_as_it_came() -> None:
+    search_result = _SERVER_BLOCKS[5]
+    request = {"messages": [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}},
+                                          {"type": "tool_use", "id": "t2", "name": "f", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"},
+                                     {"type": "tool_result", "tool_use_id": "t2"}, search_result]},
+    ]}
+    read = from_anthropic(request)
+    assert [type(message).__name__ for message in read[2:]] == ["ToolResultMessage", "UserMessage"]
+    assert read[3].content == ()
+    assert to_anthropic(read) == request  # validated: the message holding only the kept block is not empty
+
+
+def test_a_thinking_block_with_a_null_signature_reads_as_unsigned() -> None:
+    read = _read_assistant([{"type": "thinking", "thinking": "hmm", "signature": None, "x": 1}])
+    assert read.content == (ThinkingBlock("hmm", {"anthropic": {"x": 1}}),)
+    with pytest.raises(UnsupportedContentError, match="without a signature"):
+        to_anthropic([UserMessage("q"), read])
 
 
 def test_a_files_api_source_reads_as_its_id_and_goes_back_as_a_file_source() -> None:
@@ -631,7 +741,7 @@ def test_a_long_bad_value_is_shown_by_its_start_in_the_error() -> None:
     huge = "A" * 1_000_000
     cases: list[Any] = [
         lambda: from_anthropic({"messages": [{"role": huge, "content": "x"}]}),
-        lambda: from_anthropic({"messages": [{"role": "user", "content": [{"type": huge}]}]}),
+        lambda: from_anthropic({"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": huge}]}]}]}),
         lambda: from_anthropic({"system": [{"type": huge, "text": "x"}], "messages": []}),
         lambda: from_anthropic_response({"type": huge}),
         lambda: from_anthropic_response({"type": "message", "role": huge, "content": []}),

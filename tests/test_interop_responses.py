@@ -9,6 +9,7 @@ DecodeError with a path, never a bare exception.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import openai
@@ -35,6 +36,7 @@ from agentscope_py import (
     GenerateReason,
     Msg,
     TextBlock,
+    ThinkingBlock,
     ToolResultMessage,
     ToolUseBlock,
     UnsupportedContentError,
@@ -413,6 +415,7 @@ def test_the_choice_to_read_is_chosen_by_index() -> None:
         ({"choices": [{"message": {"role": "assistant"}}], "usage": []}, "usage"),
         ({"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": "1", "completion_tokens": 1}}, "usage.prompt_tokens"),
         ({"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": 1}}, "usage"),
+        ({"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": 1, "completion_tokens": "1"}}, "usage.completion_tokens"),
         (
             {"choices": [{"message": {"role": "assistant"}}], "usage": {"prompt_tokens": 1, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens": 1.5}}},
             "usage.prompt_tokens_details.cached_tokens",
@@ -513,7 +516,8 @@ def test_anthropic_stop_reasons(given: str | None, reason: GenerateReason | None
         ({"role": "assistant", "content": [{"type": "text", "text": None}]}, "content[0].text"),
         ({"role": "assistant", "content": [], "stop_reason": 7}, "stop_reason"),
         ({"role": "assistant", "content": [], "usage": {"output_tokens": 1}}, "usage"),
-        ({"role": "assistant", "content": [], "usage": {"input_tokens": 1, "output_tokens": None}}, "usage.output_tokens"),
+        ({"role": "assistant", "content": [], "usage": {"input_tokens": 1, "output_tokens": "4"}}, "usage.output_tokens"),
+        ({"role": "assistant", "content": [{"type": "thinking", "thinking": "x", "signature": 7}]}, "content[0].signature"),
         (
             {"role": "assistant", "content": [], "usage": {"input_tokens": 1, "output_tokens": 1, "cache_read_input_tokens": "9"}},
             "usage.cache_read_input_tokens",
@@ -526,10 +530,107 @@ def test_a_malformed_anthropic_answer_names_the_path(answer: Any, path: str) -> 
     assert caught.value.path == path
 
 
-def test_an_anthropic_answer_with_a_block_we_cannot_hold_is_refused_by_name() -> None:
-    answer = {"role": "assistant", "content": [{"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}]}
-    with pytest.raises(UnsupportedContentError, match=r"^content\[0\]\.type: a 'server_tool_use' block in an assistant turn"):
-        from_anthropic_response(answer)
+# -- server tools' blocks, kept whole in place ---------------------------------------------
+
+_SEARCH = {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "weather paris"}}
+_FOUND = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [
+    {"type": "web_search_result", "url": "https://example.com/w", "title": "Weather", "encrypted_content": "EqgfCioIARgB",
+     "page_age": "1 day"}]}
+_CITED = {"type": "text", "text": "It is sunny.", "citations": [
+    {"type": "web_search_result_location", "url": "https://example.com/w", "title": "Weather",
+     "encrypted_index": "Eo8BCioIAhgB", "cited_text": "Sunny today in Paris"}]}
+_THOUGHT = {"type": "thinking", "thinking": "Search first.", "signature": "EqQBCkYIARgC"}
+
+
+def _anthropic_answer(content: list[dict[str, Any]], stop: str = "end_turn", **fields: Any) -> dict[str, Any]:
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": content,
+            "stop_reason": stop, "stop_sequence": None, "usage": {"input_tokens": 9, "output_tokens": 8}, **fields}
+
+
+def test_a_web_search_answer_reads_and_its_server_blocks_go_back_in_place() -> None:
+    wire = _anthropic_answer([_THOUGHT, _SEARCH, _FOUND, _CITED])
+    sdk = Message.model_validate(wire)
+    for answer in (wire, sdk, sdk.model_dump(), sdk.model_dump(mode="json")):
+        reply = from_anthropic_response(answer)
+        thought, text = reply.content
+        assert isinstance(thought, ThinkingBlock) and text == TextBlock("It is sunny.")
+        follow_up = [UserMessage("Weather in Paris?"), reply, UserMessage("Thanks. And Rome?")]
+        request = to_anthropic(follow_up)
+        # Exactly as answered (the thinking's signature holds only so), nulls of unset fields aside.
+        assert request["messages"][1] == {"role": "assistant", "content": [_THOUGHT, _SEARCH, _FOUND, _CITED]}
+        conform(request["messages"], list[MessageParam])
+        # Anthropic's alone: another format does not see them.
+        assert to_openai(follow_up, on_unsupported="drop")[1] == {"role": "assistant", "content": "It is sunny."}
+
+
+def test_a_paused_answer_goes_back_as_it_is_and_its_continuation_joins_it() -> None:
+    paused = from_anthropic_response(_anthropic_answer([{"type": "text", "text": "Searching."}, _SEARCH], "pause_turn"))
+    assert stop_reason(paused) == "pause_turn" and paused.content == (TextBlock("Searching."),)
+    question = UserMessage("Weather in Paris?")
+    assert to_anthropic([question, paused])["messages"][1] == {
+        "role": "assistant", "content": [{"type": "text", "text": "Searching."}, _SEARCH]}
+    # An answer of server blocks alone holds no block of ours: sent all the same, empty elsewhere.
+    only = from_anthropic_response(_anthropic_answer([_SEARCH], "pause_turn"))
+    assert only.content == ()
+    assert to_anthropic([question, only])["messages"][1] == {"role": "assistant", "content": [_SEARCH]}
+    with pytest.raises(ConversationError, match="assistant message with no content"):
+        to_openai([question, only])
+    rest = from_anthropic_response(_anthropic_answer([_FOUND, _CITED]))
+    assert to_anthropic([question, only, rest])["messages"][1]["content"] == [_SEARCH, _FOUND, _CITED]
+
+
+def test_a_block_type_added_after_us_is_kept_whole_in_an_answer() -> None:
+    newer = {"type": "brand_new_block", "payload": {"x": [1, None]}, "unset": None}
+    reply = from_anthropic_response(_anthropic_answer([{"type": "text", "text": "a"}, newer]))
+    assert reply.content == (TextBlock("a"),)
+    # Its unset (null) fields left out, as for any block read from a model_dump(); the nulls inside are its own.
+    assert to_anthropic([UserMessage("q"), reply])["messages"][1]["content"] == [
+        {"type": "text", "text": "a"}, {"type": "brand_new_block", "payload": {"x": [1, None]}}]
+
+
+# -- a plain model_dump() and nulls the SDK lets through ------------------------------------
+
+
+def test_an_answer_with_a_container_reads_the_same_from_the_sdk_object_and_either_dump() -> None:
+    sdk = Message.model_validate(_anthropic_answer(
+        [{"type": "text", "text": "a"}], container={"id": "cntr_1", "expires_at": "2026-01-01T00:00:00Z"}))
+    from_object, from_dump, from_json = (
+        from_anthropic_response(form) for form in (sdk, sdk.model_dump(), sdk.model_dump(mode="json"))
+    )
+    assert from_object.metadata["anthropic"]["response"]["container"] == {"id": "cntr_1", "expires_at": "2026-01-01T00:00:00Z"}
+    assert comparable([from_dump]) == comparable([from_json])
+    assert (from_object.content, from_object.usage) == (from_dump.content, from_dump.usage)
+    assert from_dump.metadata["anthropic"]["response"]["container"]["expires_at"] == "2026-01-01T00:00:00Z"
+
+
+def test_python_times_in_an_answer_read_as_their_json_does() -> None:
+    east = dt.timezone(dt.timedelta(hours=2))
+    answer = _anthropic_answer([{"type": "text", "text": "a"}], x_times=[
+        dt.datetime(2026, 1, 1, 0, 0, 0, 123000, tzinfo=east), dt.datetime(2026, 1, 1), dt.date(2026, 1, 2)])
+    kept = from_anthropic_response(answer).metadata["anthropic"]["response"]["x_times"]
+    assert kept == ["2026-01-01T00:00:00.123000+02:00", "2026-01-01T00:00:00", "2026-01-02"]
+    # OpenAI's SDK gives no time today; an answer built in Python holding one reads all the same.
+    completion = {**COMPLETION, "x_expires": dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)}
+    assert from_openai_response(completion).metadata["openai"]["response"]["x_expires"] == "2026-01-01T00:00:00Z"
+
+
+def test_a_null_token_count_reads_as_zero_and_stays_null_in_the_response() -> None:
+    answer = _anthropic_answer([{"type": "text", "text": "a"}])
+    answer["usage"] = {"input_tokens": 9, "output_tokens": None, "cache_read_input_tokens": 2}
+    reply = from_anthropic_response(answer)
+    assert reply.usage == ChatUsage(input_tokens=11, output_tokens=0, cached_tokens=2)
+    assert reply.metadata["anthropic"]["response"]["usage"]["output_tokens"] is None
+    completion = {**COMPLETION, "usage": {"prompt_tokens": 20, "completion_tokens": None}}
+    assert from_openai_response(completion).usage == ChatUsage(input_tokens=20, output_tokens=0, cached_tokens=0)
+
+
+def test_a_thinking_block_with_a_null_signature_reads_as_unsigned_thinking() -> None:
+    reply = from_anthropic_response(_anthropic_answer(
+        [{"type": "thinking", "thinking": "hmm", "signature": None}, {"type": "text", "text": "a"}]))
+    assert reply.content == (ThinkingBlock("hmm"), TextBlock("a"))
+    with pytest.raises(UnsupportedContentError, match=r"ThinkingBlock without a signature \(messages\[1\]\.content\[0\]\)"):
+        to_anthropic([UserMessage("q"), reply])
+    assert to_anthropic([UserMessage("q"), reply], on_unsupported="drop")["messages"][1]["content"] == "a"
 
 
 @given(anthropic_responses())

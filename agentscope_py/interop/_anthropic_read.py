@@ -27,6 +27,7 @@ from .._reader import (
     item,
     json_kind,
     opt_bool,
+    opt_str,
     req,
     req_list,
     req_str,
@@ -35,6 +36,7 @@ from .._roles import UserBlock
 from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
 from ._anthropic_media import MEDIA_READ_FIELDS, read_media
+from ._anthropic_whole_blocks import kept_entries
 from ._carry import (
     ContentForm,
     carried,
@@ -56,7 +58,8 @@ __all__ = ["FMT", "READ_FIELDS", "from_anthropic", "read_turn"]
 FMT = "anthropic"
 # The fields of each block that its reader reads.  Any other (cache_control, citations, an image's
 # transformations, a field added after us) is kept verbatim, in the block's metadata["anthropic"] or
-# else in its holder's "parts", and written back.
+# else in its holder's "parts", and written back.  A block of a type not here (a server tool's, one
+# added after us) is kept whole, in place (_anthropic_whole_blocks).
 READ_FIELDS = {
     "text": ("type", "text"),
     **MEDIA_READ_FIELDS,  # image and document, read in _anthropic_media
@@ -86,8 +89,11 @@ def from_anthropic(payload: Any) -> list[Msg]:
 
     A user turn's ``tool_result`` blocks become a :class:`ToolResultMessage` (each
     result named after the call it answers), the rest of the turn a
-    :class:`UserMessage`.  Message ids and timestamps are generated.  Malformed
-    input raises :class:`~agentscope_py.DecodeError` naming the path.
+    :class:`UserMessage`.  A block of a type we read nothing of (a server tool's, such as
+    ``server_tool_use``, or one added after us) is kept whole in its message's
+    ``metadata["anthropic"]["blocks"]``, where ``to_anthropic`` writes it back in place.  Message ids
+    and timestamps are generated.  Malformed input raises :class:`~agentscope_py.DecodeError`
+    naming the path.
     """
     if isinstance(payload, ConvertedDict):
         payload = dict(payload)  # what to_anthropic returned: read it like the dict it is
@@ -134,9 +140,12 @@ def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> li
 
 
 def _metadata(
-    parts: Mapping[int, Mapping[str, Any]], form: ContentForm | None, blocks: Sequence[ContentBlock]
+    parts: Mapping[int, Mapping[str, Any]],
+    form: ContentForm | None,
+    blocks: Sequence[ContentBlock],
+    kept: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    own = carried({}, parts, form, blocks)
+    own = {**carried({}, parts, form, blocks), **kept_entries(kept or {}, blocks)}
     return {FMT: own} if own else {}
 
 
@@ -157,36 +166,43 @@ def _read_system(obj: Mapping[str, Any], path: str, key: str, *, optional: bool 
 
 
 def read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> list[Msg]:
-    """One turn; a user turn splits into runs of tool results and of other blocks."""
+    """One turn; a user turn splits into runs of tool results and of other blocks.  A block of a type
+    we read nothing of is kept whole in the message of the run it stands in (one of other blocks)."""
     content_path = at(path, "content")
-    runs: list[tuple[bool, list[ContentBlock], dict[int, dict[str, Any]]]] = []
+    runs: list[tuple[bool, list[ContentBlock], dict[int, dict[str, Any]], dict[int, list[dict[str, Any]]]]] = []
     for index, raw in enumerate(_content_list(obj, path)):
         block_path = item(content_path, index)
         block_obj = req_object(raw, block_path)
         block_type = req_str(req(block_obj, "type", block_path), at(block_path, "type"))
+        kept_whole = block_type not in READ_FIELDS
         is_result = block_type == "tool_result" and role == "user"
         if not runs or runs[-1][0] != is_result:
-            runs.append((is_result, [], {}))
-        _, blocks, parts = runs[-1]
+            runs.append((is_result, [], {}, {}))
+        _, blocks, parts, kept = runs[-1]
+        if kept_whole:
+            kept.setdefault(len(blocks), []).append(block_obj)
+            continue
         block, extras = _read_block(block_obj, block_path, block_type, role, names)
         if extras:
             parts[len(blocks)] = extras
         blocks.append(block)
     if not runs:
-        runs.append((False, [], {}))
+        runs.append((False, [], {}, {}))
     value = obj["content"]
     out: list[Msg] = []
-    for is_result, blocks, parts in runs:
+    for is_result, blocks, parts, kept in runs:
         if is_result:
             out.append(ToolResultMessage(blocks))
             continue
-        plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
-        form = content_form(value, True, len(blocks), plain, False) if len(runs) == 1 else None
+        plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts and not kept
+        count = len(blocks) + sum(map(len, kept.values()))
+        form = content_form(value, True, count, plain, False) if len(runs) == 1 else None
+        metadata = _metadata(parts, form, blocks, kept)
         if role == "assistant":
-            out.append(AssistantMessage(blocks, metadata=_metadata(parts, form, blocks)))
+            out.append(AssistantMessage(blocks, metadata=metadata))
         else:
             # A user turn's blocks other than results are text, images and documents.
-            out.append(UserMessage(cast("list[UserBlock]", blocks), metadata=_metadata(parts, form, blocks)))
+            out.append(UserMessage(cast("list[UserBlock]", blocks), metadata=metadata))
     return out
 
 
@@ -255,8 +271,10 @@ def _read_block(
     extras = unread(obj, READ_FIELDS[block_type])
     if block_type == "thinking":
         thinking = req_str(req(obj, "thinking", path), at(path, "thinking"))
-        signature = req_str(req(obj, "signature", path), at(path, "signature"))
-        return ThinkingBlock(thinking, {FMT: carried({"signature": signature, **extras})}), {}
+        # Null (as some compatible servers write it): thinking nobody signed, which the writer refuses.
+        signature = opt_str(req(obj, "signature", path), at(path, "signature"))
+        fields = extras if signature is None else {"signature": signature, **extras}
+        return ThinkingBlock(thinking, {FMT: carried(fields)} if fields else None), {}
     data = req_str(req(obj, "data", path), at(path, "data"))
     return ThinkingBlock("", {FMT: carried({"type": "redacted_thinking", "data": data, **extras})}), {}
 

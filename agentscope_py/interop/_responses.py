@@ -12,6 +12,7 @@ figures) is kept verbatim under ``metadata[<format>]["response"]``, which the
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +28,6 @@ from .._reader import (
     opt_int,
     opt_str,
     req,
-    req_int,
     req_list,
     req_str,
 )
@@ -61,14 +61,14 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
     ``ChatCompletion``, its ``model_dump()``, or the parsed JSON (a dict, not the JSON text).
 
     ``usage`` gives ``ChatUsage(prompt_tokens, completion_tokens,
-    prompt_tokens_details.cached_tokens)``; ``finish_reason`` ``"stop"`` gives
+    prompt_tokens_details.cached_tokens)``, a count given as null counting 0; ``finish_reason`` ``"stop"`` gives
     ``GenerateReason.MODEL_STOP`` and ``"tool_calls"`` ``TOOL_CALLS`` (any other,
     such as ``"length"``, sets none: :func:`stop_reason` gives it).  A refusal with no content (``null``, or
     blank text) and no tool calls is also the message's text, as is an audio answer's transcript; the
-    audio goes into the next request by its id, and stays whole under ``"audio"`` in the kept
-    fields.  The completion's other fields, and the
-    choice's (``finish_reason``, ``index``, ``logprobs``) under ``"choice"``, are
-    kept in ``metadata["openai"]["response"]``.  Malformed input raises
+    audio goes into the next request by its id.  What describes the answer and goes into no request
+    is kept in ``metadata["openai"]["response"]``: the whole audio under ``"audio"``, the message's
+    ``annotations`` (url citations), the completion's other fields, and the choice's
+    (``finish_reason``, ``index``, ``logprobs``) under ``"choice"``.  Malformed input raises
     :class:`~agentscope_py.DecodeError` naming the path.
     """
     if type(choice) is not int:
@@ -141,10 +141,17 @@ def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
     details = opt_dict(usage.get("prompt_tokens_details"), "usage.prompt_tokens_details") or {}
     return read_usage(
         "usage",
-        req_int(req(usage, "prompt_tokens", "usage"), "usage.prompt_tokens"),
-        req_int(req(usage, "completion_tokens", "usage"), "usage.completion_tokens"),
+        _count(usage, "prompt_tokens"),
+        _count(usage, "completion_tokens"),
         opt_int(details.get("cached_tokens"), "usage.prompt_tokens_details.cached_tokens") or 0,
     )
+
+
+def _count(usage: Mapping[str, Any], key: str) -> int:
+    """A token count the usage must give: null reads as 0, as a cache count left out does, since a
+    server that counts no tokens of a kind gives no reason to drop the answer (its own figures stay
+    in ``"response"``)."""
+    return opt_int(req(usage, key, "usage"), f"usage.{key}") or 0
 
 
 def from_anthropic_response(message: Any) -> AssistantMessage:
@@ -155,8 +162,10 @@ def from_anthropic_response(message: Any) -> AssistantMessage:
     cache_read_input_tokens``, of which ``cache_read_input_tokens`` are
     ``cached_tokens``.  ``stop_reason`` ``"end_turn"`` or ``"stop_sequence"`` gives
     ``GenerateReason.MODEL_STOP``, ``"tool_use"`` ``TOOL_CALLS`` (any other, such as
-    ``"max_tokens"``, sets none: :func:`stop_reason` gives it).  The answer's other fields are kept in
-    ``metadata["anthropic"]["response"]``.  Malformed input raises
+    ``"max_tokens"``, sets none: :func:`stop_reason` gives it); a count given as null counts 0.  Blocks
+    only Anthropic understands (a server tool's) are kept whole, in place, as ``from_anthropic``
+    keeps them, so that an answer stopped with ``"pause_turn"`` goes back as it came.  The answer's
+    other fields are kept in ``metadata["anthropic"]["response"]``.  Malformed input raises
     :class:`~agentscope_py.DecodeError` naming the path.
     """
     with nesting_guard(""):
@@ -204,16 +213,38 @@ def _set_fields(block: object) -> object:
 
 
 def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
-    fresh = req_int(req(usage, "input_tokens", "usage"), "usage.input_tokens")
+    fresh = _count(usage, "input_tokens")
     written = opt_int(usage.get("cache_creation_input_tokens"), "usage.cache_creation_input_tokens") or 0
     read = opt_int(usage.get("cache_read_input_tokens"), "usage.cache_read_input_tokens") or 0
-    output = req_int(req(usage, "output_tokens", "usage"), "usage.output_tokens")
+    output = _count(usage, "output_tokens")
     return read_usage("usage", fresh + written + read, output, read)
 
 
 def _plain(answer: object) -> dict[str, Any]:
-    """The answer as a dict; an SDK object as the JSON the server sent (see ``sdk_json``)."""
-    return req_object(answer, "")
+    """The answer as a dict; an SDK object as the JSON the server sent (see ``sdk_json``), and so a
+    plain ``model_dump()`` of one, whose times are Python's (``_as_json``)."""
+    plain = _as_json(req_object(answer, ""))
+    assert isinstance(plain, dict)  # a dict's copy is one
+    return plain
+
+
+def _as_json(value: object) -> object:
+    """``value`` with every date and time in it as the text the JSON it was parsed from held: ISO
+    8601, ``Z`` for UTC, as the SDK's ``model_dump(mode="json")`` writes them (a ``Container``'s
+    ``expires_at`` is a ``datetime`` in its ``model_dump()``).  What holds none is returned as it is."""
+    if isinstance(value, (datetime.datetime, datetime.time)):
+        text = value.isoformat()
+        return text[:-6] + "Z" if value.utcoffset() == datetime.timedelta(0) else text
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        items = {key: _as_json(item) for key, item in value.items()}
+        changed = any(items[key] is not item for key, item in value.items())
+        return items if changed else value
+    if isinstance(value, (list, tuple)):
+        listed = [_as_json(item) for item in value]
+        return listed if any(new is not old for new, old in zip(listed, value, strict=True)) else value
+    return value
 
 
 def _answer(

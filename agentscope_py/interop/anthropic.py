@@ -8,7 +8,7 @@ are in ``docs/interop/anthropic.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._blocks import (
@@ -27,6 +27,7 @@ from .._messages import (
 from ._anthropic_media import media_hint, media_part
 from ._anthropic_read import FMT, from_anthropic
 from ._anthropic_tool_ids import tool_ids
+from ._anthropic_whole_blocks import KeptBlocks
 from ._carry import (
     Carried,
     MessageCarried,
@@ -60,7 +61,9 @@ def to_anthropic(
 
     Leading system messages become ``system``, later ones system messages at their
     place; tool results become ``tool_result`` blocks of the next user turn;
-    consecutive turns of one role are merged, as the API requires.  A block
+    consecutive turns of one role are merged, as the API requires.  The blocks a
+    message keeps whole (a server tool's, read by ``from_anthropic``) go back where
+    they stood among its blocks.  A block
     Anthropic cannot hold (audio, video, a HintBlock, a ThinkingBlock without a
     signature, an image or document in an assistant turn) raises
     :class:`UnsupportedContentError` unless ``on_unsupported`` says ``"drop"`` or
@@ -71,7 +74,7 @@ def to_anthropic(
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(conversion, tool_ids(messages))
+    writer = _Writer(conversion, tool_ids(messages), turns)
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
@@ -106,17 +109,21 @@ def to_anthropic(
         # What is written: a turn the policy emptied is refused like any empty turn (found above); a
         # message it emptied within a turn of others is absent, as is a late system message said nothing.
         emptied = {index for index, _ in writer.replaced} - writer.wrote
-        check_conversation(messages, _TARGET, writer.replaced, found=empty, omitted=emptied | skipped)
+        check_conversation(
+            messages, _TARGET, writer.replaced, found=empty, omitted=emptied | skipped, holding=writer.holding
+        )
     return ConvertedDict(out, writer.conversion.notes)
 
 
 class _Writer:
-    def __init__(self, conversion: Conversion, tool_ids: Mapping[str, str]) -> None:
+    def __init__(self, conversion: Conversion, tool_ids: Mapping[str, str], turns: Sequence[Turn]) -> None:
         self.conversion = conversion
         self.tool_ids = tool_ids  # the ids the API refuses, and what to write for them
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
+        self.holding: set[int] = set()  # those with whole blocks written: not empty, whatever blocks they hold
         self.carried = MessageCarried(FMT)
+        self.kept = KeptBlocks(FMT, turns)
 
     def content(self, out: dict[str, Any], turns: list[Turn], *, optional: bool = False) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``;
@@ -125,6 +132,7 @@ class _Writer:
         for turn in turns:
             own = self.carried.of(turn)
             for index, block in turn.blocks:
+                self._kept(parts, turn, index)
                 if isinstance(block, TextBlock) and not block.text.strip():
                     continue  # blank text says nothing, and the API refuses it ("must contain non-whitespace text")
                 part = self._part(turn, index, block, own)
@@ -134,10 +142,20 @@ class _Writer:
                 if written:
                     self.wrote.add(turn.message_index)
                 parts.extend(written)
+            self._kept(parts, turn, None)
         only = turns[0] if len(turns) == 1 else None
         whole = only is not None and only.own and len(only.blocks) == len(only.message.content)
         form = self.carried.of(only).form if whole and only is not None else None
         write_content(out, parts, form, optional=optional)
+
+    def _kept(self, parts: list[dict[str, Any]], turn: Turn, index: int | None) -> None:
+        """Write the whole blocks kept to go before content block ``index`` of ``turn``'s message (see
+        ``KeptBlocks.before``)."""
+        kept = self.kept.before(turn, index)
+        if kept:
+            parts.extend(kept)
+            self.wrote.add(turn.message_index)
+            self.holding.add(turn.message_index)
 
     def _or_fallback(
         self,
