@@ -303,6 +303,7 @@ class ResumableEventStream:
     def _read(self) -> Iterator[AgentEvent]:
         seen: set[str] = set()  # ids already yielded: a server may replay them after a reconnection
         fruitless = 0  # connections in a row that brought no new event
+        delivered = False  # whether any connection brought an event: the stream works, but never stops
         while True:
             progressed = False
             in_stop = False  # an OSError from the caller's stop() is theirs, not a dropped connection
@@ -317,6 +318,7 @@ class ResumableEventStream:
                     # An event without an id cannot be told from its replay: it is yielded, but only
                     # an event never seen before shows the stream moving on.
                     progressed = progressed or event.id is not None
+                    delivered = True
                     yield event
                     if self._stop is not None:
                         in_stop = True
@@ -344,9 +346,19 @@ class ResumableEventStream:
                     ("1 connection", "it") if fruitless == 1 else (f"{fruitless} connections in a row", "the last")
                 )
                 ended = f"{last} failed with {cause!r}" if cause else f"the server closed {last}"
+                hint = ""
+                if cause is None and delivered and self._stop is not None:
+                    # Events came, then clean closes: most likely the stream is over, and its last event
+                    # is not the one stop waits for (a bare model call sends no AgentEndEvent).
+                    hint = (
+                        "; the server sent events, then closed without the one stop= ends on (by default the "
+                        "top-level AgentEndEvent, which a bare model call's stream has none of): pass a stop= "
+                        "that ends on the stream's last event, or have the server answer 204 No Content once it "
+                        "has sent everything"
+                    )
                 raise StreamConnectionError(
                     f"{self.url}: {connections} brought no new event ({ended}); giving up after "
-                    f"max_retries={self._max_retries} reconnections: check the server, or raise max_retries"
+                    f"max_retries={self._max_retries} reconnections: check the server, or raise max_retries{hint}"
                 ) from cause
             self.reconnects += 1
             time.sleep(self._delay)

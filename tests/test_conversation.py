@@ -285,3 +285,12 @@ def test_the_error_lists_five_problems_then_says_there_are_more(count: int) -> N
     text = str(caught.value)
     assert [f"messages[{2 * i + 1}]" in text for i in range(count)] == [True] * 5 + [False] * (count - 5)
     assert ("; …" in text) == (count > 5)
+
+
+def test_the_errors_the_converters_raise_are_importable_beside_them() -> None:
+    import agentscope_py
+    import agentscope_py.interop as interop
+
+    assert interop.ConversationError is agentscope_py.ConversationError
+    assert interop.UnsupportedContentError is agentscope_py.UnsupportedContentError
+    assert {"ConversationError", "UnsupportedContentError"} <= set(interop.__all__)

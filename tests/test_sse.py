@@ -34,7 +34,14 @@ from agentscope_py import (
     ToolResultState,
     ToolUseBlock,
 )
-from agentscope_py.event import AgentEndEvent, AgentResultEvent, TextBlockDeltaEvent, assemble, events_from_message
+from agentscope_py.event import (
+    AgentEndEvent,
+    AgentResultEvent,
+    AgentStartEvent,
+    TextBlockDeltaEvent,
+    assemble,
+    events_from_message,
+)
 from agentscope_py.sse import (
     ResumableEventStream,
     SSEParser,
@@ -277,6 +284,21 @@ def test_giving_up_after_one_connection_says_it_in_the_singular() -> None:
     with serve_bodies([""]) as server:
         with pytest.raises(StreamConnectionError, match=r": 1 connection brought no new event \(the server closed it\); "):
             list(ResumableEventStream(server.url, timeout=TIMEOUT, max_retries=0))
+
+
+def test_a_stream_that_never_sends_the_stop_event_says_how_to_end_it() -> None:
+    # A bare model call's stream ends with its ModelCallEndEvent: no AgentEndEvent, which the client
+    # waits for by default.  Served whole once, then nothing: the client must say why it gave up.
+    bare = [event for event in EVENTS if not isinstance(event, (AgentStartEvent, AgentEndEvent))]
+    with serve_bodies(["".join(map(encode_event, bare)), ""]) as server:
+        received: list[AgentEvent] = []
+        with pytest.raises(StreamConnectionError, match=r"closed without the one stop= ends on .* 204 No Content"):
+            for event in ResumableEventStream(server.url, timeout=TIMEOUT, max_retries=1, retry_delay=0.001):
+                received.append(event)
+        assert received == bare
+    with serve_bodies(["".join(map(encode_event, bare))]) as server:  # the hint's remedy
+        last = bare[-1].id
+        assert list(ResumableEventStream(server.url, timeout=TIMEOUT, stop=lambda event: event.id == last)) == bare
 
 
 def test_the_client_checks_its_arguments() -> None:

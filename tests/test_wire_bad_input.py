@@ -19,6 +19,7 @@ from strategies import as_built_in_python, json_values
 from vectors import mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
+    AgentEvent,
     ArgumentTypeError,
     ArgumentValueError,
     ChatUsage,
@@ -62,7 +63,9 @@ def decode_error(root: type[Any], document: Any) -> DecodeError:
 # -- documents of the wrong shape: (root, document, path, words in the message) ----------
 
 WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
-    (Msg, [], "", "expected a JSON object for Msg, got array"),
+    (Msg, [], "", "expected a JSON object for Msg, got array; a list of them is read item by item: "
+                  "[Msg.from_dict(item) for item in json.loads(text)]"),
+    (AgentEvent, [{}], "", "got array; a list of them is read item by item: [AgentEvent.from_dict(item) for item"),
     (Msg, "hello", "", "got string"),
     (Msg, 42, "", "got number"),
     (Msg, None, "", "got null"),
@@ -366,7 +369,7 @@ def _error(decode: Callable[[Any], object], value: object) -> str:
 def test_a_document_that_is_no_object_is_named_by_its_json_kind(built: object, text: str) -> None:
     expected = _error(Msg.from_json, text)
     assert _error(Msg.from_dict, built) == expected
-    assert expected.endswith("got array" if isinstance(built, tuple) else "got string")
+    assert ("got array; a list of them is read item by item" in expected) if isinstance(built, tuple) else expected.endswith("got string")
 
 
 @pytest.mark.parametrize("limits", [5, {"max_depth": 5}, None])

@@ -219,7 +219,13 @@ _NOT_MADE: Any = object()  # a class whose typed decoder is not made yet
 def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:
     if type(data) is not dict:
         if not isinstance(data, Mapping):
-            raise DecodeError(f"expected a JSON object for {cls.__name__}, got {json_kind(data)}")
+            # An array is most often a whole history or stream, saved in one document.
+            hint = (
+                f"; a list of them is read item by item: [{cls.__name__}.from_dict(item) for item in json.loads(text)]"
+                if isinstance(data, (list, tuple))
+                else ""
+            )
+            raise DecodeError(f"expected a JSON object for {cls.__name__}, got {json_kind(data)}{hint}")
         data = dict(data)
     try:
         return decode(data, ctx, ctx.max_depth - 1)  # type: ignore[no-any-return]

@@ -4,8 +4,11 @@ One module per format, each with ``to_<format>(messages, *, on_unsupported="rais
 and ``from_<format>(payload)``; ``from_openai_response`` and ``from_anthropic_response`` read a provider's answer
 into one assistant message (``stop_reason`` of it says why the provider ended it); ``validate_conversation``
 and ``repair_conversation`` check and fix a whole conversation before it goes to a provider API.
+The two errors the converters raise, ``UnsupportedContentError`` and ``ConversationError``, are
+importable from here too (they are ``agentscope_py``'s).
 """
 
+from ..errors import ConversationError, UnsupportedContentError
 from ._common import ConversionNote, Converted, ConvertedDict, OnUnsupported
 from ._conversation import (
     ConversationProblem,
@@ -24,6 +27,7 @@ from .swarm_kit import from_swarm_kit, to_swarm_kit
 from .vercel_ai import from_vercel_ai, to_vercel_ai
 
 __all__ = [
+    "ConversationError",
     "ConversationProblem",
     "ConversionNote",
     "Converted",
@@ -33,6 +37,7 @@ __all__ = [
     "RepairAction",
     "RepairChange",
     "RepairedConversation",
+    "UnsupportedContentError",
     "from_agentflow",
     "from_anthropic",
     "from_anthropic_response",
