@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Collection
+import sys
+from collections.abc import Callable, Collection
 from itertools import pairwise
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -38,6 +40,8 @@ from agentscope_py import (
     URLSource,
     UserMessage,
 )
+from agentscope_py.interop import _anthropic_whole_blocks as whole_blocks
+from agentscope_py.interop import anthropic as anthropic_writer
 from agentscope_py.interop import (
     ConversationProblem,
     ConversionNote,
@@ -474,6 +478,114 @@ def test_malformed_kept_blocks_are_written_as_far_as_they_are_well_formed() -> N
             "blocks_before": {"1": 7}}
     message = AssistantMessage(TextBlock("a"), metadata={"anthropic": kept})
     assert _written(message) == [{"type": "text", "text": "a"}, {"type": "x"}, {"type": "y"}]
+
+
+def test_a_copy_of_the_block_a_run_stood_before_put_in_front_moves_nothing() -> None:
+    search, found = _SERVER_BLOCKS[:2]
+    thought = {"type": "thinking", "thinking": "Look it up.", "signature": "EqQB"}
+    ok = {"type": "text", "text": "ok"}
+    read = _read_assistant([thought, search, found, ok])
+    # The run stood before "ok" at index 1: the "ok" at or after that index is its own, not the copy.
+    assert _written(read.with_content([TextBlock("ok"), *read.content])) == [ok, thought, search, found, ok]
+    # Blocks removed in front: the "ok" before the index it had is found.
+    assert _written(read.with_content([read.content[1]])) == [search, found, ok]
+    assert _written(read.with_content([read.content[1], TextBlock("ok")])) == [ok, search, found, ok]
+
+
+@pytest.mark.parametrize("block", [
+    {"type": "text", "text": "x"},
+    {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+    {"type": "document", "source": {"type": "url", "url": "https://example.com/a.pdf"}},
+    {"type": "tool_use", "id": "toolu_x", "name": "rm", "input": {}},
+    {"type": "tool_result", "tool_use_id": "toolu_x", "content": "x"},
+    {"type": "thinking", "thinking": "x", "signature": "s"},
+    {"type": "redacted_thinking", "data": "x"},
+], ids=lambda block: block["type"])
+def test_a_kept_block_of_a_type_we_read_is_malformed_and_not_written(block: dict[str, Any]) -> None:
+    # Reading keeps none of these: such metadata is hand-written, and written it would slip past the
+    # conversation check (a tool call nothing answers, a result of no call).
+    upload = _SERVER_BLOCKS[4]
+    kept = {"anthropic": {"blocks": {"1": [block, upload, block]}}}
+    for message in (AssistantMessage("hi", metadata=kept), UserMessage("hi", metadata=kept)):
+        assert to_anthropic([message])["messages"][0]["content"] == [{"type": "text", "text": "hi"}, upload]
+
+
+def test_a_null_caller_on_a_kept_block_reads_as_absent() -> None:
+    search, found = _SERVER_BLOCKS[:2]
+    answer = Message.model_validate({
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [search, found, {"type": "text", "text": "In Paris."}],
+        "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 3, "output_tokens": 4},
+    })
+    question = {"role": "user", "content": "Where?"}
+    # A history kept as the SDK's blocks, or dumped to JSON: a null caller on each server block, which
+    # a request cannot hold (its caller is an object).
+    for blocks in (answer.content, [block.model_dump() for block in answer.content]):
+        request = to_anthropic(from_anthropic([question, {"role": "assistant", "content": blocks}]))
+        assert [block.get("caller", "absent") for block in request["messages"][1]["content"][:2]] == ["absent"] * 2
+        conforms(request)
+    request = to_anthropic([UserMessage("Where?"), from_anthropic_response(answer.model_dump())])
+    assert [block.get("caller", "absent") for block in request["messages"][1]["content"][:2]] == ["absent"] * 2
+    conforms(request)
+    # A caller given, and a null a request can hold, go back as they came.
+    called = {**search, "caller": {"type": "direct"}, "cache_control": None}
+    given = {"messages": [question, {"role": "assistant", "content": [called, found]}]}
+    assert to_anthropic(from_anthropic(given)) == given
+    conforms(given)
+
+
+def _lines_run_writing(action: Callable[[], object], limit: int) -> int:
+    """The number of lines of the Anthropic writer and of the kept blocks' module that ``action`` runs
+    (a loop's line once per round): a measure of the work done that does not depend on timing.  Past
+    ``limit`` it raises, rather than run on (quadratic, it would be millions)."""
+    paths = {anthropic_writer.__file__, whole_blocks.__file__}
+    count = 0
+
+    def count_lines(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal count
+        count += event == "line"
+        if count > limit:
+            raise _TooManyLines(count)
+        return count_lines
+
+    def in_modules(frame: FrameType, event: str, arg: object) -> Any:
+        return count_lines if frame.f_code.co_filename in paths else None
+
+    tracing = sys.gettrace()
+    sys.settrace(in_modules)
+    try:
+        action()
+    finally:
+        sys.settrace(tracing)
+    return count
+
+
+class _TooManyLines(Exception):
+    pass
+
+
+def test_writing_kept_blocks_costs_a_bounded_multiple_of_writing_the_blocks_alone() -> None:
+    # Not timed: counted.  It was quadratic in the runs (their places sorted and scanned for each block,
+    # and a fingerprint found nowhere looked for to the end of the content, run after run).
+    count = 2000
+    texts = [{"type": "text", "text": f"t{index}"} for index in range(count)]
+    question = UserMessage("q")
+    alone = _read_assistant(texts)
+    limit = 4 * _lines_run_writing(lambda: to_anthropic([question, alone], validate=False), 10**9)
+    upload = _SERVER_BLOCKS[4]
+    read = _read_assistant([block for text in texts for block in (upload, text)])  # a run before each block
+    changed = read.with_content([TextBlock(f"u{index}") for index in range(count)])  # no block found
+    bogus = AssistantMessage(alone.content, metadata={"anthropic": {  # fingerprints of no block
+        "blocks": {str(index): [upload] for index in range(count)},
+        "blocks_before": {str(index): "x" for index in range(count)}}})
+    for message in (read, changed, bogus):
+        written: dict[str, Any] = {}
+
+        def write(message: Msg = message, written: dict[str, Any] = written) -> None:
+            written.update(to_anthropic([question, message], validate=False))
+
+        assert _lines_run_writing(write, limit) <= limit
+        assert written["messages"][1]["content"][::2] == [upload] * count
 
 
 def test_a_user_turn_of_results_and_a_search_result_reads_and_goes_back_as_it_came() -> None:

@@ -69,8 +69,10 @@ READ_FIELDS = {
     "redacted_thinking": ("type", "data"),
 }
 # Block fields an answer's model_dump() writes as null when unset, which a request's block cannot hold
-# as null (ToolUseBlockParam's caller is no Optional): read as absent.  The other nulls it writes
-# (toolset_name, citations) a request takes, and they go back as they came.
+# as null (the caller of ToolUseBlockParam, ServerToolUseBlockParam, WebSearchToolResultBlockParam and
+# WebFetchToolResultBlockParam is no Optional): read as absent, on a tool_use and on a block kept
+# whole alike.  The other nulls it writes (toolset_name, citations, a compaction's content …) a
+# request takes, and they go back as they came.
 _NOT_NULL = ("caller",)
 # The title field of each kind of citation (CitationCharLocationParam's Required[Optional[str]] …).
 _CITATION_TITLES = {
@@ -180,7 +182,7 @@ def read_turn(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str
             runs.append((is_result, [], {}, {}))
         _, blocks, parts, kept = runs[-1]
         if kept_whole:
-            kept.setdefault(len(blocks), []).append(block_obj)
+            kept.setdefault(len(blocks), []).append(unread(block_obj, nulls(block_obj, _NOT_NULL)))
             continue
         block, extras = _read_block(block_obj, block_path, block_type, role, names)
         if extras:

@@ -25,7 +25,7 @@ from .._messages import (
     Msg,
 )
 from ._anthropic_media import media_hint, media_part
-from ._anthropic_read import FMT, from_anthropic
+from ._anthropic_read import FMT, READ_FIELDS, from_anthropic
 from ._anthropic_tool_ids import tool_ids
 from ._anthropic_whole_blocks import KeptBlocks
 from ._carry import (
@@ -123,7 +123,7 @@ class _Writer:
         self.wrote: set[int] = set()  # the messages something was written for
         self.holding: set[int] = set()  # those with whole blocks written: not empty, whatever blocks they hold
         self.carried = MessageCarried(FMT)
-        self.kept = KeptBlocks(FMT, turns)
+        self.kept = KeptBlocks(FMT, turns, READ_FIELDS)
 
     def content(self, out: dict[str, Any], turns: list[Turn], *, optional: bool = False) -> None:
         """Write the blocks of ``turns`` (one target message, or ``system``) as ``out["content"]``;
