@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import base64
 import re
-import sys
 from collections.abc import Callable, Collection
 from itertools import pairwise
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -15,6 +13,7 @@ from anthropic.types import Message, MessageParam, TextBlockParam
 from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import as_anthropic_takes_them, comparable, conversations_for
+from lines_run import lines_run
 from provider_payloads import ANTHROPIC_UNREAD, anthropic_payloads
 from sdk_types import conform, problems
 from read_only import assert_plain
@@ -534,34 +533,9 @@ def test_a_null_caller_on_a_kept_block_reads_as_absent() -> None:
     conforms(given)
 
 
-def _lines_run_writing(action: Callable[[], object], limit: int) -> int:
-    """The number of lines of the Anthropic writer and of the kept blocks' module that ``action`` runs
-    (a loop's line once per round): a measure of the work done that does not depend on timing.  Past
-    ``limit`` it raises, rather than run on (quadratic, it would be millions)."""
-    paths = {anthropic_writer.__file__, whole_blocks.__file__}
-    count = 0
-
-    def count_lines(frame: FrameType, event: str, arg: object) -> Any:
-        nonlocal count
-        count += event == "line"
-        if count > limit:
-            raise _TooManyLines(count)
-        return count_lines
-
-    def in_modules(frame: FrameType, event: str, arg: object) -> Any:
-        return count_lines if frame.f_code.co_filename in paths else None
-
-    tracing = sys.gettrace()
-    sys.settrace(in_modules)
-    try:
-        action()
-    finally:
-        sys.settrace(tracing)
-    return count
-
-
-class _TooManyLines(Exception):
-    pass
+def _lines_run_writing(action: Callable[[], object], limit: int | None = None) -> int:
+    """The lines of the Anthropic writer and of the kept blocks' module that ``action`` runs."""
+    return lines_run({anthropic_writer.__file__, whole_blocks.__file__}, action, limit)
 
 
 def test_writing_kept_blocks_costs_a_bounded_multiple_of_writing_the_blocks_alone() -> None:
@@ -571,7 +545,7 @@ def test_writing_kept_blocks_costs_a_bounded_multiple_of_writing_the_blocks_alon
     texts = [{"type": "text", "text": f"t{index}"} for index in range(count)]
     question = UserMessage("q")
     alone = _read_assistant(texts)
-    limit = 4 * _lines_run_writing(lambda: to_anthropic([question, alone], validate=False), 10**9)
+    limit = 4 * _lines_run_writing(lambda: to_anthropic([question, alone], validate=False))
     upload = _SERVER_BLOCKS[4]
     read = _read_assistant([block for text in texts for block in (upload, text)])  # a run before each block
     changed = read.with_content([TextBlock(f"u{index}") for index in range(count)])  # no block found

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
 from provider_payloads import anthropic_payloads, as_openai_reads_them, mutated, openai_payloads
 from interop_compare import as_anthropic_takes_them, comparable, conversations_for
+from lines_run import lines_run
 from sdk_types import conform
 from strategies import as_built_in_python, json_values, messages
 
@@ -402,14 +402,14 @@ def test_parts_left_without_a_block_look_at_each_block_once(write: Writer, fmt: 
         carried = {"parts": {key: {"x": 1} for key in keys}, "part_of": {key: fingerprint(TextBlock("a")) for key in keys}}
         return [UserMessage(*["a"] * blocks, metadata={fmt: carried})]
 
-    def lines_run(blocks: int) -> int:
+    def work(blocks: int) -> int:
         messages = conversation(blocks)
-        return _lines_run_in(_carry.__file__, lambda: write(messages, validate=False))
+        return lines_run({_carry.__file__}, lambda: write(messages, validate=False))
 
     written = write(conversation(3), validate=False)
     parts = written[0]["content"] if write is to_openai else written["messages"][0]["content"]
     assert parts == [{"type": "text", "text": "a", "x": 1}] * 3  # the first three parts take them, in order
-    assert lines_run(400) < 6 * lines_run(100)  # four times the blocks: about four times the work, not sixteen
+    assert work(400) < 6 * work(100)  # four times the blocks: about four times the work, not sixteen
 
 
 @pytest.mark.parametrize(("write", "fmt"), [(to_openai, "openai"), (to_anthropic, "anthropic")])
@@ -434,28 +434,6 @@ def test_a_message_cut_into_turns_has_its_carried_fields_read_once(
     # The third message (after the first call and its result) holds t0, with the part's field.
     turn = written[3] if write is to_openai else written["messages"][3]
     assert turn["content"][0] == {"type": "text", "text": "t0", "cache_control": {"type": "ephemeral"}}
-
-
-def _lines_run_in(path: str, action: Callable[[], object]) -> int:
-    """The number of lines of the module at ``path`` that ``action`` runs (a loop's line once per
-    round): a measure of the work done there that does not depend on timing."""
-    count = 0
-
-    def count_lines(frame: FrameType, event: str, arg: object) -> Any:
-        nonlocal count
-        count += event == "line"
-        return count_lines
-
-    def in_module(frame: FrameType, event: str, arg: object) -> Any:
-        return count_lines if frame.f_code.co_filename == path else None
-
-    tracing = sys.gettrace()
-    sys.settrace(in_module)
-    try:
-        action()
-    finally:
-        sys.settrace(tracing)
-    return count
 
 
 _TAKE_A_LIST = [to_openai, to_anthropic, to_agentflow, to_vercel_ai, to_swarm_kit, validate_conversation, repair_conversation]
