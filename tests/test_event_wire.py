@@ -7,7 +7,6 @@ import copy
 import json
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from event_strategies import EVENT_CLASSES, confirm_results, events_of
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import json_values
+from vectors import ALL_EVENT_CASES
 
 from agentscope_py import (
     AssistantMessage,
@@ -63,8 +63,7 @@ from agentscope_py.event import (
     UserConfirmResultEvent,
 )
 
-VECTORS_FILE = Path(__file__).parent / "data" / "agentscope-java" / "events.jsonl"
-VECTORS = [json.loads(line) for line in VECTORS_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
+VECTORS = ALL_EVENT_CASES
 BY_CASE = {case["case"]: case for case in VECTORS}
 HEX32 = re.compile(r"[0-9a-f]{32}")
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z")

@@ -12,7 +12,7 @@ import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extra
 import pytest
 from hypothesis import given
 from strategies import blocks, messages
-from vectors import CASES, VECTORS, mutated_vectors
+from vectors import ALL_EVENT_CASES, CASES, mutated_vectors
 
 import agentscope_py
 from agentscope_py import (
@@ -88,9 +88,7 @@ def test_every_java_vector_is_valid(case: dict[str, Any]) -> None:
     VALIDATORS[case["kind"]].validate(case["json"])
 
 
-EVENT_CASES = [
-    json.loads(line) for line in (VECTORS.parent / "events.jsonl").read_text("utf-8").split("\n") if line
-]
+EVENT_CASES = ALL_EVENT_CASES
 EVENT_VALIDATORS = {
     kind: jsonschema.Draft202012Validator(json_schema(getattr(agentscope_py, kind)))
     for kind in {case["kind"] for case in EVENT_CASES}

@@ -17,13 +17,13 @@ Java-side differences are asserted as what they are, case by case:
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from backends import BACKENDS
 from strategies import BLOCK_CLASSES
 from vectors import KINDS as VECTOR_KINDS
+from vectors import read_cases
 
 from agentscope_py import (
     AssistantMessage,
@@ -42,8 +42,7 @@ from agentscope_py import (
 )
 from agentscope_py import event as ev
 
-FIXTURE = Path(__file__).parent / "data" / "agentscope-java" / "built_by_java.jsonl"
-CASES: list[dict[str, Any]] = [json.loads(line) for line in FIXTURE.read_text("utf-8").split("\n") if line]  # not splitlines: U+2028 is data
+CASES = read_cases("built_by_java.jsonl")
 BY_NAME = {case["case"]: case for case in CASES}
 KINDS: dict[str, type[Any]] = {**VECTOR_KINDS, "ConfirmResult": ConfirmResult, "PermissionRule": PermissionRule}
 ROLE_CLASSES: dict[str, type[Msg[Any]]] = {

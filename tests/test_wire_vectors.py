@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from backends import BACKENDS
+from vectors import CASES
 
 from agentscope_py import (
     AssistantMessage,
@@ -44,8 +44,6 @@ from agentscope_py import (
     _json,
 )
 
-VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
-CASES: list[dict[str, Any]] = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]  # not splitlines: U+2028 is data
 BY_NAME = {case["case"]: case for case in CASES}
 KINDS: dict[str, type[Any]] = {"Msg": Msg, "ContentBlock": ContentBlock, "Source": Source, "ChatUsage": ChatUsage}
 ROLE_CLASSES: dict[str, type[Msg[Any]]] = {

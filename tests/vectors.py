@@ -12,13 +12,19 @@ from strategies import json_values
 
 from agentscope_py import AgentEvent, ChatUsage, ContentBlock, Msg, Source
 
-VECTORS = Path(__file__).parent / "data" / "agentscope-java" / "messages.jsonl"
-CASES: list[dict[str, Any]] = [json.loads(line) for line in VECTORS.read_text("utf-8").split("\n") if line]
-EVENT_CASES: list[dict[str, Any]] = [
-    case
-    for case in map(json.loads, filter(None, (VECTORS.parent / "events.jsonl").read_text("utf-8").split("\n")))
-    if case["kind"] == "AgentEvent"
-]
+JAVA_DATA = Path(__file__).parent / "data" / "agentscope-java"
+VECTORS = JAVA_DATA / "messages.jsonl"
+
+
+def read_cases(name: str) -> list[dict[str, Any]]:
+    """The cases of ``tests/data/agentscope-java/<name>``, one a line (split on "\\n" only: U+2028 is data)."""
+    return [json.loads(line) for line in (JAVA_DATA / name).read_text("utf-8").split("\n") if line]
+
+
+CASES = read_cases("messages.jsonl")
+#: Every case of events.jsonl (events, and the ConfirmResult documents beside them).
+ALL_EVENT_CASES = read_cases("events.jsonl")
+EVENT_CASES = [case for case in ALL_EVENT_CASES if case["kind"] == "AgentEvent"]
 KINDS: dict[str, type[Any]] = {
     "Msg": Msg,
     "ContentBlock": ContentBlock,
