@@ -223,9 +223,12 @@ def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
 def _plain(answer: object) -> dict[str, Any]:
     """The answer as a dict; an SDK object as the JSON the server sent (see ``sdk_json``), and so a
     plain ``model_dump()`` of one, whose times are Python's (``_as_json``)."""
-    plain = _as_json(req_object(answer, ""))
-    assert isinstance(plain, dict)  # a dict's copy is one
-    return plain
+    plain = req_object(answer, "")
+    if not isinstance(answer, Mapping):
+        return plain  # an SDK object, read as its JSON: it holds no Python times to look for
+    converted = _as_json(plain)
+    assert isinstance(converted, dict)  # a dict's copy is one
+    return converted
 
 
 def _as_json(value: object) -> object:
