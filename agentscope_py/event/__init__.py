@@ -56,6 +56,7 @@ from ._tool_events import (
     ToolResultTextDeltaEvent,
 )
 from ._emitter import events_from_message
+from ._reply_emitter import ReplyEmitter
 from ..errors import StreamError  # what a strict assembler raises, beside it as in api.md §8
 from ._types import AgentEventType
 from . import _wire  # noqa: F401  (registers the events with the JSON codec)
@@ -65,6 +66,7 @@ __all__ = [
     "AnomalyKind",
     "AssembledMessages",
     "MessageAssembler",
+    "ReplyEmitter",
     "StreamAnomaly",
     "StreamError",
     "assemble",

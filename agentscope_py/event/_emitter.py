@@ -1,10 +1,13 @@
-"""``events_from_message``: the event stream a server sends for an assistant message.
+"""The event stream a server sends for an assistant reply: ``events_from_message`` for a
+finished message, and the ``Emitter`` a :class:`~agentscope_py.event.ReplyEmitter` drives
+as a reply is produced.
 
 The stream has AgentScope's shape (``AgentStartEvent``, model calls streaming
 their blocks start → deltas → end, acting phases streaming tool results, the
 event that states the generate reason, ``AgentEndEvent``), and carries what
 those events have no field for under the keys of ``_stream_keys``, so that
-``assemble(events_from_message(m)) == [m]``.
+``assemble(events_from_message(m)) == [m]``.  Both ways of making a stream go
+through one ``Emitter``, so a live reply follows the same rules.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ from ._tool_events import (
     ToolResultTextDeltaEvent,
 )
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "events_from_message"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "Emitter", "events_from_message"]
 
 #: Characters (code points) per delta when the caller does not say.
 DEFAULT_CHUNK_SIZE = 32
@@ -105,7 +108,24 @@ def events_from_message(
         raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")
     if type(with_result) is not bool:
         raise ArgumentTypeError(f"with_result must be a bool, got {describe(with_result)}")
-    return _Emitter(chunk_size, source).reply(msg, with_result)
+    emitter = Emitter(chunk_size, source)
+    info: dict[str, Any] = {"timestamp": msg.timestamp}
+    if msg.metadata:
+        info["metadata"] = msg.metadata
+    reply_id = msg.id
+    if reply_id is None:  # a reply needs an id of its own to be told apart from others
+        reply_id, info["id"] = new_hex_id(), None
+    emitter.start(reply_id, msg.name, info)
+    emitter.usage = msg.usage
+    emitter.segment(_MODEL_CALL, None)  # the usage travels on the first model call, even an empty one
+    for block in msg.content:
+        emitter.block(block)
+    emitter.end_segment()
+    calls = msg.get_content_blocks(ToolUseBlock)
+    asking = [call for call in calls if call.state is ToolCallState.ASKING]
+    emitter.generate_reason(msg.get_generate_reason(), calls, msg.get_content_blocks(ToolResultBlock), asking)
+    emitter.end(reply_id, msg if with_result else None)
+    return emitter.events
 
 
 def _parses_to_exactly(arguments: str, tool_input: Mapping[str, Any]) -> bool:
@@ -115,46 +135,65 @@ def _parses_to_exactly(arguments: str, tool_input: Mapping[str, Any]) -> bool:
     return problem is None and parsed == tool_input and encode_value(parsed) == encode_value(tool_input)
 
 
-def _chunks(text: str, size: int) -> list[str]:
+def _chunks(text: str, size: int | None) -> list[str]:
+    if size is None:
+        return [text] if text else []
     return [text[start : start + size] for start in range(0, len(text), size)]
 
 
-class _Emitter:
-    """Writes one reply: a list of events, split into model-call and acting segments."""
+_TEXT_EVENTS: dict[str, tuple[type[AgentEvent], type[AgentEvent], type[AgentEvent]]] = {
+    "text": (TextBlockStartEvent, TextBlockDeltaEvent, TextBlockEndEvent),
+    "thinking": (ThinkingBlockStartEvent, ThinkingBlockDeltaEvent, ThinkingBlockEndEvent),
+}
 
-    def __init__(self, chunk_size: int, source: str | None) -> None:
-        self.chunk_size = chunk_size
+
+class _OpenBlock:
+    """A block whose deltas are being sent: ``args`` open each of its delta and end events."""
+
+    __slots__ = ("args", "delta", "end", "kind", "metadata")
+
+    def __init__(self, kind: str, args: tuple[Any, ...], delta: type[AgentEvent], end: type[AgentEvent]) -> None:
+        self.kind = kind
+        self.args = args
+        self.delta = delta
+        self.end = end
+        self.metadata: Mapping[str, Any] | None = None  # a thinking block's, sent on its end event
+
+
+class Emitter:
+    """Writes one reply as events, into ``events``: whole blocks, or deltas as they come.
+
+    A reply is split into model-call and acting segments, each under a reply id of
+    its own; at most one block is open at a time, and it is closed (its end event
+    sent) when another block begins, its segment ends, or the reply finishes.
+    """
+
+    def __init__(self, chunk_size: int | None, source: str | None) -> None:
+        self.chunk_size = chunk_size  # characters per delta of a whole block; None: one delta
         self.source = source
         self.events: list[AgentEvent] = []
         self.segment_kind = ""
         self.segment_id: str | None = None
         self.acting_id: str | None = None  # the last acting segment's reply id
         self.used: set[tuple[str, str | None]] = set()  # identities of the current segment's blocks
-        self.usage: ChatUsage | None = None  # sent with the first model call
-        self.usage_sent = False
+        self.usage: ChatUsage | None = None  # sent with the next model call's end
         self.counters: dict[str, int] = {}  # text and thinking blocks of the current model call, by kind
+        self.open: _OpenBlock | None = None
 
     def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
         self.events.append(cls(*args, source=self.source, metadata=metadata))
 
-    def reply(self, msg: Msg[Any], with_result: bool) -> list[AgentEvent]:
-        info: dict[str, Any] = {"timestamp": msg.timestamp}
-        if msg.metadata:
-            info["metadata"] = msg.metadata
-        reply_id = msg.id
-        if reply_id is None:  # a reply needs an id of its own to be told apart from others
-            reply_id, info["id"] = new_hex_id(), None
-        self.add(AgentStartEvent, None, reply_id, msg.name, metadata={MESSAGE_KEY: info})
-        self.usage = msg.usage
-        self.segment(_MODEL_CALL, None)  # the usage travels on the first model call, even an empty one
-        for block in msg.content:
-            self.block(block)
+    # -- the reply -----------------------------------------------------------------------
+
+    def start(self, reply_id: str, name: str | None, info: Mapping[str, Any] | None) -> None:
+        self.add(AgentStartEvent, None, reply_id, name, metadata=None if info is None else {MESSAGE_KEY: info})
+
+    def end(self, reply_id: str, result: Msg[Any] | None) -> None:
+        """End the reply, after an ``AgentResultEvent`` holding ``result`` when it is given."""
         self.end_segment()
-        self.generate_reason(msg)
-        if with_result:  # as Java ends a reply that did not fail: call() and its AG-UI bridge read it there
-            self.add(AgentResultEvent, msg)
+        if result is not None:  # as Java ends a reply that did not fail: call() and its AG-UI bridge read it there
+            self.add(AgentResultEvent, result)
         self.add(AgentEndEvent, reply_id)
-        return self.events
 
     # -- segments ----------------------------------------------------------------------
 
@@ -174,22 +213,71 @@ class _Emitter:
         return self.segment_id
 
     def end_segment(self) -> None:
+        self.close_block()
         if self.segment_kind == _MODEL_CALL:
-            usage = None if self.usage_sent else self.usage
-            self.add(ModelCallEndEvent, self.segment_id, usage)
-            self.usage_sent = True
+            self.add(ModelCallEndEvent, self.segment_id, self.usage)
+            self.usage = None
         self.segment_kind = ""
 
-    # -- blocks --------------------------------------------------------------------------
+    def end_model_call(self, usage: ChatUsage | None) -> None:
+        """End the model call under way with ``usage``; with none under way, ``usage`` needs one
+        of its own (an empty model call), and no usage needs nothing."""
+        if self.segment_kind != _MODEL_CALL:
+            if usage is None:
+                return
+            self.segment(_MODEL_CALL, None)
+        self.usage = usage
+        self.end_segment()
+
+    # -- deltas, as a live reply sends them ------------------------------------------------
+
+    def text_delta(self, kind: str, delta: str, metadata: Mapping[str, Any] | None = None) -> None:
+        """``delta`` for the open block of ``kind`` ("text" or "thinking"), opening one if needed."""
+        block = self.open
+        if block is None or block.kind != kind:
+            if not delta and metadata is None:
+                return  # nothing to send (a model's first chunk often holds "")
+            self.close_block()
+            block = self.open = self.open_text(kind, None)
+        if metadata is not None:
+            block.metadata = metadata
+        if delta:
+            self.add(block.delta, *block.args, delta)
+
+    def call_delta(self, call_id: str, name: str | None, fragment: str) -> None:
+        """An arguments ``fragment`` of the tool call ``call_id``, opening it if it is not open."""
+        block = self.open
+        if block is None or block.kind != "call" or block.args[1] != call_id:
+            if self.segment_kind == _MODEL_CALL and ("call", call_id) in self.used:
+                raise ArgumentValueError(
+                    f"the tool call {call_id!r} was closed when another block began; a call's argument fragments "
+                    "must come one after another (give a whole call with block(ToolUseBlock(...)))"
+                )
+            self.close_block()
+            reply_id = self.segment(_MODEL_CALL, ("call", call_id))
+            self.add(ToolCallStartEvent, reply_id, call_id, name)
+            block = self.open = _OpenBlock("call", (reply_id, call_id, name), ToolCallDeltaEvent, ToolCallEndEvent)
+        elif name is not None and name != block.args[2]:
+            raise ArgumentValueError(f"the tool call {call_id!r} is named {block.args[2]!r}, not {name!r}")
+        if fragment:
+            self.add(ToolCallDeltaEvent, *block.args, fragment)
+
+    def close_block(self) -> None:
+        block = self.open
+        if block is not None:
+            self.open = None
+            metadata = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
+            self.add(block.end, *block.args, metadata=metadata)
+
+    # -- whole blocks ------------------------------------------------------------------
 
     def block(self, block: ContentBlock) -> None:
+        self.close_block()
         if type(block) is TextBlock:
-            self.streamed_text(TextBlockStartEvent, TextBlockDeltaEvent, TextBlockEndEvent, "text", block.text, None)
+            self.streamed_text("text", block.text, None)
         elif type(block) is ThinkingBlock:
             extras = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
-            self.streamed_text(
-                ThinkingBlockStartEvent, ThinkingBlockDeltaEvent, ThinkingBlockEndEvent, "thinking", block.thinking, extras
-            )
+            self.streamed_text("thinking", block.thinking, extras)
         elif type(block) is DataBlock and isinstance(block.source, Base64Source):
             self.data(block, block.source)
         elif type(block) is ToolUseBlock:
@@ -203,24 +291,21 @@ class _Emitter:
             reply_id = self.segment(_MODEL_CALL, None)
             self.add(CustomEvent, CONTENT_BLOCK_EVENT, {"replyId": reply_id, "block": block.to_dict()})
 
-    def streamed_text(
-        self,
-        start: type[AgentEvent],
-        delta: type[AgentEvent],
-        end: type[AgentEvent],
-        kind: str,
-        text: str,
-        metadata: Mapping[str, Any] | None,
-    ) -> None:
+    def open_text(self, kind: str, metadata: Mapping[str, Any] | None) -> _OpenBlock:
         # Java's block ids are "text" and "thinking" in every model call; a second block of a kind in
         # one model call needs an id of its own, or it would continue the first.
+        start, delta, end = _TEXT_EVENTS[kind]
         reply_id = self.segment(_MODEL_CALL, None)
         count = self.counters[kind] = self.counters.get(kind, 0) + 1
         block_id = kind if count == 1 else f"{kind}-{count}"
         self.add(start, reply_id, block_id, metadata=metadata)
+        return _OpenBlock(kind, (reply_id, block_id), delta, end)
+
+    def streamed_text(self, kind: str, text: str, metadata: Mapping[str, Any] | None) -> None:
+        block = self.open_text(kind, metadata)
         for piece in _chunks(text, self.chunk_size):
-            self.add(delta, reply_id, block_id, piece)
-        self.add(end, reply_id, block_id)
+            self.add(block.delta, *block.args, piece)
+        self.add(block.end, *block.args)
 
     def data(self, block: DataBlock, source: Base64Source) -> None:
         reply_id = self.segment(_MODEL_CALL, ("data", block.id))
@@ -269,14 +354,14 @@ class _Emitter:
 
     # -- generate reason ---------------------------------------------------------------
 
-    def generate_reason(self, msg: Msg[Any]) -> None:
-        reason = msg.get_generate_reason()
+    def generate_reason(
+        self, reason: GenerateReason, calls: list[ToolUseBlock], results: list[ToolResultBlock], asking: list[ToolUseBlock]
+    ) -> None:
+        """The events stating ``reason``, for a reply of ``calls`` and ``results``; ``asking``: the
+        calls that wait for the user."""
         if reason is GenerateReason.MODEL_STOP:
             return  # the default: no event states it
-        calls = msg.get_content_blocks(ToolUseBlock)
-        results = msg.get_content_blocks(ToolResultBlock)
         if reason is GenerateReason.PERMISSION_ASKING:
-            asking = [call for call in calls if call.state is ToolCallState.ASKING]
             self.add(RequireUserConfirmEvent, new_hex_id(), asking)
             self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
         elif reason is GenerateReason.TOOL_SUSPENDED:

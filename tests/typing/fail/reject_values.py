@@ -20,6 +20,7 @@ from agentscope_py import (
 )
 from agentscope_py import TextBlok  # E: attr-defined
 from agentscope_py import sse
+from agentscope_py.event import ReplyEmitter
 
 sse.MAX_RETRY = 1000  # E: misc "Cannot assign to final name"
 
@@ -68,3 +69,11 @@ msg.get_content_blocks((TextBlock, str))  # E: type-var
 msg.has_content_blocks((TextBlock, str))  # E: arg-type "tuple[type[TextBlock], type[str]]"
 reason: GenerateReason = msg.get_generate_reason().value  # E: assignment "str"
 msg.getTextContent()  # E: attr-defined
+
+# a live reply takes text as str, blocks as blocks, a reason as the enum, and keeps its events
+live = ReplyEmitter()
+live.text(3)  # E: arg-type "int"
+live.block("Hello")  # E: arg-type "str"
+live.tool_call("c1", "search", {"q": "cats"})  # E: arg-type "dict[str, str]"
+live.finish("MODEL_STOP")  # E: arg-type "str"
+live.events.append(live.text("x")[0])  # E: attr-defined

@@ -1,10 +1,11 @@
-"""What mypy infers at the edges: converters, Server-Sent Events, errors."""
+"""What mypy infers at the edges: converters, Server-Sent Events, a live reply's emitter, errors."""
 
 from __future__ import annotations
 
 from typing_extensions import assert_type
 
 from agentscope_py import AssistantMessage, ContentBlock, ConversationError, Msg, MsgRole, TextBlock, ToolUseBlock, UserMessage
+from agentscope_py.event import AgentEvent, ReplyEmitter
 from agentscope_py.interop import (
     ConversationProblem,
     from_agentflow,
@@ -46,3 +47,12 @@ assert [m.data for m in parse_messages([memoryview(b"data: y\n\n")])] == ["y"]
 planned = Msg(TextBlock("Let me check."), role=MsgRole.ASSISTANT)
 assert_type(planned, Msg[ContentBlock])
 assert planned.with_content([*planned.content, ToolUseBlock("c", "f")]).has_content_blocks(ToolUseBlock)
+
+# a live reply: every method gives the events to send; the message is typed as a reply
+live = ReplyEmitter("Friday")
+assert_type(live.text("Hel"), list[AgentEvent])
+assert_type(live.snapshot(), AssistantMessage | None)
+assert_type(live.events, tuple[AgentEvent, ...])
+live.finish()
+assert_type(live.message, AssistantMessage)
+assert live.message.get_text_content() == "Hel"

@@ -1,0 +1,180 @@
+"""``ReplyEmitter``: the events of a reply, made while the reply is being produced."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._blocks import ContentBlock, ToolResultBlock, ToolUseBlock
+from .._checks import check_enum, check_mapping, check_optional_str, check_str, describe
+from .._enums import GenerateReason
+from .._ids import new_msg_id
+from .._messages import AssistantMessage
+from .._usage import ChatUsage
+from ..errors import ArgumentTypeError, StreamError
+from ._assembler import MessageAssembler
+from ._base import AgentEvent
+from ._emitter import Emitter
+
+__all__ = ["ReplyEmitter"]
+
+
+class ReplyEmitter:
+    """Turns a reply into AgentScope events as it is produced, for a server to send on at once.
+
+    Each method adds to the reply and returns the events to send for it, in order
+    (an empty list when there is nothing to send). The first call also returns the
+    ``AgentStartEvent``; :meth:`finish` ends the reply. The stream follows the same
+    rules as :func:`events_from_message`, so a client's ``MessageAssembler`` builds
+    from it the message that :attr:`message` holds once the reply is finished.
+
+    Not thread-safe: drive one reply from one thread (or one task) at a time.
+    """
+
+    __slots__ = ("_assembler", "_emitter", "_message", "_metadata", "_name", "_reply_id", "_sent", "_source")
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        id: str | None = None,
+        source: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``name`` is the agent's, ``id`` the message's (a fresh one by default, also the reply's
+        id on the wire), ``source`` tags every event as a sub-agent's, ``metadata`` is the message's."""
+        self._name = check_optional_str(name, "ReplyEmitter name")
+        self._reply_id = new_msg_id() if id is None else check_str(id, "ReplyEmitter id")
+        self._source = check_optional_str(source, "ReplyEmitter source")
+        self._metadata = check_mapping(metadata, "ReplyEmitter metadata")
+        self._emitter = Emitter(None, self._source)  # a whole block goes in one delta: it is all there
+        # Fed every event as it is made: the message is what a client assembles, by construction.
+        self._assembler = MessageAssembler(strict=True)
+        self._sent = 0  # events returned to the caller so far
+        self._message: AssistantMessage | None = None
+
+    @property
+    def reply_id(self) -> str:
+        """The reply's id on the wire, which is also the message's id."""
+        return self._reply_id
+
+    @property
+    def events(self) -> tuple[AgentEvent, ...]:
+        """Every event returned so far, in order: what a server replays to a client that reconnects."""
+        return tuple(self._emitter.events[: self._sent])
+
+    @property
+    def finished(self) -> bool:
+        """Whether :meth:`finish` has been called."""
+        return self._message is not None
+
+    @property
+    def message(self) -> AssistantMessage:
+        """The reply as a message, once :meth:`finish` has been called."""
+        if self._message is None:
+            raise StreamError("the reply is not finished: call finish() first (snapshot() shows it so far)")
+        return self._message
+
+    def snapshot(self) -> AssistantMessage | None:
+        """The reply so far, as a client that received every event shows it (``None`` before the
+        first event; the finished message after :meth:`finish`)."""
+        if self._message is not None:
+            return self._message
+        return self._assembler.snapshot(self._source)
+
+    # -- adding to the reply --------------------------------------------------------------
+
+    def start(self) -> list[AgentEvent]:
+        """The ``AgentStartEvent``, to tell a client at once that a reply is coming; any other
+        method sends it first when this was not called.  Returns nothing when it was sent already."""
+        self._ready()
+        return self._returned()
+
+    def text(self, delta: str) -> list[AgentEvent]:
+        """More text: continues the text block being streamed, or opens one (closing the block
+        before it). An empty ``delta`` sends nothing, and opens no block."""
+        self._ready()
+        self._emitter.text_delta("text", check_str(delta, "ReplyEmitter.text delta"))
+        return self._returned()
+
+    def thinking(self, delta: str, *, metadata: Mapping[str, Any] | None = None) -> list[AgentEvent]:
+        """More reasoning: continues the thinking block being streamed, or opens one.
+        ``metadata`` becomes the block's (a signature that comes last, say), sent when it closes."""
+        self._ready()
+        checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.thinking metadata")
+        self._emitter.text_delta("thinking", check_str(delta, "ReplyEmitter.thinking delta"), checked)
+        return self._returned()
+
+    def tool_call(self, id: str, name: str | None = None, arguments: str = "") -> list[AgentEvent]:
+        """A fragment of the JSON ``arguments`` of the tool call ``id``, which opens when it is not
+        the block being streamed. ``name`` is needed when the call opens, and may be left out after.
+        A call's fragments come one after another: once another block began, ``id`` cannot go on."""
+        self._ready()
+        check_str(id, "ReplyEmitter.tool_call id")
+        check_optional_str(name, "ReplyEmitter.tool_call name")
+        self._emitter.call_delta(id, name, check_str(arguments, "ReplyEmitter.tool_call arguments"))
+        return self._returned()
+
+    def block(self, block: ContentBlock) -> list[AgentEvent]:
+        """A whole block: a tool result once the tool has run, an image, a complete tool call…
+        It closes the block being streamed, and a ``ToolResultBlock`` the model call too."""
+        self._ready()
+        if not isinstance(block, ContentBlock):
+            raise ArgumentTypeError(f"ReplyEmitter.block needs a content block instance, got {describe(block)}")
+        self._emitter.block(block)
+        return self._returned()
+
+    def end_model_call(self, usage: ChatUsage | None = None) -> list[AgentEvent]:
+        """The model call is over (its blocks too); ``usage`` is what it cost. The message's usage
+        is the sum over its model calls. A block after this starts the next model call."""
+        self._ready()
+        if usage is not None and not isinstance(usage, ChatUsage):
+            raise ArgumentTypeError(f"ReplyEmitter.end_model_call usage must be a ChatUsage or None, got {describe(usage)}")
+        self._emitter.end_model_call(usage)
+        return self._returned()
+
+    def finish(self, generate_reason: GenerateReason = GenerateReason.MODEL_STOP, *, with_result: bool = False) -> list[AgentEvent]:
+        """End the reply: the events stating ``generate_reason`` (for ``PERMISSION_ASKING``, the
+        tool calls without a result are those waiting for the user), then the ``AgentEndEvent``.
+        ``with_result=True`` sends the ``AgentResultEvent`` a Java client reads the reply from."""
+        self._ready()
+        reason = check_enum(generate_reason, GenerateReason, "ReplyEmitter.finish generate_reason")
+        if type(with_result) is not bool:
+            raise ArgumentTypeError(f"ReplyEmitter.finish with_result must be a bool, got {describe(with_result)}")
+        emitter, first = self._emitter, self._sent
+        emitter.end_segment()  # first, so that the calls the events below list are complete
+        self._feed()
+        sent = self._assembler.snapshot(self._source)
+        content = () if sent is None else sent.content
+        calls = [block for block in content if isinstance(block, ToolUseBlock)]
+        results = [block for block in content if isinstance(block, ToolResultBlock)]
+        answered = {result.id for result in results}
+        emitter.generate_reason(reason, calls, results, [call for call in calls if call.id not in answered])
+        self._feed()
+        # The message as the events above left it (the calls that wait ASKING), for a Java client.
+        emitter.end(self._reply_id, self._assembler.snapshot(self._source) if with_result else None)
+        self._feed()
+        return emitter.events[first:]
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _ready(self) -> None:
+        """Refuse to add to a finished reply; start the reply if nothing started it."""
+        if self._message is not None:
+            raise StreamError("this reply is finished; start a ReplyEmitter for the next one")
+        if not self._emitter.events:
+            info = {"metadata": self._metadata} if self._metadata else None
+            self._emitter.start(self._reply_id, self._name, info)
+
+    def _feed(self) -> None:
+        assembler = self._assembler
+        events = self._emitter.events
+        for event in events[self._sent :]:
+            for message in assembler.feed(event):
+                self._message = message
+        self._sent = len(events)
+
+    def _returned(self) -> list[AgentEvent]:
+        sent = self._sent
+        self._feed()
+        return self._emitter.events[sent:]

@@ -1,0 +1,474 @@
+"""ReplyEmitter: a reply sent as events while it is produced, assembling into its own message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from event_strategies import replies
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import chat_usages
+
+from agentscope_py import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentResultEvent,
+    AgentStartEvent,
+    AllToolsDeniedEvent,
+    ArgumentTypeError,
+    ArgumentValueError,
+    AssistantMessage,
+    ChatUsage,
+    ContentBlock,
+    GenerateReason,
+    ImageBlock,
+    MessageAssembler,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    ReplyEmitter,
+    RequestStopEvent,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
+    StreamError,
+    TextBlock,
+    TextBlockDeltaEvent,
+    TextBlockStartEvent,
+    ThinkingBlock,
+    ThinkingBlockEndEvent,
+    ToolCallDeltaEvent,
+    ToolCallStartEvent,
+    ToolCallState,
+    ToolResultBlock,
+    ToolResultState,
+    ToolUseBlock,
+    URLSource,
+    assemble,
+)
+from agentscope_py._tool_arguments import parse_tool_arguments
+from agentscope_py.sse import encode_events, parse_events
+
+
+def _types(events: Sequence[AgentEvent]) -> list[str]:
+    return [type(event).__name__ for event in events]
+
+
+def _check_well_formed(events: Sequence[AgentEvent]) -> None:
+    """Start, deltas, end for one block at a time, a model call's blocks inside its start and end
+    under its reply id, and the reply framed by its start and end."""
+    assert isinstance(events[0], AgentStartEvent) and isinstance(events[-1], AgentEndEvent)
+    model_call: str | None = None
+    block: tuple[str, str | None, str | None] | None = None
+    for event in events[1:-1]:
+        name = type(event).__name__
+        if isinstance(event, ModelCallStartEvent):
+            assert model_call is None and block is None
+            model_call = event.reply_id
+        elif isinstance(event, ModelCallEndEvent):
+            assert event.reply_id == model_call and block is None
+            model_call = None
+        for phase in ("Start", "Delta", "End"):
+            if not name.endswith(phase + "Event") or name.startswith(("Agent", "ModelCall")):
+                continue
+            family = name.removesuffix(phase + "Event").removesuffix("Text").removesuffix("Data")
+            key = (family, event.reply_id, getattr(event, "block_id", getattr(event, "tool_call_id", None)))  # type: ignore[attr-defined]
+            if family != "ToolResult":
+                assert event.reply_id == model_call  # type: ignore[attr-defined]
+            if phase == "Start":
+                assert block is None
+                block = key
+            else:
+                assert block == key
+                if phase == "End":
+                    block = None
+    assert model_call is None and block is None
+
+
+def _without_time(message: AssistantMessage) -> dict[str, Any]:
+    document = message.to_dict()
+    del document["timestamp"]
+    return document
+
+
+# -- the shape of the stream --------------------------------------------------------------
+
+
+def test_deltas_go_out_as_they_come_and_a_block_closes_when_the_next_begins() -> None:
+    reply = ReplyEmitter("Friday")
+    assert _types(reply.text("Hel")) == ["AgentStartEvent", "ModelCallStartEvent", "TextBlockStartEvent", "TextBlockDeltaEvent"]
+    assert _types(reply.text("lo")) == ["TextBlockDeltaEvent"]
+    call = reply.tool_call("call_1", "search", '{"q": ')
+    assert _types(call) == ["TextBlockEndEvent", "ToolCallStartEvent", "ToolCallDeltaEvent"]
+    assert isinstance(call[1], ToolCallStartEvent) and (call[1].tool_call_id, call[1].tool_call_name) == ("call_1", "search")
+    more = reply.tool_call("call_1", arguments='"cats"}')  # the name is needed only when the call opens
+    assert isinstance(more[0], ToolCallDeltaEvent) and more[0].tool_call_name == "search"
+    assert _types(reply.end_model_call(ChatUsage(12, 4))) == ["ToolCallEndEvent", "ModelCallEndEvent"]
+    assert _types(reply.finish()) == ["AgentEndEvent"]
+    assert reply.message.content == (
+        TextBlock("Hello"),
+        ToolUseBlock("call_1", "search", {"q": "cats"}, '{"q": "cats"}'),
+    )
+    assert reply.message.usage == ChatUsage(12, 4)
+    assert reply.message.name == "Friday" and reply.message.id == reply.reply_id
+
+
+def test_every_event_of_a_model_call_carries_its_reply_id_and_each_model_call_has_its_own() -> None:
+    reply = ReplyEmitter()
+    first = reply.text("Looking it up.")
+    reply.block(ToolResultBlock("c1", "search", [TextBlock("found")]))
+    second = reply.text("Found it.")
+    starts = [event for event in first + second if isinstance(event, ModelCallStartEvent)]
+    assert len(starts) == 2 and starts[0].reply_id != starts[1].reply_id
+    for event in second:
+        if isinstance(event, (TextBlockStartEvent, TextBlockDeltaEvent)):
+            assert event.reply_id == starts[1].reply_id
+            assert event.block_id == "text"  # every model call's text is "text" again, as in Java
+
+
+def test_a_second_text_block_in_one_model_call_gets_an_id_of_its_own() -> None:
+    reply = ReplyEmitter()
+    reply.text("Before the call.")
+    reply.tool_call("c1", "search")
+    after = reply.text("After it.")
+    assert [event.block_id for event in after if isinstance(event, TextBlockStartEvent)] == ["text-2"]
+    reply.finish()
+    assert reply.message.get_text_content() == "Before the call.\nAfter it."
+
+
+def test_the_start_can_be_sent_first_and_only_once() -> None:
+    reply = ReplyEmitter("Friday", id="m-1", metadata={"trace": "t-9"})
+    started = reply.start()
+    assert _types(started) == ["AgentStartEvent"]
+    assert isinstance(started[0], AgentStartEvent) and (started[0].reply_id, started[0].name) == ("m-1", "Friday")
+    assert reply.start() == []
+    assert _types(reply.text("Hi")) == ["ModelCallStartEvent", "TextBlockStartEvent", "TextBlockDeltaEvent"]
+    reply.finish()
+    assert reply.message.id == "m-1" and reply.message.metadata == {"trace": "t-9"}
+
+
+def test_an_empty_delta_sends_nothing_and_opens_no_block() -> None:
+    reply = ReplyEmitter()
+    assert _types(reply.text("")) == ["AgentStartEvent"]  # the start, which any first call sends
+    assert reply.thinking("") == []
+    reply.tool_call("c1", "get_time")  # a call may have no arguments at all
+    reply.finish()
+    assert reply.message.content == (ToolUseBlock("c1", "get_time"),)
+
+
+def test_a_thinking_blocks_metadata_may_come_with_its_last_delta() -> None:
+    reply = ReplyEmitter()
+    reply.thinking("The user greets me.")
+    reply.thinking("", metadata={"signature": "sig-1"})  # Anthropic sends the signature last
+    events = reply.text("Hello!")
+    end = events[0]
+    assert isinstance(end, ThinkingBlockEndEvent) and end.metadata == {"agentscope_block": {"metadata": {"signature": "sig-1"}}}
+    reply.finish()
+    assert reply.message.content == (ThinkingBlock("The user greets me.", {"signature": "sig-1"}), TextBlock("Hello!"))
+
+
+def test_whole_blocks_go_as_one_delta_each() -> None:
+    reply = ReplyEmitter()
+    events = reply.block(TextBlock("x" * 1000))
+    assert [event.delta for event in events if isinstance(event, TextBlockDeltaEvent)] == ["x" * 1000]
+    image = ImageBlock(URLSource("https://example.com/cat.png"))
+    reply.block(image)
+    reply.finish()
+    assert reply.message.content == (TextBlock("x" * 1000), image)
+
+
+def test_usage_is_the_sum_of_the_model_calls() -> None:
+    reply = ReplyEmitter()
+    reply.text("One.")
+    assert isinstance(reply.end_model_call(ChatUsage(10, 2))[-1], ModelCallEndEvent)
+    reply.text("Two.")
+    reply.end_model_call(ChatUsage(5, 1, cached_tokens=3))
+    assert reply.end_model_call() == []  # nothing under way, nothing to say
+    usage_only = reply.end_model_call(ChatUsage(1, 1))  # no block, but a cost: an empty model call carries it
+    assert _types(usage_only) == ["ModelCallStartEvent", "ModelCallEndEvent"]
+    reply.finish()
+    assert reply.message.usage == ChatUsage(16, 4, cached_tokens=3)
+
+
+# -- generate reasons -----------------------------------------------------------------------
+
+
+def test_the_calls_without_a_result_are_the_ones_asking_for_permission() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "read_file", '{"path": "a.txt"}')
+    reply.tool_call("c2", "delete_file", '{"path": "b.txt"}')
+    reply.block(ToolResultBlock("c1", "read_file", [TextBlock("contents")], state=ToolResultState.SUCCESS))
+    events = reply.finish(GenerateReason.PERMISSION_ASKING)
+    assert _types(events) == ["RequireUserConfirmEvent", "RequestStopEvent", "AgentEndEvent"]
+    asking = events[0]
+    assert isinstance(asking, RequireUserConfirmEvent) and [call.id for call in asking.tool_calls] == ["c2"]
+    message = reply.message
+    assert message.get_generate_reason() is GenerateReason.PERMISSION_ASKING
+    assert [call.state for call in message.get_content_blocks(ToolUseBlock)] == [ToolCallState.PENDING, ToolCallState.ASKING]
+
+
+def test_a_suspended_result_asks_for_external_execution_under_its_acting_phase() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "run_locally", "{}")
+    acting = reply.block(ToolResultBlock.suspended(ToolUseBlock("c1", "run_locally"), "runs on the client"))
+    events = reply.finish(GenerateReason.TOOL_SUSPENDED)
+    suspended = events[0]
+    assert isinstance(suspended, RequireExternalExecutionEvent)
+    assert suspended.reply_id == acting[-1].reply_id  # type: ignore[attr-defined]
+    assert [call.id for call in suspended.tool_calls] == ["c1"]
+    assert reply.message.get_generate_reason() is GenerateReason.TOOL_SUSPENDED
+
+
+def test_denied_results_end_the_reply_with_all_tools_denied() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "rm", "{}")
+    reply.block(ToolResultBlock("c1", "rm", [TextBlock("denied")], state=ToolResultState.DENIED))
+    denied = reply.finish(GenerateReason.ALL_TOOLS_DENIED)[0]
+    assert isinstance(denied, AllToolsDeniedEvent) and [call.id for call in denied.denied_tool_calls] == ["c1"]
+    assert reply.message.get_generate_reason() is GenerateReason.ALL_TOOLS_DENIED
+
+
+@pytest.mark.parametrize("reason", [GenerateReason.MAX_ITERATIONS, GenerateReason.INTERRUPTED, GenerateReason.TOOL_CALLS])
+def test_other_reasons_go_in_a_request_stop_event(reason: GenerateReason) -> None:
+    reply = ReplyEmitter()
+    reply.text("Stopping.")
+    stop = reply.finish(reason)[-2]
+    assert isinstance(stop, RequestStopEvent) and stop.generate_reason is reason
+    assert reply.message.get_generate_reason() is reason
+
+
+def test_a_java_client_gets_the_message_in_the_result_event() -> None:
+    reply = ReplyEmitter("Friday")
+    reply.tool_call("c1", "delete_file", '{"path": "b.txt"}')
+    events = reply.finish(GenerateReason.PERMISSION_ASKING, with_result=True)
+    result = events[-2]
+    assert isinstance(result, AgentResultEvent) and isinstance(events[-1], AgentEndEvent)
+    assert result.result == reply.message  # with the call that waits ASKING, as the events made it
+    assert assemble(reply.events) == [reply.message]
+
+
+# -- what clients make of it -----------------------------------------------------------------
+
+
+def test_a_client_snapshot_is_the_emitters_snapshot() -> None:
+    reply = ReplyEmitter()
+    client = MessageAssembler(strict=True)
+    assert reply.snapshot() is None
+    for delta in ["It ", "is ", "sunny."]:
+        for event in reply.text(delta):
+            client.feed(event)
+        assert client.snapshot() == reply.snapshot()
+    done: list[AssistantMessage] = []
+    for event in reply.finish():
+        done += client.feed(event)
+    assert done == [reply.message] and reply.snapshot() == reply.message
+
+
+def test_the_events_kept_are_those_returned_and_resume_a_client() -> None:
+    reply = ReplyEmitter()
+    sent: list[AgentEvent] = []
+    for word in "a reply streamed word by word".split():
+        sent += reply.text(word + " ")
+    sent += reply.finish()
+    assert reply.events == tuple(sent)
+    text = "".join(encode_events(reply.events))
+    assert assemble(parse_events(text)) == [reply.message]
+    resumed = "".join(encode_events(reply.events, last_event_id=sent[3].id))
+    assert assemble([*sent[:4], *parse_events(resumed)], strict=True) == [reply.message]
+
+
+def test_a_sub_agents_reply_is_tagged_with_its_source() -> None:
+    reply = ReplyEmitter("researcher", source="main/researcher")
+    events = reply.text("Found three papers.") + reply.finish()
+    assert {event.source for event in events} == {"main/researcher"}
+    assert assemble(events, strict=True) == [reply.message]  # a reply of its own
+    assert assemble([event for event in events if event.source is None]) == []  # the top-level agent's: none
+    client = MessageAssembler()
+    for event in events[:-1]:
+        client.feed(event)
+    assert client.snapshot("main/researcher") == reply.snapshot()
+
+
+# -- misuse ----------------------------------------------------------------------------------
+
+
+def test_a_finished_reply_takes_nothing_more() -> None:
+    reply = ReplyEmitter()
+    reply.finish()
+    adding: list[Callable[[], object]] = [lambda: reply.text("late"), reply.start, reply.finish, lambda: reply.block(TextBlock("late"))]
+    for add in adding:
+        with pytest.raises(StreamError, match="finished; start a ReplyEmitter for the next one"):
+            add()
+    assert reply.message.content == ()
+
+
+def test_the_message_waits_for_finish() -> None:
+    reply = ReplyEmitter()
+    reply.text("Half")
+    with pytest.raises(StreamError, match=r"not finished: call finish\(\) first"):
+        reply.message  # noqa: B018
+    assert reply.finished is False
+
+
+def test_a_closed_tool_call_cannot_go_on() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "search", '{"q": ')
+    reply.text("meanwhile")
+    with pytest.raises(ArgumentValueError, match="'c1' was closed when another block began"):
+        reply.tool_call("c1", arguments='"cats"}')
+    with pytest.raises(ArgumentValueError, match="named 'search', not 'find'"):
+        reply.tool_call("c2", "search")
+        reply.tool_call("c2", "find", "{}")
+    reply.finish()
+    assert [call.id for call in reply.message.get_content_blocks(ToolUseBlock)] == ["c1", "c2"]
+
+
+def test_an_error_before_anything_was_sent_loses_no_event() -> None:
+    reply = ReplyEmitter()
+    with pytest.raises(ArgumentTypeError, match="ReplyEmitter.text delta must be a str"):
+        reply.text(7)  # type: ignore[arg-type]
+    assert _types(reply.text("ok")) == ["AgentStartEvent", "ModelCallStartEvent", "TextBlockStartEvent", "TextBlockDeltaEvent"]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: ReplyEmitter(3), "ReplyEmitter name must be a str or None"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter(id=3), "ReplyEmitter id must be a str"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter(metadata=[1]), "ReplyEmitter metadata"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().tool_call(None), "tool_call id must be a str"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().tool_call("c1", "f", None), "tool_call arguments must be a str"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().block("text"), "needs a content block instance"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().end_model_call({"input_tokens": 1}), "must be a ChatUsage or None"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().finish("MODEL_STOP"), "generate_reason"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().finish(with_result=1), "with_result must be a bool"),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_arguments_say_what_is_expected(call: Any, message: str) -> None:
+    with pytest.raises(ArgumentTypeError, match=message):
+        call()
+
+
+# -- properties --------------------------------------------------------------------------
+
+
+@given(replies())
+def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> None:
+    reply = ReplyEmitter(message.name, id=message.id, metadata=message.metadata)
+    for block in message.content:
+        reply.block(block)
+    reply.end_model_call(message.usage)
+    reply.finish(message.get_generate_reason())
+    expected = _without_time(message)
+    if message.id is None:
+        expected["id"] = reply.reply_id
+    assert _without_time(reply.message) == expected
+    assert reply.message.timestamp is not None
+    _check_well_formed(reply.events)
+    assert assemble(reply.events, strict=True) == [reply.message]
+    assert assemble([AgentEvent.from_json(event.to_json()) for event in reply.events]) == [reply.message]
+
+
+_CALL_IDS = st.sampled_from(["c1", "c2", "c3"])
+_FRAGMENTS = st.sampled_from(['{"q": ', '"cats"', "}", "", "[1, 2]", '{"n": 1}', "{"])
+_OPERATIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("text"), st.text(max_size=6)),
+        st.tuples(st.just("thinking"), st.text(max_size=6)),
+        st.tuples(st.just("call"), _CALL_IDS, _FRAGMENTS),
+        st.tuples(st.just("result"), _CALL_IDS),
+        st.tuples(st.just("end"), st.none() | chat_usages()),
+    ),
+    max_size=25,
+)
+
+
+class _Expected:
+    """The message a reply's live operations must make, worked out independently."""
+
+    def __init__(self) -> None:
+        self.blocks: list[list[Any]] = []  # [kind, id, parts]
+        self.open: list[Any] | None = None
+        self.closed_calls: set[str] = set()  # of the current model call
+        self.usage: ChatUsage | None = None
+
+    def delta(self, kind: str, delta: str) -> None:
+        if self.open is not None and self.open[0] == kind:
+            self.open[2].append(delta)
+        elif delta:
+            self.close()
+            self.open = [kind, None, [delta]]
+            self.blocks.append(self.open)
+
+    def call(self, call_id: str, fragment: str) -> bool:
+        """False when the call cannot go on."""
+        if self.open is not None and self.open[:2] == ["call", call_id]:
+            self.open[2].append(fragment)
+            return True
+        if call_id in self.closed_calls:
+            return False
+        self.close()
+        self.open = ["call", call_id, [fragment]]
+        self.blocks.append(self.open)
+        return True
+
+    def close(self) -> None:
+        if self.open is not None and self.open[0] == "call":
+            self.closed_calls.add(self.open[1])
+        self.open = None
+
+    def end_model_call(self) -> None:
+        self.open, self.closed_calls = None, set()
+
+    def content(self) -> list[ContentBlock]:
+        content: list[ContentBlock] = []
+        for kind, block_id, parts in self.blocks:
+            if kind == "result":
+                content.append(parts[0])
+                continue
+            joined = "".join(parts)
+            if kind == "text":
+                content.append(TextBlock(joined))
+            elif kind == "thinking":
+                content.append(ThinkingBlock(joined))
+            else:
+                content.append(ToolUseBlock(block_id, "tool", parse_tool_arguments(joined)[0], joined or None))
+        return content
+
+
+@given(_OPERATIONS)
+def test_live_operations_make_the_message_they_describe(operations: list[Any]) -> None:
+    reply, expected, client = ReplyEmitter(), _Expected(), MessageAssembler(strict=True)
+    sent: list[AgentEvent] = []
+    client_fed: list[AgentEvent] = []
+    for operation in operations:
+        kind = operation[0]
+        if kind in ("text", "thinking"):
+            sent += getattr(reply, kind)(operation[1])
+            expected.delta(kind, operation[1])
+        elif kind == "call":
+            if expected.call(operation[1], operation[2]):
+                sent += reply.tool_call(operation[1], "tool", operation[2])
+            else:
+                with pytest.raises(ArgumentValueError):
+                    reply.tool_call(operation[1], "tool", operation[2])
+        elif kind == "result":
+            result = ToolResultBlock(operation[1], "tool", [TextBlock("done")], state=ToolResultState.SUCCESS)
+            sent += reply.block(result)
+            expected.end_model_call()
+            expected.blocks.append(["result", None, [result]])
+        else:
+            sent += reply.end_model_call(operation[1])
+            expected.end_model_call()
+            if operation[1] is not None:
+                expected.usage = operation[1] if expected.usage is None else expected.usage + operation[1]
+        for event in sent[len(client_fed) :]:
+            client_fed.append(event)
+            client.feed(event)
+        assert client.snapshot() == reply.snapshot()  # what a client shows is what the server has
+    assert tuple(sent) == reply.events
+    reply.finish()
+    assert list(reply.message.content) == expected.content()
+    assert reply.message.usage == expected.usage
+    _check_well_formed(reply.events)
+    assert assemble(reply.events, strict=True) == [reply.message]
