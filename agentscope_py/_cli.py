@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import sys
 from collections.abc import Sequence
+from itertools import groupby
 
 from ._blocks import TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from ._enums import GenerateReason, ToolResultState
@@ -35,7 +37,8 @@ def _show(title: str, msg: Msg) -> None:
 
 
 def demo() -> int:
-    """Build one message of each role with the builders, and show a role rule at work."""
+    """Build one message of each role with the builders, stream the reply as events and rebuild it,
+    and show a role rule at work."""
     system = SystemMessage.builder().name("system").text_content("You are a weather assistant.").build()
     user = UserMessage.builder().name("alice").text_content("Do I need an umbrella in Paris?").build()
     call = ToolUseBlock.builder().id("call-1").name("get_weather").input({"city": "Paris"}).build()
@@ -67,6 +70,8 @@ def demo() -> int:
         _show(title, msg)
     print(f"== assistant text: {assistant.get_text_content()!r}")
     print(f"== tool calls: {[c.name for c in assistant.get_content_blocks(ToolUseBlock)]}")
+    if not _stream(assistant):  # pragma: no cover - the stream lost something
+        return 1
 
     print("== a tool call in a system message is refused:")
     try:
@@ -77,6 +82,42 @@ def demo() -> int:
         print("   accepted: the role rule is broken")
         return 1
     return 0
+
+
+def _pieces(text: str, size: int = 8) -> list[str]:
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+def _stream(reply: AssistantMessage) -> bool:
+    """Send ``reply`` as events while "the model" writes it, as a server does, and rebuild it as a
+    client does; whether the client ends with the server's message."""
+    from .event import MessageAssembler, ReplyEmitter  # here: the event classes cost import time
+
+    server, client = ReplyEmitter(reply.name), MessageAssembler(strict=True)
+    sent = []
+    for block in reply.content:
+        if isinstance(block, ThinkingBlock):
+            sent += [event for piece in _pieces(block.thinking) for event in server.thinking(piece)]
+        elif isinstance(block, TextBlock):
+            sent += [event for piece in _pieces(block.text) for event in server.text(piece)]
+        elif isinstance(block, ToolUseBlock) and block.id is not None:
+            arguments = _pieces(json.dumps(dict(block.input)))
+            sent += [event for piece in arguments for event in server.tool_call(block.id, block.name, piece)]
+    sent += server.end_model_call(reply.usage)
+    sent += server.finish(reply.get_generate_reason())
+    done, shown = [], ""
+    for count, event in enumerate(sent, 1):
+        done += client.feed(event)
+        live = client.snapshot()
+        if not shown and live is not None and live.get_text_content():
+            shown = f"after {count} events, the client shows {live.get_text_content()!r}"
+    runs = [(name, len(list(group))) for name, group in groupby(event.type.value for event in sent)]
+    print("== the assistant's reply, streamed as the model writes it (ReplyEmitter, then MessageAssembler):")
+    print(f"   {len(sent)} events: " + ", ".join(name if count == 1 else f"{count} x {name}" for name, count in runs))
+    print(f"   {shown}")
+    same = done == [server.message] and server.message.get_text_content() == reply.get_text_content()
+    print(f"   the client ends with the server's message: {same}")
+    return same
 
 
 _SCHEMA_ROOTS = ("message", "block", "source", "usage", "event")

@@ -19,6 +19,9 @@ def test_demo_prints_every_role_and_the_refusal(capsys: pytest.CaptureFixture[st
         assert title in out
     assert "RoleContentError: SYSTEM message may only contain text blocks, got ToolUseBlock at content[0]" in out
     assert out.count("generate reason:") == 1 and "generate reason: TOOL_CALLS" in out  # the reply's alone
+    assert "3 x TOOL_CALL_DELTA, TOOL_CALL_END, MODEL_CALL_END, REQUEST_STOP, AGENT_END" in out
+    assert "after 11 events, the client shows 'Let me c'" in out
+    assert "the client ends with the server's message: True" in out
 
 
 def test_python_dash_m_runs_the_demo() -> None:
