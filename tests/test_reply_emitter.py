@@ -26,6 +26,7 @@ from agentscope_py import (
     ImageBlock,
     MessageAssembler,
     ModelCallEndEvent,
+    Msg,
     ModelCallStartEvent,
     ReplyEmitter,
     RequestStopEvent,
@@ -44,9 +45,11 @@ from agentscope_py import (
     ToolResultState,
     ToolUseBlock,
     URLSource,
+    UserMessage,
     assemble,
 )
 from agentscope_py._tool_arguments import parse_tool_arguments
+from agentscope_py.interop import to_anthropic
 from agentscope_py.sse import encode_events, parse_events
 
 
@@ -55,18 +58,19 @@ def _types(events: Sequence[AgentEvent]) -> list[str]:
 
 
 def _check_well_formed(events: Sequence[AgentEvent]) -> None:
-    """Start, deltas, end for one block at a time, a model call's blocks inside its start and end
-    under its reply id, and the reply framed by its start and end."""
+    """Start, deltas, end for each block, a model call's blocks inside its start and end under its
+    reply id, one text or thinking block open at a time (tool calls may stream side by side), and
+    the reply framed by its start and end."""
     assert isinstance(events[0], AgentStartEvent) and isinstance(events[-1], AgentEndEvent)
     model_call: str | None = None
-    block: tuple[str, str | None, str | None] | None = None
+    open_blocks: list[tuple[str, str | None, str | None]] = []
     for event in events[1:-1]:
         name = type(event).__name__
         if isinstance(event, ModelCallStartEvent):
-            assert model_call is None and block is None
+            assert model_call is None and not open_blocks
             model_call = event.reply_id
         elif isinstance(event, ModelCallEndEvent):
-            assert event.reply_id == model_call and block is None
+            assert event.reply_id == model_call and not open_blocks
             model_call = None
         for phase in ("Start", "Delta", "End"):
             if not name.endswith(phase + "Event") or name.startswith(("Agent", "ModelCall")):
@@ -76,13 +80,13 @@ def _check_well_formed(events: Sequence[AgentEvent]) -> None:
             if family != "ToolResult":
                 assert event.reply_id == model_call  # type: ignore[attr-defined]
             if phase == "Start":
-                assert block is None
-                block = key
+                assert key not in open_blocks and all(block[0] == "ToolCall" == family for block in open_blocks)
+                open_blocks.append(key)
             else:
-                assert block == key
+                assert key in open_blocks
                 if phase == "End":
-                    block = None
-    assert model_call is None and block is None
+                    open_blocks.remove(key)
+    assert model_call is None and not open_blocks
 
 
 def _without_time(message: AssistantMessage) -> dict[str, Any]:
@@ -147,6 +151,15 @@ def test_the_start_can_be_sent_first_and_only_once() -> None:
     assert reply.message.id == "m-1" and reply.message.metadata == {"trace": "t-9"}
 
 
+def test_the_reason_is_the_one_finish_states() -> None:
+    copied = AssistantMessage("Calling a tool.", generate_reason=GenerateReason.TOOL_CALLS).metadata
+    reply = ReplyEmitter(metadata={**copied, "trace": "t-1"})  # a previous reply's metadata, reason and all
+    reply.text("Done.")
+    reply.finish()
+    assert reply.message.get_generate_reason() is GenerateReason.MODEL_STOP
+    assert reply.message.metadata == {"trace": "t-1"}
+
+
 def test_an_empty_delta_sends_nothing_and_opens_no_block() -> None:
     reply = ReplyEmitter()
     assert _types(reply.text("")) == ["AgentStartEvent"]  # the start, which any first call sends
@@ -159,22 +172,28 @@ def test_an_empty_delta_sends_nothing_and_opens_no_block() -> None:
 def test_a_thinking_blocks_metadata_may_come_with_its_last_delta() -> None:
     reply = ReplyEmitter()
     reply.thinking("The user greets me.")
-    reply.thinking("", metadata={"signature": "sig-1"})  # Anthropic sends the signature last
+    signed = {"anthropic": {"signature": "sig-1"}}
+    reply.thinking("", metadata=signed)  # Anthropic sends the signature last
     events = reply.text("Hello!")
     end = events[0]
-    assert isinstance(end, ThinkingBlockEndEvent) and end.metadata == {"agentscope_block": {"metadata": {"signature": "sig-1"}}}
+    assert isinstance(end, ThinkingBlockEndEvent) and end.metadata == {"agentscope_block": {"metadata": signed}}
     reply.finish()
-    assert reply.message.content == (ThinkingBlock("The user greets me.", {"signature": "sig-1"}), TextBlock("Hello!"))
+    assert reply.message.content == (ThinkingBlock("The user greets me.", signed), TextBlock("Hello!"))
+    # signed as the Anthropic converter reads and writes it: the next request carries the signature
+    turn = to_anthropic([UserMessage("Hi"), reply.message])["messages"][1]
+    assert turn["content"][0] == {"type": "thinking", "thinking": "The user greets me.", "signature": "sig-1"}
 
 
 def test_whole_blocks_go_as_one_delta_each() -> None:
     reply = ReplyEmitter()
     events = reply.block(TextBlock("x" * 1000))
     assert [event.delta for event in events if isinstance(event, TextBlockDeltaEvent)] == ["x" * 1000]
+    long = reply.block(TextBlock("y" * (2**20 + 5)))  # but no delta larger than a client reads whole
+    assert [len(event.delta or "") for event in long if isinstance(event, TextBlockDeltaEvent)] == [2**20, 5]
     image = ImageBlock(URLSource("https://example.com/cat.png"))
     reply.block(image)
     reply.finish()
-    assert reply.message.content == (TextBlock("x" * 1000), image)
+    assert reply.message.content == (TextBlock("x" * 1000), TextBlock("y" * (2**20 + 5)), image)
 
 
 def test_usage_is_the_sum_of_the_model_calls() -> None:
@@ -307,19 +326,46 @@ def test_the_message_waits_for_finish() -> None:
     reply.text("Half")
     with pytest.raises(StreamError, match=r"not finished: call finish\(\) first"):
         reply.message  # noqa: B018
-    assert reply.finished is False
+    finished = [reply.finished]
+    assert repr(reply) == f"<ReplyEmitter None reply_id={reply.reply_id!r}: 4 events sent>"
+    reply.finish()
+    finished.append(reply.finished)
+    assert finished == [False, True] and repr(reply).endswith(": finished>")
+
+
+def test_parallel_tool_calls_may_interleave_their_fragments() -> None:
+    reply = ReplyEmitter()
+    reply.text("Two lookups.")
+    reply.tool_call("c1", "search", '{"q": ')
+    second = reply.tool_call("c2", "get_time", '{"tz": ')
+    assert _types(second) == ["ToolCallStartEvent", "ToolCallDeltaEvent"]  # c1 stays open beside it
+    reply.tool_call("c1", arguments='"cats"}')
+    reply.tool_call("c2", arguments='"UTC"}')
+    ends = reply.end_model_call()
+    assert _types(ends) == ["ToolCallEndEvent", "ToolCallEndEvent", "ModelCallEndEvent"]
+    assert [event.tool_call_id for event in ends[:2]] == ["c1", "c2"]  # type: ignore[attr-defined]
+    reply.finish()
+    assert reply.message.content[1:] == (
+        ToolUseBlock("c1", "search", {"q": "cats"}, '{"q": "cats"}'),
+        ToolUseBlock("c2", "get_time", {"tz": "UTC"}, '{"tz": "UTC"}'),
+    )
+    assert assemble(reply.events, strict=True) == [reply.message]
 
 
 def test_a_closed_tool_call_cannot_go_on() -> None:
     reply = ReplyEmitter()
     reply.tool_call("c1", "search", '{"q": ')
     reply.text("meanwhile")
-    with pytest.raises(ArgumentValueError, match="'c1' was closed when another block began"):
+    with pytest.raises(ArgumentValueError, match="'c1' was closed when a block other than a tool call began"):
         reply.tool_call("c1", arguments='"cats"}')
     with pytest.raises(ArgumentValueError, match="named 'search', not 'find'"):
         reply.tool_call("c2", "search")
         reply.tool_call("c2", "find", "{}")
+    reply.tool_call("c2", "", "{}")  # the name again as "", as some providers send it: no name, not another
+    with pytest.raises(ArgumentValueError, match="'c3' opens here: give its name with its first fragment"):
+        reply.tool_call("c3", arguments="{}")
     reply.finish()
+    assert reply.message.get_content_blocks(ToolUseBlock)[1] == ToolUseBlock("c2", "search", {}, "{}")
     assert [call.id for call in reply.message.get_content_blocks(ToolUseBlock)] == ["c1", "c2"]
 
 
@@ -360,6 +406,8 @@ def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> 
     reply.end_model_call(message.usage)
     reply.finish(message.get_generate_reason())
     expected = _without_time(message)
+    if message.get_generate_reason() is GenerateReason.MODEL_STOP:  # the default, which no event states
+        expected["metadata"].pop(Msg.METADATA_GENERATE_REASON, None)
     if message.id is None:
         expected["id"] = reply.reply_id
     assert _without_time(reply.message) == expected
@@ -388,7 +436,8 @@ class _Expected:
 
     def __init__(self) -> None:
         self.blocks: list[list[Any]] = []  # [kind, id, parts]
-        self.open: list[Any] | None = None
+        self.open: list[Any] | None = None  # a text or thinking block
+        self.open_calls: dict[str, list[Any]] = {}
         self.closed_calls: set[str] = set()  # of the current model call
         self.usage: ChatUsage | None = None
 
@@ -402,23 +451,23 @@ class _Expected:
 
     def call(self, call_id: str, fragment: str) -> bool:
         """False when the call cannot go on."""
-        if self.open is not None and self.open[:2] == ["call", call_id]:
-            self.open[2].append(fragment)
+        if call_id in self.open_calls:
+            self.open_calls[call_id][2].append(fragment)
             return True
         if call_id in self.closed_calls:
             return False
-        self.close()
-        self.open = ["call", call_id, [fragment]]
-        self.blocks.append(self.open)
+        self.open = None  # a text or thinking block; the other calls stay open
+        call: list[Any] = ["call", call_id, [fragment]]
+        self.open_calls[call_id] = call
+        self.blocks.append(call)
         return True
 
     def close(self) -> None:
-        if self.open is not None and self.open[0] == "call":
-            self.closed_calls.add(self.open[1])
-        self.open = None
+        self.closed_calls.update(self.open_calls)
+        self.open, self.open_calls = None, {}
 
     def end_model_call(self) -> None:
-        self.open, self.closed_calls = None, set()
+        self.open, self.open_calls, self.closed_calls = None, {}, set()
 
     def content(self) -> list[ContentBlock]:
         content: list[ContentBlock] = []

@@ -164,8 +164,9 @@ class Emitter:
     """Writes one reply as events, into ``events``: whole blocks, or deltas as they come.
 
     A reply is split into model-call and acting segments, each under a reply id of
-    its own; at most one block is open at a time, and it is closed (its end event
-    sent) when another block begins, its segment ends, or the reply finishes.
+    its own.  Streamed blocks stay open (their end event unsent) until a block of
+    another kind begins, their segment ends, or the reply finishes: one text or
+    thinking block at a time, and any number of tool calls.
     """
 
     def __init__(self, chunk_size: int | None, source: str | None) -> None:
@@ -178,7 +179,8 @@ class Emitter:
         self.used: set[tuple[str, str | None]] = set()  # identities of the current segment's blocks
         self.usage: ChatUsage | None = None  # sent with the next model call's end
         self.counters: dict[str, int] = {}  # text and thinking blocks of the current model call, by kind
-        self.open: _OpenBlock | None = None
+        self.open: _OpenBlock | None = None  # the text or thinking block being streamed
+        self.open_calls: dict[str | None, _OpenBlock] = {}  # the tool calls being streamed, by id
 
     def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
         self.events.append(cls(*args, source=self.source, metadata=metadata))
@@ -246,28 +248,38 @@ class Emitter:
 
     def call_delta(self, call_id: str, name: str | None, fragment: str) -> None:
         """An arguments ``fragment`` of the tool call ``call_id``, opening it if it is not open."""
-        block = self.open
-        if block is None or block.kind != "call" or block.args[1] != call_id:
+        block = self.open_calls.get(call_id)
+        if block is None:
             if self.segment_kind == _MODEL_CALL and ("call", call_id) in self.used:
                 raise ArgumentValueError(
-                    f"the tool call {call_id!r} was closed when another block began; a call's argument fragments "
-                    "must come one after another (give a whole call with block(ToolUseBlock(...)))"
+                    f"the tool call {call_id!r} was closed when a block other than a tool call began; a call's "
+                    "argument fragments must come before that (or give the call whole, with block(ToolUseBlock(...)))"
                 )
-            self.close_block()
+            if not name:
+                raise ArgumentValueError(f"the tool call {call_id!r} opens here: give its name with its first fragment")
+            self.close_text()  # calls stay open beside each other: some providers interleave their fragments
             reply_id = self.segment(_MODEL_CALL, ("call", call_id))
             self.add(ToolCallStartEvent, reply_id, call_id, name)
-            block = self.open = _OpenBlock("call", (reply_id, call_id, name), ToolCallDeltaEvent, ToolCallEndEvent)
-        elif name is not None and name != block.args[2]:
+            block = _OpenBlock("call", (reply_id, call_id, name), ToolCallDeltaEvent, ToolCallEndEvent)
+            self.open_calls[call_id] = block
+        elif name and name != block.args[2]:  # a provider may send the name again, or "" after the first
             raise ArgumentValueError(f"the tool call {call_id!r} is named {block.args[2]!r}, not {name!r}")
         if fragment:
             self.add(ToolCallDeltaEvent, *block.args, fragment)
 
-    def close_block(self) -> None:
+    def close_text(self) -> None:
         block = self.open
         if block is not None:
             self.open = None
             metadata = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
             self.add(block.end, *block.args, metadata=metadata)
+
+    def close_block(self) -> None:
+        """Close every block being streamed, in the order they opened."""
+        self.close_text()
+        for call in self.open_calls.values():
+            self.add(call.end, *call.args)
+        self.open_calls.clear()
 
     # -- whole blocks ------------------------------------------------------------------
 

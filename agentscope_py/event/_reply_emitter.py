@@ -8,8 +8,9 @@ from typing import Any
 from .._blocks import ContentBlock, ToolResultBlock, ToolUseBlock
 from .._checks import check_enum, check_mapping, check_optional_str, check_str, describe
 from .._enums import GenerateReason
+from .._frozen import FrozenDict
 from .._ids import new_msg_id
-from .._messages import AssistantMessage
+from .._messages import AssistantMessage, Msg
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, StreamError
 from ._assembler import MessageAssembler
@@ -17,6 +18,9 @@ from ._base import AgentEvent
 from ._emitter import Emitter
 
 __all__ = ["ReplyEmitter"]
+
+_WHOLE_BLOCK_DELTA = 1 << 20  # characters per delta of a block given whole
+_REASON = Msg.METADATA_GENERATE_REASON
 
 
 class ReplyEmitter:
@@ -46,12 +50,20 @@ class ReplyEmitter:
         self._name = check_optional_str(name, "ReplyEmitter name")
         self._reply_id = new_msg_id() if id is None else check_str(id, "ReplyEmitter id")
         self._source = check_optional_str(source, "ReplyEmitter source")
-        self._metadata = check_mapping(metadata, "ReplyEmitter metadata")
-        self._emitter = Emitter(None, self._source)  # a whole block goes in one delta: it is all there
+        # finish() states the reason: one copied along with a previous message's metadata must not.
+        given = check_mapping(metadata, "ReplyEmitter metadata")
+        self._metadata = given if _REASON not in given else FrozenDict({k: v for k, v in given.items() if k != _REASON})
+        # A whole block is all there: it goes in deltas as large as a client reads whole (the SSE
+        # parser's default limit is 64 Mi characters, and JSON may write a character as six).
+        self._emitter = Emitter(_WHOLE_BLOCK_DELTA, self._source)
         # Fed every event as it is made: the message is what a client assembles, by construction.
         self._assembler = MessageAssembler(strict=True)
         self._sent = 0  # events returned to the caller so far
         self._message: AssistantMessage | None = None
+
+    def __repr__(self) -> str:
+        state = "finished" if self._message is not None else f"{self._sent} events sent"
+        return f"<ReplyEmitter {self._name!r} reply_id={self._reply_id!r}: {state}>"
 
     @property
     def reply_id(self) -> str:
@@ -99,7 +111,8 @@ class ReplyEmitter:
 
     def thinking(self, delta: str, *, metadata: Mapping[str, Any] | None = None) -> list[AgentEvent]:
         """More reasoning: continues the thinking block being streamed, or opens one.
-        ``metadata`` becomes the block's (a signature that comes last, say), sent when it closes."""
+        ``metadata`` becomes the block's, sent when it closes (the last given wins): an Anthropic
+        signature, which comes last, as ``{"anthropic": {"signature": ...}}``."""
         self._ready()
         checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.thinking metadata")
         self._emitter.text_delta("thinking", check_str(delta, "ReplyEmitter.thinking delta"), checked)
@@ -107,8 +120,9 @@ class ReplyEmitter:
 
     def tool_call(self, id: str, name: str | None = None, arguments: str = "") -> list[AgentEvent]:
         """A fragment of the JSON ``arguments`` of the tool call ``id``, which opens when it is not
-        the block being streamed. ``name`` is needed when the call opens, and may be left out after.
-        A call's fragments come one after another: once another block began, ``id`` cannot go on."""
+        open. ``name`` is required when the call opens, and may be left out (``None`` or ``""``)
+        after. Calls may stream side by side; a call closes when a block other than a tool call
+        begins, or its model call ends, and cannot go on after."""
         self._ready()
         check_str(id, "ReplyEmitter.tool_call id")
         check_optional_str(name, "ReplyEmitter.tool_call name")
