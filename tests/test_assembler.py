@@ -416,6 +416,21 @@ def test_snapshots_share_the_metadata_while_it_and_the_reason_are_unchanged() ->
     assert changed is not None and changed.get_generate_reason() is GenerateReason.INTERRUPTED
 
 
+def test_the_end_event_may_carry_metadata_known_only_at_the_end() -> None:
+    # A live reply learns its stop reason last: the end's entry overrides the start's, reason kept.
+    start = AgentStartEvent(None, "R", "a", metadata={"agentscope_message": {"metadata": {"trace": "t-1"}}})
+    final = {"trace": "t-1", "openai": {"finish_reason": "length"}}
+    end = AgentEndEvent("R", metadata={"agentscope_message": {"metadata": final}})
+    events = [start, RequestStopEvent("R", GenerateReason.MAX_ITERATIONS), end]
+    assembler = MessageAssembler(strict=True)
+    assembler.feed_all(events[:2])
+    snapshot = assembler.snapshot()
+    assert snapshot is not None and snapshot.metadata == {"trace": "t-1", "agentscope_generate_reason": "MAX_ITERATIONS"}
+    [message] = assembler.feed(end)
+    assert message.metadata == {**final, "agentscope_generate_reason": "MAX_ITERATIONS"}
+    assert assemble([AgentEvent.from_json(event.to_json()) for event in events], strict=True) == [message]
+
+
 def test_a_late_start_events_metadata_reaches_a_snapshot_taken_after_the_reason() -> None:
     # The reason stays the same while the metadata changes: the merged copy of the old must not be reused.
     late_start = AgentStartEvent(None, "R", "a", metadata={"agentscope_message": {"metadata": {"k": "v"}}})

@@ -169,6 +169,18 @@ CASES = [
         "AgentStartEvent",
     ),
     Case(
+        "a malformed agentscope_message entry on the end: the reply ends all the same",
+        [
+            START,
+            TextBlockStartEvent("M", "text"),
+            TextBlockDeltaEvent("M", "text", "kept"),
+            AgentEndEvent("R", metadata={"agentscope_message": {"metadata": 5}}),
+        ],
+        [AnomalyKind.MALFORMED_EVENT],
+        (TextBlock("kept"),),
+        "AgentEndEvent",
+    ),
+    Case(
         "an end for a reply that never started",
         [START, AgentEndEvent("other"), END],
         [AnomalyKind.END_WITHOUT_START],

@@ -49,7 +49,7 @@ from agentscope_py import (
     assemble,
 )
 from agentscope_py._tool_arguments import parse_tool_arguments
-from agentscope_py.interop import to_anthropic
+from agentscope_py.interop import stop_reason, to_anthropic
 from agentscope_py.sse import encode_events, parse_events
 
 
@@ -158,6 +158,18 @@ def test_the_reason_is_the_one_finish_states() -> None:
     reply.finish()
     assert reply.message.get_generate_reason() is GenerateReason.MODEL_STOP
     assert reply.message.metadata == {"trace": "t-1"}
+
+
+def test_metadata_known_only_at_the_end_comes_with_finish() -> None:
+    reply = ReplyEmitter(metadata={"trace": "t-1"})
+    reply.text("The answer was cut sh")
+    cut = {"openai": {"response": {"choice": {"finish_reason": "length"}}}}
+    events = reply.finish(metadata={**cut, Msg.METADATA_GENERATE_REASON: "TOOL_CALLS"}, with_result=True)
+    assert reply.message.metadata == {"trace": "t-1", **cut}  # the reason is finish()'s: MODEL_STOP
+    assert stop_reason(reply.message) == "length"  # a client tells a truncated answer from a finished one
+    result = events[-2]
+    assert isinstance(result, AgentResultEvent) and result.result == reply.message
+    assert assemble([AgentEvent.from_json(event.to_json()) for event in reply.events], strict=True) == [reply.message]
 
 
 def test_an_empty_delta_sends_nothing_and_opens_no_block() -> None:
@@ -388,6 +400,7 @@ def test_an_error_before_anything_was_sent_loses_no_event() -> None:
         (lambda: ReplyEmitter().end_model_call({"input_tokens": 1}), "must be a ChatUsage or None"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish("MODEL_STOP"), "generate_reason"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish(with_result=1), "with_result must be a bool"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().finish(metadata=[1]), "ReplyEmitter.finish metadata"),  # type: ignore[arg-type]
     ],
 )
 def test_wrong_arguments_say_what_is_expected(call: Any, message: str) -> None:

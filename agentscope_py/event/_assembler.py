@@ -245,6 +245,14 @@ class MessageAssembler(DeltaRuns):
                     AnomalyKind.END_WITHOUT_START, f"{describe_event(event)}: no such reply is open; dropped", event
                 )
             return []
+        # What was known only at the end (a live reply's stop reason, say): it overrides the start's.
+        info, problems = message_info(event.metadata)
+        for problem in problems:  # before anything changes: in strict mode the event is skipped whole
+            self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
+        if info:
+            for field, value in info.items():
+                setattr(reply, _MESSAGE_ATTRIBUTES[field], value)
+            reply.cached = None
         return [self._complete(reply, event.id)]
 
     def _on_model_call_start(self, event: ModelCallStartEvent, _: None) -> list[AssistantMessage]:

@@ -190,12 +190,13 @@ class Emitter:
     def start(self, reply_id: str, name: str | None, info: Mapping[str, Any] | None) -> None:
         self.add(AgentStartEvent, None, reply_id, name, metadata=None if info is None else {MESSAGE_KEY: info})
 
-    def end(self, reply_id: str, result: Msg[Any] | None) -> None:
-        """End the reply, after an ``AgentResultEvent`` holding ``result`` when it is given."""
+    def end(self, reply_id: str, result: Msg[Any] | None, info: Mapping[str, Any] | None = None) -> None:
+        """End the reply, after an ``AgentResultEvent`` holding ``result`` when it is given; ``info``:
+        message fields known only now, which override the start's."""
         self.end_segment()
         if result is not None:  # as Java ends a reply that did not fail: call() and its AG-UI bridge read it there
             self.add(AgentResultEvent, result)
-        self.add(AgentEndEvent, reply_id)
+        self.add(AgentEndEvent, reply_id, metadata=None if info is None else {MESSAGE_KEY: info})
 
     # -- segments ----------------------------------------------------------------------
 

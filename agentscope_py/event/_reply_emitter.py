@@ -23,6 +23,13 @@ _WHOLE_BLOCK_DELTA = 1 << 20  # characters per delta of a block given whole
 _REASON = Msg.METADATA_GENERATE_REASON
 
 
+def _without_reason(metadata: FrozenDict) -> FrozenDict:
+    # finish() states the reason: one copied along with a previous message's metadata must not.
+    if _REASON not in metadata:
+        return metadata
+    return FrozenDict({key: value for key, value in metadata.items() if key != _REASON})
+
+
 class ReplyEmitter:
     """Turns a reply into AgentScope events as it is produced, for a server to send on at once.
 
@@ -50,9 +57,7 @@ class ReplyEmitter:
         self._name = check_optional_str(name, "ReplyEmitter name")
         self._reply_id = new_msg_id() if id is None else check_str(id, "ReplyEmitter id")
         self._source = check_optional_str(source, "ReplyEmitter source")
-        # finish() states the reason: one copied along with a previous message's metadata must not.
-        given = check_mapping(metadata, "ReplyEmitter metadata")
-        self._metadata = given if _REASON not in given else FrozenDict({k: v for k, v in given.items() if k != _REASON})
+        self._metadata = _without_reason(check_mapping(metadata, "ReplyEmitter metadata"))
         # A whole block is all there: it goes in deltas as large as a client reads whole (the SSE
         # parser's default limit is 64 Mi characters, and JSON may write a character as six).
         self._emitter = Emitter(_WHOLE_BLOCK_DELTA, self._source)
@@ -147,12 +152,21 @@ class ReplyEmitter:
         self._emitter.end_model_call(usage)
         return self._returned()
 
-    def finish(self, generate_reason: GenerateReason = GenerateReason.MODEL_STOP, *, with_result: bool = False) -> list[AgentEvent]:
+    def finish(
+        self,
+        generate_reason: GenerateReason = GenerateReason.MODEL_STOP,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+        with_result: bool = False,
+    ) -> list[AgentEvent]:
         """End the reply: the events stating ``generate_reason`` (for ``PERMISSION_ASKING``, the
         tool calls without a result are those waiting for the user), then the ``AgentEndEvent``.
-        ``with_result=True`` sends the ``AgentResultEvent`` a Java client reads the reply from."""
+        ``metadata``: message metadata known only at the end (a provider's stop reason, say),
+        added to the constructor's. ``with_result=True`` sends the ``AgentResultEvent`` a Java
+        client reads the reply from."""
         self._ready()
         reason = check_enum(generate_reason, GenerateReason, "ReplyEmitter.finish generate_reason")
+        late = _without_reason(check_mapping(metadata, "ReplyEmitter.finish metadata"))
         if type(with_result) is not bool:
             raise ArgumentTypeError(f"ReplyEmitter.finish with_result must be a bool, got {describe(with_result)}")
         emitter, first = self._emitter, self._sent
@@ -165,8 +179,13 @@ class ReplyEmitter:
         answered = {result.id for result in results}
         emitter.generate_reason(reason, calls, results, [call for call in calls if call.id not in answered])
         self._feed()
-        # The message as the events above left it (the calls that wait ASKING), for a Java client.
-        emitter.end(self._reply_id, self._assembler.snapshot(self._source) if with_result else None)
+        info = {"metadata": {**self._metadata, **late}} if late else None
+        result = None
+        if with_result:  # the message as the events above left it (the calls that wait ASKING)
+            result = self._assembler.snapshot(self._source)
+            if result is not None and late:
+                result = result.with_metadata({**result.metadata, **late})
+        emitter.end(self._reply_id, result, info)
         self._feed()
         return emitter.events[first:]
 

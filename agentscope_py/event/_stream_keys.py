@@ -18,6 +18,7 @@ __all__ = ["BLOCK_KEY", "CONTENT_BLOCK_EVENT", "DEFAULT_MEDIA_TYPE", "MEDIA_TYPE
 
 #: ``AgentStartEvent.metadata[MESSAGE_KEY]``: the message's ``timestamp`` and ``metadata``, and its
 #: ``id`` when that is not the reply id (a message without an id still needs a unique reply id).
+#: ``AgentEndEvent`` may carry it too, for what was known only at the end; its entries win.
 MESSAGE_KEY = "agentscope_message"
 
 #: ``metadata[BLOCK_KEY]`` of a block's start or end event: the block fields its deltas cannot
