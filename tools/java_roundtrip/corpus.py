@@ -118,18 +118,26 @@ def generated(scale: int) -> list[Item]:
 
 
 def streams(scale: int) -> tuple[list[Item], dict[str, AssistantMessage]]:
-    """The events that stream generated replies (events_from_message), and the reply of each stream."""
+    """The events that stream generated replies (events_from_message, and a ReplyEmitter given the
+    reply block by block, with metadata known only at its end), and the reply of each stream."""
     _, event_strategies = _test_strategies()
     items: list[Item] = []
     replies: dict[str, AssistantMessage] = {}
     for n, reply in enumerate(_examples(event_strategies.replies(), 150 * scale, 4242)):
+        source = "main/sub" if n % 5 == 0 else None
         for chunk_size in (1, 7, 32):
             stream = f"stream/{n}/chunk{chunk_size}"
             replies[stream] = reply
-            events = ev.events_from_message(
-                reply, chunk_size=chunk_size, with_result=n % 3 == 0, source="main/sub" if n % 5 == 0 else None
-            )
+            events = ev.events_from_message(reply, chunk_size=chunk_size, with_result=n % 3 == 0, source=source)
             items += [Item("stream", f"{stream}/{i}", event, stream) for i, event in enumerate(events)]
+        live = ev.ReplyEmitter(reply.name, id=reply.id, source=source, metadata=reply.metadata)
+        for block in reply.content:
+            live.block(block)
+        live.end_model_call(reply.usage)
+        live.finish(reply.get_generate_reason(), metadata={"stop": n} if n % 2 else None, with_result=n % 3 == 0)
+        stream = f"stream/{n}/live"
+        replies[stream] = live.message
+        items += [Item("stream", f"{stream}/{i}", event, stream) for i, event in enumerate(live.events)]
     return items, replies
 
 
