@@ -196,7 +196,7 @@ def test_a_thinking_blocks_metadata_may_come_with_its_last_delta() -> None:
     assert turn["content"][0] == {"type": "thinking", "thinking": "The user greets me.", "signature": "sig-1"}
 
 
-def test_whole_blocks_go_as_one_delta_each() -> None:
+def test_whole_blocks_go_in_deltas_a_client_reads_whole() -> None:
     reply = ReplyEmitter()
     events = reply.block(TextBlock("x" * 1000))
     assert [event.delta for event in events if isinstance(event, TextBlockDeltaEvent)] == ["x" * 1000]
