@@ -216,7 +216,7 @@ class Emitter:
         return self.segment_id
 
     def end_segment(self) -> None:
-        self.close_block()
+        self.close_blocks()
         if self.segment_kind == _MODEL_CALL:
             self.add(ModelCallEndEvent, self.segment_id, self.usage)
             self.usage = None
@@ -240,7 +240,7 @@ class Emitter:
         if block is None or block.kind != kind:
             if not delta and metadata is None:
                 return  # nothing to send (a model's first chunk often holds "")
-            self.close_block()
+            self.close_blocks()
             block = self.open = self.open_text(kind, None)
         if metadata is not None:
             block.metadata = metadata
@@ -275,7 +275,7 @@ class Emitter:
             metadata = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
             self.add(block.end, *block.args, metadata=metadata)
 
-    def close_block(self) -> None:
+    def close_blocks(self) -> None:
         """Close every block being streamed, in the order they opened."""
         self.close_text()
         for call in self.open_calls.values():
@@ -285,7 +285,7 @@ class Emitter:
     # -- whole blocks ------------------------------------------------------------------
 
     def block(self, block: ContentBlock) -> None:
-        self.close_block()
+        self.close_blocks()
         if type(block) is TextBlock:
             self.streamed_text("text", block.text, None)
         elif type(block) is ThinkingBlock:
