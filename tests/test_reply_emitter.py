@@ -42,6 +42,8 @@ from agentscope_py import (
     ToolCallStartEvent,
     ToolCallState,
     ToolResultBlock,
+    ToolResultEndEvent,
+    ToolResultStartEvent,
     ToolResultState,
     ToolUseBlock,
     URLSource,
@@ -59,8 +61,8 @@ def _types(events: Sequence[AgentEvent]) -> list[str]:
 
 def _check_well_formed(events: Sequence[AgentEvent]) -> None:
     """Start, deltas, end for each block, a model call's blocks inside its start and end under its
-    reply id, one text or thinking block open at a time (tool calls may stream side by side), and
-    the reply framed by its start and end."""
+    reply id, tool results outside them, one text or thinking block open at a time (tool calls may
+    stream side by side, and tool results), and the reply framed by its start and end."""
     assert isinstance(events[0], AgentStartEvent) and isinstance(events[-1], AgentEndEvent)
     model_call: str | None = None
     open_blocks: list[tuple[str, str | None, str | None]] = []
@@ -77,10 +79,13 @@ def _check_well_formed(events: Sequence[AgentEvent]) -> None:
                 continue
             family = name.removesuffix(phase + "Event").removesuffix("Text").removesuffix("Data")
             key = (family, event.reply_id, getattr(event, "block_id", getattr(event, "tool_call_id", None)))  # type: ignore[attr-defined]
-            if family != "ToolResult":
+            if family == "ToolResult":  # in an acting phase, outside any model call
+                assert model_call is None
+            else:
                 assert event.reply_id == model_call  # type: ignore[attr-defined]
-            if phase == "Start":
-                assert key not in open_blocks and all(block[0] == "ToolCall" == family for block in open_blocks)
+            if phase == "Start":  # tool calls side by side, or tool results; nothing else
+                assert key not in open_blocks
+                assert all(block[0] == family in ("ToolCall", "ToolResult") for block in open_blocks)
                 open_blocks.append(key)
             else:
                 assert key in open_blocks
@@ -278,6 +283,126 @@ def test_a_java_client_gets_the_message_in_the_result_event() -> None:
     assert assemble(reply.events) == [reply.message]
 
 
+# -- a tool's output, as the tool runs ------------------------------------------------------
+
+
+def test_a_tools_output_streams_while_it_runs_and_ends_with_its_state() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "search", '{"q": "cats"}')
+    opened = reply.tool_result("c1")  # the tool starts: nothing to show yet
+    assert _types(opened) == ["ToolCallEndEvent", "ModelCallEndEvent", "ToolResultStartEvent"]
+    start = opened[-1]
+    assert isinstance(start, ToolResultStartEvent) and (start.tool_call_id, start.tool_call_name) == ("c1", "search")
+    assert _types(reply.tool_result("c1", "3 results")) == ["ToolResultTextDeltaEvent"]
+    running = reply.snapshot()
+    assert running is not None and running.content[-1] == ToolResultBlock("c1", "search", [TextBlock("3 results")])
+    assert running.content[-1].state is ToolResultState.RUNNING  # a live UI shows the tool at work
+    reply.tool_result("c1", ", the first: ")
+    picture = ImageBlock(URLSource("https://example.com/cat.png"))
+    assert _types(reply.tool_result("c1", picture)) == ["ToolResultDataDeltaEvent"]
+    ended = reply.end_tool_result("c1")
+    assert isinstance(ended[0], ToolResultEndEvent) and ended[0].state is ToolResultState.SUCCESS
+    assert reply.text("Here is a cat.")[0].reply_id != start.reply_id  # type: ignore[attr-defined]
+    reply.finish()
+    result = reply.message.get_content_blocks(ToolResultBlock)[0]
+    assert result == ToolResultBlock(
+        "c1", "search", [TextBlock("3 results, the first: "), picture], state=ToolResultState.SUCCESS
+    )
+    _check_well_formed(reply.events)
+    assert assemble(reply.events, strict=True) == [reply.message]
+
+
+def test_parallel_tools_stream_their_results_side_by_side() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "search", "{}")
+    reply.tool_call("c2", "fetch", "{}")
+    first = reply.tool_result("c1", "searching")
+    second = reply.tool_result("c2", "fetching")
+    assert _types(second) == ["ToolResultStartEvent", "ToolResultTextDeltaEvent"]  # c1 stays open beside it
+    assert first[-1].reply_id == second[0].reply_id  # type: ignore[attr-defined]  # one acting phase
+    reply.tool_result("c1", "...")
+    reply.block(ToolResultBlock("c3", "clock", [TextBlock("12:00")], state=ToolResultState.SUCCESS))  # beside them
+    reply.end_tool_result("c2", ToolResultState.ERROR)
+    reply.end_tool_result("c1")
+    reply.finish()
+    results = reply.message.get_content_blocks(ToolResultBlock)
+    assert [(result.id, result.output, result.state) for result in results] == [
+        ("c1", (TextBlock("searching..."),), ToolResultState.SUCCESS),
+        ("c2", (TextBlock("fetching"),), ToolResultState.ERROR),
+        ("c3", (TextBlock("12:00"),), ToolResultState.SUCCESS),
+    ]
+    assert assemble(reply.events, strict=True) == [reply.message]
+
+
+def test_a_result_open_when_its_acting_phase_ends_stays_running() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "slow_job", "{}")
+    reply.tool_result("c1", "started")
+    moved_on = reply.text("The job runs in the background.")
+    assert _types(moved_on)[:2] == ["ToolResultEndEvent", "ModelCallStartEvent"]
+    assert isinstance(moved_on[0], ToolResultEndEvent) and moved_on[0].state is None
+    reply.tool_result("c2", "half", name="other_job")
+    reply.finish()
+    assert [result.state for result in reply.message.get_content_blocks(ToolResultBlock)] == [
+        ToolResultState.RUNNING,
+        ToolResultState.RUNNING,
+    ]
+    assert assemble(reply.events, strict=True) == [reply.message]
+
+
+def test_a_result_is_named_as_its_call_unless_a_name_is_given() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "search", "{}")
+    reply.tool_result("c1", "a")
+    reply.tool_result("c9", "b")  # no call of this reply: no name
+    reply.tool_result("c7", "c", name="remote")
+    reply.tool_result("c7", "d", name="remote")  # the name again, the same
+    with pytest.raises(ArgumentValueError, match="'c7' is named 'remote', not 'local'"):
+        reply.tool_result("c7", "e", name="local")
+    reply.finish()
+    assert [(result.id, result.name) for result in reply.message.get_content_blocks(ToolResultBlock)] == [
+        ("c1", "search"),
+        ("c9", None),
+        ("c7", "remote"),
+    ]
+
+
+def test_a_streamed_result_can_leave_its_call_to_external_execution() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "run_locally", "{}")
+    reply.tool_result("c1", "[Awaiting external execution]")
+    suspended = {ToolResultBlock.METADATA_SUSPENDED: True}
+    reply.end_tool_result("c1", ToolResultState.RUNNING, metadata=suspended)
+    asked = reply.finish(GenerateReason.TOOL_SUSPENDED)[0]
+    assert isinstance(asked, RequireExternalExecutionEvent) and [call.id for call in asked.tool_calls] == ["c1"]
+    result = reply.message.get_content_blocks(ToolResultBlock)[0]
+    assert result.is_suspended and result.state is ToolResultState.RUNNING
+    assert reply.message.get_generate_reason() is GenerateReason.TOOL_SUSPENDED
+
+
+def test_a_result_takes_no_output_once_it_has_ended() -> None:
+    reply = ReplyEmitter()
+    with pytest.raises(ArgumentValueError, match="no tool result 'c1' is open: tool_result"):
+        reply.end_tool_result("c1")
+    reply.tool_result("c1", "done", name="job")
+    reply.end_tool_result("c1")
+    with pytest.raises(ArgumentValueError, match=r"no tool result 'c1' is open: .* \(it ended already\)"):
+        reply.end_tool_result("c1")
+    with pytest.raises(ArgumentValueError, match="'c1' has ended in this acting phase"):
+        reply.tool_result("c1", "more")
+    reply.tool_result("c2", "streaming", name="job")
+    with pytest.raises(ArgumentValueError, match="'c2' is being streamed: send the rest"):
+        reply.block(ToolResultBlock("c2", "job", [TextBlock("whole")]))
+    reply.text("Next model call.")
+    reply.tool_result("c1", "again")  # in the next acting phase: a result of its own
+    reply.finish()
+    assert [result.output for result in reply.message.get_content_blocks(ToolResultBlock)] == [
+        (TextBlock("done"),),
+        (TextBlock("streaming"),),
+        (TextBlock("again"),),
+    ]
+
+
 # -- what clients make of it -----------------------------------------------------------------
 
 
@@ -401,6 +526,11 @@ def test_an_error_before_anything_was_sent_loses_no_event() -> None:
         (lambda: ReplyEmitter().finish("MODEL_STOP"), "generate_reason"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish(with_result=1), "with_result must be a bool"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish(metadata=[1]), "ReplyEmitter.finish metadata"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().tool_result(1), "tool_result id must be a str"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().tool_result("c1", {"text": "x"}), "output must be a str or a content block"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().tool_result("c1", name=2), "tool_result name must be a str or None"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().end_tool_result("c1", "success"), "end_tool_result state"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().end_tool_result("c1", metadata=[1]), "end_tool_result metadata"),  # type: ignore[arg-type]
     ],
 )
 def test_wrong_arguments_say_what_is_expected(call: Any, message: str) -> None:
@@ -438,6 +568,8 @@ _OPERATIONS = st.lists(
         st.tuples(st.just("thinking"), st.text(max_size=6)),
         st.tuples(st.just("call"), _CALL_IDS, _FRAGMENTS),
         st.tuples(st.just("result"), _CALL_IDS),
+        st.tuples(st.just("output"), _CALL_IDS, st.text(max_size=4) | st.just(ImageBlock(URLSource("https://e.com/a.png")))),
+        st.tuples(st.just("done"), _CALL_IDS, st.sampled_from(ToolResultState)),
         st.tuples(st.just("end"), st.none() | chat_usages()),
     ),
     max_size=25,
@@ -448,10 +580,13 @@ class _Expected:
     """The message a reply's live operations must make, worked out independently."""
 
     def __init__(self) -> None:
-        self.blocks: list[list[Any]] = []  # [kind, id, parts]
+        self.blocks: list[list[Any]] = []  # [kind, id, parts], and for a streamed result [kind, id, items, name, state]
         self.open: list[Any] | None = None  # a text or thinking block
         self.open_calls: dict[str, list[Any]] = {}
         self.closed_calls: set[str] = set()  # of the current model call
+        self.called: set[str] = set()  # the ids of every call made
+        self.open_results: dict[str, list[Any]] = {}
+        self.acting: set[str] | None = None  # in an acting phase: the ids of its results
         self.usage: ChatUsage | None = None
 
     def delta(self, kind: str, delta: str) -> None:
@@ -459,6 +594,7 @@ class _Expected:
             self.open[2].append(delta)
         elif delta:
             self.close()
+            self.end_acting()
             self.open = [kind, None, [delta]]
             self.blocks.append(self.open)
 
@@ -470,10 +606,58 @@ class _Expected:
         if call_id in self.closed_calls:
             return False
         self.open = None  # a text or thinking block; the other calls stay open
+        self.end_acting()
         call: list[Any] = ["call", call_id, [fragment]]
         self.open_calls[call_id] = call
+        self.called.add(call_id)
         self.blocks.append(call)
         return True
+
+    def whole_result(self, result: ToolResultBlock) -> bool:
+        """False when its id is being streamed."""
+        if result.id in self.open_results:
+            return False
+        if self.acting is not None and result.id in self.acting:
+            self.end_acting()  # a second result of one call: in an acting phase of its own
+        self.enter_acting(str(result.id))
+        self.blocks.append(["result", None, [result]])
+        return True
+
+    def output(self, call_id: str, item: str | ContentBlock) -> bool:
+        """False when the result ended in this acting phase."""
+        result = self.open_results.get(call_id)
+        if result is None:
+            if self.acting is not None and call_id in self.acting:
+                return False
+            self.enter_acting(call_id)
+            result = ["streamed", call_id, [], "tool" if call_id in self.called else None, ToolResultState.RUNNING]
+            self.open_results[call_id] = result
+            self.blocks.append(result)
+        if isinstance(item, str):
+            if item and result[2] and isinstance(result[2][-1], str):
+                result[2][-1] += item  # text deltas merge
+            elif item:
+                result[2].append(item)
+        else:
+            result[2].append(item)
+        return True
+
+    def done(self, call_id: str, state: ToolResultState) -> bool:
+        """False when no such result is open."""
+        result = self.open_results.pop(call_id, None)
+        if result is None:
+            return False
+        result[4] = state
+        return True
+
+    def enter_acting(self, call_id: str) -> None:
+        if self.acting is None:
+            self.end_model_call()
+            self.acting = set()
+        self.acting.add(call_id)
+
+    def end_acting(self) -> None:
+        self.open_results, self.acting = {}, None  # the results still open stay RUNNING
 
     def close(self) -> None:
         self.closed_calls.update(self.open_calls)
@@ -484,9 +668,13 @@ class _Expected:
 
     def content(self) -> list[ContentBlock]:
         content: list[ContentBlock] = []
-        for kind, block_id, parts in self.blocks:
+        for kind, block_id, parts, *result in self.blocks:
             if kind == "result":
                 content.append(parts[0])
+                continue
+            if kind == "streamed":
+                output = [TextBlock(item) if isinstance(item, str) else item for item in parts]
+                content.append(ToolResultBlock(block_id, result[0], output, state=result[1]))
                 continue
             joined = "".join(parts)
             if kind == "text":
@@ -516,14 +704,24 @@ def test_live_operations_make_the_message_they_describe(operations: list[Any]) -
                     reply.tool_call(operation[1], "tool", operation[2])
         elif kind == "result":
             result = ToolResultBlock(operation[1], "tool", [TextBlock("done")], state=ToolResultState.SUCCESS)
-            sent += reply.block(result)
-            expected.end_model_call()
-            expected.blocks.append(["result", None, [result]])
+            if expected.whole_result(result):
+                sent += reply.block(result)
+            else:
+                with pytest.raises(ArgumentValueError):
+                    reply.block(result)
+        elif kind in ("output", "done"):
+            live, model = (reply.tool_result, expected.output) if kind == "output" else (reply.end_tool_result, expected.done)
+            if model(operation[1], operation[2]):
+                sent += live(operation[1], operation[2])
+            else:
+                with pytest.raises(ArgumentValueError):
+                    live(operation[1], operation[2])
         else:
             sent += reply.end_model_call(operation[1])
-            expected.end_model_call()
-            if operation[1] is not None:
+            if operation[1] is not None:  # an empty model call carries it: the acting phase ends
+                expected.end_acting()
                 expected.usage = operation[1] if expected.usage is None else expected.usage + operation[1]
+            expected.end_model_call()
         for event in sent[len(client_fed) :]:
             client_fed.append(event)
             client.feed(event)

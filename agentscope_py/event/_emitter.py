@@ -166,7 +166,8 @@ class Emitter:
     A reply is split into model-call and acting segments, each under a reply id of
     its own.  Streamed blocks stay open (their end event unsent) until a block of
     another kind begins, their segment ends, or the reply finishes: one text or
-    thinking block at a time, and any number of tool calls.
+    thinking block at a time, and any number of tool calls; in an acting segment,
+    any number of tool results, until each is ended or the segment is.
     """
 
     def __init__(self, chunk_size: int | None, source: str | None) -> None:
@@ -181,6 +182,7 @@ class Emitter:
         self.counters: dict[str, int] = {}  # text and thinking blocks of the current model call, by kind
         self.open: _OpenBlock | None = None  # the text or thinking block being streamed
         self.open_calls: dict[str | None, _OpenBlock] = {}  # the tool calls being streamed, by id
+        self.open_results: dict[str | None, _OpenBlock] = {}  # the tool results being streamed, by call id
 
     def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
         self.events.append(cls(*args, source=self.source, metadata=metadata))
@@ -268,6 +270,38 @@ class Emitter:
         if fragment:
             self.add(ToolCallDeltaEvent, *block.args, fragment)
 
+    def result_output(self, call_id: str, name: str | None, output: str | ContentBlock) -> None:
+        """``output`` of the tool result answering ``call_id``, opening it if it is not open: text
+        (no delta for ``""``), or a whole block."""
+        block = self.open_results.get(call_id)
+        if block is None:
+            if self.segment_kind == _ACTING and ("result", call_id) in self.used:
+                raise ArgumentValueError(
+                    f"the tool result {call_id!r} has ended in this acting phase; its output must come before "
+                    "end_tool_result (a result given again needs a model call between)"
+                )
+            reply_id = self.segment(_ACTING, ("result", call_id))
+            self.add(ToolResultStartEvent, reply_id, call_id, name)
+            block = _OpenBlock("result", (reply_id, call_id, name), ToolResultTextDeltaEvent, ToolResultEndEvent)
+            self.open_results[call_id] = block
+        elif name is not None and name != block.args[2]:
+            raise ArgumentValueError(f"the tool result {call_id!r} is named {block.args[2]!r}, not {name!r}")
+        if isinstance(output, str):
+            if output:
+                self.add(ToolResultTextDeltaEvent, *block.args, output)
+        else:
+            self.add(ToolResultDataDeltaEvent, *block.args, output)
+
+    def end_result(self, call_id: str, state: ToolResultState, metadata: Mapping[str, Any]) -> None:
+        """End the open tool result answering ``call_id`` in ``state``, with the result's ``metadata``."""
+        block = self.open_results.pop(call_id, None)
+        if block is None:
+            raise ArgumentValueError(
+                f"no tool result {call_id!r} is open: tool_result(id, output) opens one"
+                + (" (it ended already)" if ("result", call_id) in self.used and self.segment_kind == _ACTING else "")
+            )
+        self.add(ToolResultEndEvent, *block.args, state, metadata=metadata or None)
+
     def close_text(self) -> None:
         block = self.open
         if block is not None:
@@ -276,15 +310,22 @@ class Emitter:
             self.add(block.end, *block.args, metadata=metadata)
 
     def close_blocks(self) -> None:
-        """Close every block being streamed, in the order they opened."""
+        """Close every block being streamed, in the order they opened: a tool result without a
+        state, so that it stays RUNNING, as a tool that did not finish."""
         self.close_text()
         for call in self.open_calls.values():
             self.add(call.end, *call.args)
         self.open_calls.clear()
+        for result in self.open_results.values():
+            self.add(result.end, *result.args, None)
+        self.open_results.clear()
 
     # -- whole blocks ------------------------------------------------------------------
 
     def block(self, block: ContentBlock) -> None:
+        if type(block) is ToolResultBlock:
+            self.tool_result(block)  # beside the results being streamed, in their acting phase
+            return
         self.close_blocks()
         if type(block) is TextBlock:
             self.streamed_text("text", block.text, None)
@@ -295,8 +336,6 @@ class Emitter:
             self.data(block, block.source)
         elif type(block) is ToolUseBlock:
             self.tool_call(block)
-        elif type(block) is ToolResultBlock:
-            self.tool_result(block)
         elif type(block) is HintBlock:
             reply_id = self.segment(_MODEL_CALL, None)
             self.add(HintBlockEvent, reply_id, block.id, block.source, block.hint)
@@ -351,6 +390,11 @@ class Emitter:
         self.add(ToolCallEndEvent, reply_id, block.id, block.name)
 
     def tool_result(self, block: ToolResultBlock) -> None:
+        if block.id in self.open_results:
+            raise ArgumentValueError(
+                f"the tool result {block.id!r} is being streamed: send the rest of its output with "
+                "tool_result() and end it with end_tool_result()"
+            )
         reply_id = self.segment(_ACTING, ("result", block.id))
         args = (reply_id, block.id, block.name)
         self.add(ToolResultStartEvent, *args)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._blocks import ContentBlock, ToolResultBlock, ToolUseBlock
 from .._checks import check_enum, check_mapping, check_optional_str, check_str, describe
-from .._enums import GenerateReason
+from .._enums import GenerateReason, ToolResultState
 from .._frozen import FrozenDict
 from .._ids import new_msg_id
 from .._messages import AssistantMessage, Msg
@@ -134,9 +134,47 @@ class ReplyEmitter:
         self._emitter.call_delta(id, name, check_str(arguments, "ReplyEmitter.tool_call arguments"))
         return self._returned()
 
+    def tool_result(self, id: str, output: str | ContentBlock = "", *, name: str | None = None) -> list[AgentEvent]:
+        """Output of the tool that answers the call ``id``, as the tool produces it: text, which
+        continues the text before it, or a whole block (an image the tool made, say).
+
+        The result opens when it is not open (``output=""`` only opens it, to show that the tool
+        runs), named ``name`` or, by default, as this reply's call ``id``. Results stream side by
+        side in an acting phase, which ends the model call under way; each stays ``RUNNING`` until
+        :meth:`end_tool_result`, and one still open when the acting phase ends stays so."""
+        self._ready()
+        check_str(id, "ReplyEmitter.tool_result id")
+        check_optional_str(name, "ReplyEmitter.tool_result name")
+        if not isinstance(output, (str, ContentBlock)):
+            raise ArgumentTypeError(
+                f"ReplyEmitter.tool_result output must be a str or a content block instance, got {describe(output)}"
+            )
+        if name is None and id not in self._emitter.open_results:
+            name = self._call_name(id)
+        self._emitter.result_output(id, name, output)
+        return self._returned()
+
+    def end_tool_result(
+        self,
+        id: str,
+        state: ToolResultState = ToolResultState.SUCCESS,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[AgentEvent]:
+        """The tool that answers the call ``id`` is done: its result, opened by :meth:`tool_result`,
+        ends in ``state``. ``metadata`` is the result's: ``{ToolResultBlock.METADATA_SUSPENDED: True}``,
+        with state ``RUNNING``, for a call left to external execution."""
+        self._ready()
+        check_str(id, "ReplyEmitter.end_tool_result id")
+        checked_state = check_enum(state, ToolResultState, "ReplyEmitter.end_tool_result state")
+        checked = check_mapping(metadata, "ReplyEmitter.end_tool_result metadata", drop_none=True)
+        self._emitter.end_result(id, checked_state, checked)
+        return self._returned()
+
     def block(self, block: ContentBlock) -> list[AgentEvent]:
         """A whole block: a tool result once the tool has run, an image, a complete tool call…
-        It closes the block being streamed, and a ``ToolResultBlock`` the model call too."""
+        It closes the blocks being streamed; a ``ToolResultBlock`` ends the model call and goes
+        beside the results being streamed."""
         self._ready()
         if not isinstance(block, ContentBlock):
             raise ArgumentTypeError(f"ReplyEmitter.block needs a content block instance, got {describe(block)}")
@@ -190,6 +228,12 @@ class ReplyEmitter:
         return emitter.events[first:]
 
     # -- internals ----------------------------------------------------------------------
+
+    def _call_name(self, call_id: str) -> str | None:
+        """The name of this reply's latest tool call ``call_id``, if it made one."""
+        sent = self._assembler.snapshot(self._source)
+        calls = () if sent is None else sent.get_content_blocks(ToolUseBlock)
+        return next((call.name for call in reversed(calls) if call.id == call_id), None)
 
     def _ready(self) -> None:
         """Refuse to add to a finished reply; start the reply if nothing started it."""

@@ -9,6 +9,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -21,6 +22,7 @@ from agentscope_py import (
     AudioBlock,
     Base64Source,
     ChatUsage,
+    ContentBlock,
     DataBlock,
     GenerateReason,
     HintBlock,
@@ -131,14 +133,33 @@ def streams(scale: int) -> tuple[list[Item], dict[str, AssistantMessage]]:
             events = ev.events_from_message(reply, chunk_size=chunk_size, with_result=n % 3 == 0, source=source)
             items += [Item("stream", f"{stream}/{i}", event, stream) for i, event in enumerate(events)]
         live = ev.ReplyEmitter(reply.name, id=reply.id, source=source, metadata=reply.metadata)
-        for block in reply.content:
-            live.block(block)
+        _send_live(live, reply.content)
         live.end_model_call(reply.usage)
         live.finish(reply.get_generate_reason(), metadata={"stop": n} if n % 2 else None, with_result=n % 3 == 0)
         stream = f"stream/{n}/live"
         replies[stream] = live.message
         items += [Item("stream", f"{stream}/{i}", event, stream) for i, event in enumerate(live.events)]
     return items, replies
+
+
+def _send_live(live: ev.ReplyEmitter, content: Sequence[ContentBlock]) -> None:
+    """Give ``live`` the blocks of ``content``: a tool result with an id as a tool streams it, item by
+    item, unless a result of that id was sent in the same acting phase (the emitter refuses that);
+    every other block whole."""
+    acting: set[str] = set()  # the ids of the results of the acting phase under way
+    for block in content:
+        if not isinstance(block, ToolResultBlock):
+            acting.clear()
+            live.block(block)
+        elif block.id is None or block.id in acting:
+            acting = {block.id} if block.id is not None else acting  # a repeated id: a new acting phase
+            live.block(block)
+        else:
+            acting.add(block.id)
+            live.tool_result(block.id, name=block.name)
+            for item in block.output:
+                live.tool_result(block.id, item.text if type(item) is TextBlock else item)
+            live.end_tool_result(block.id, block.state, metadata=block.metadata)
 
 
 TEXTS = {

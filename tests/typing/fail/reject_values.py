@@ -76,4 +76,6 @@ live.text(3)  # E: arg-type "int"
 live.block("Hello")  # E: arg-type "str"
 live.tool_call("c1", "search", {"q": "cats"})  # E: arg-type "dict[str, str]"
 live.finish("MODEL_STOP")  # E: arg-type "str"
+live.tool_result("c1", {"text": "found"})  # E: arg-type "dict[str, str]"
+live.end_tool_result("c1", "success")  # E: arg-type "str"
 live.events.append(live.text("x")[0])  # E: attr-defined

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from typing_extensions import assert_type
 
-from agentscope_py import AssistantMessage, ContentBlock, ConversationError, Msg, MsgRole, TextBlock, ToolUseBlock, UserMessage
+from agentscope_py import (
+    AssistantMessage,
+    ContentBlock,
+    ConversationError,
+    ImageBlock,
+    Msg,
+    MsgRole,
+    TextBlock,
+    ToolResultState,
+    ToolUseBlock,
+    URLSource,
+    UserMessage,
+)
 from agentscope_py.event import AgentEvent, ReplyEmitter
 from agentscope_py.interop import (
     ConversationProblem,
@@ -53,6 +65,9 @@ live = ReplyEmitter("Friday")
 assert_type(live.text("Hel"), list[AgentEvent])
 assert_type(live.snapshot(), AssistantMessage | None)
 assert_type(live.events, tuple[AgentEvent, ...])
+assert_type(live.tool_result("c1", "partial output", name="search"), list[AgentEvent])
+assert_type(live.tool_result("c1", ImageBlock(URLSource("https://example.com/a.png"))), list[AgentEvent])
+assert_type(live.end_tool_result("c1", ToolResultState.ERROR, metadata={"retry": True}), list[AgentEvent])
 live.finish()
 assert_type(live.message, AssistantMessage)
 assert live.message.get_text_content() == "Hel"
