@@ -357,14 +357,26 @@ def test_a_result_is_named_as_its_call_unless_a_name_is_given() -> None:
     reply.tool_result("c9", "b")  # no call of this reply: no name
     reply.tool_result("c7", "c", name="remote")
     reply.tool_result("c7", "d", name="remote")  # the name again, the same
+    reply.tool_result("c7", "e", name="")  # or as "", as for a call: no name, not another one
     with pytest.raises(ArgumentValueError, match="'c7' is named 'remote', not 'local'"):
-        reply.tool_result("c7", "e", name="local")
+        reply.tool_result("c7", "f", name="local")
+    reply.tool_result("c1", "", name="")  # opens
     reply.finish()
     assert [(result.id, result.name) for result in reply.message.get_content_blocks(ToolResultBlock)] == [
         ("c1", "search"),
         ("c9", None),
         ("c7", "remote"),
     ]
+
+
+def test_a_text_block_of_output_is_text_as_java_streams_it() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "search", "{}")
+    reply.tool_result("c1", "Found: ")
+    assert _types(reply.tool_result("c1", TextBlock("a cat"))) == ["ToolResultTextDeltaEvent"]
+    reply.end_tool_result("c1")
+    reply.finish()
+    assert reply.message.get_content_blocks(ToolResultBlock)[0].output == (TextBlock("Found: a cat"),)
 
 
 def test_a_streamed_result_can_leave_its_call_to_external_execution() -> None:
@@ -386,21 +398,42 @@ def test_a_result_takes_no_output_once_it_has_ended() -> None:
         reply.end_tool_result("c1")
     reply.tool_result("c1", "done", name="job")
     reply.end_tool_result("c1")
-    with pytest.raises(ArgumentValueError, match=r"no tool result 'c1' is open: .* \(it ended already\)"):
+    with pytest.raises(ArgumentValueError, match=r"no tool result 'c1' is open \(it ended already\)"):
         reply.end_tool_result("c1")
-    with pytest.raises(ArgumentValueError, match="'c1' has ended in this acting phase"):
+    with pytest.raises(ArgumentValueError, match="'c1' has a result in this acting phase already"):
         reply.tool_result("c1", "more")
     reply.tool_result("c2", "streaming", name="job")
     with pytest.raises(ArgumentValueError, match="'c2' is being streamed: send the rest"):
         reply.block(ToolResultBlock("c2", "job", [TextBlock("whole")]))
+    with pytest.raises(ArgumentValueError, match=r"'c1' has a result .* which ends the results being streamed \('c2'\)"):
+        reply.block(ToolResultBlock("c1", "job", [TextBlock("again, whole")]))
+    with pytest.raises(ArgumentValueError, match="'c2' are being streamed: the model call has ended"):
+        reply.end_model_call(ChatUsage(5, 5))  # the usage comes before the tools start
     reply.text("Next model call.")
+    with pytest.raises(ArgumentValueError, match="'c2' was left RUNNING when a block of the model ended"):
+        reply.tool_result("c2", "late output")
+    with pytest.raises(ArgumentValueError, match=r"no tool result 'c2' is open \(it was left RUNNING"):
+        reply.end_tool_result("c2")
     reply.tool_result("c1", "again")  # in the next acting phase: a result of its own
+    reply.tool_call("c2", "job", "{}")  # a new call of that id (some providers number calls per answer)
+    reply.tool_result("c2", "its own result")
     reply.finish()
     assert [result.output for result in reply.message.get_content_blocks(ToolResultBlock)] == [
         (TextBlock("done"),),
         (TextBlock("streaming"),),
         (TextBlock("again"),),
+        (TextBlock("its own result"),),
     ]
+
+
+def test_a_call_cannot_go_on_once_its_model_call_has_ended() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "search", '{"q": ')
+    reply.tool_result("c1")  # the tool starts: the model call, and the call with it, are over
+    with pytest.raises(ArgumentValueError, match="'c1' was closed when its model call ended"):
+        reply.tool_call("c1", arguments='"cats"}')
+    reply.finish()
+    assert len(reply.message.get_content_blocks(ToolUseBlock)) == 1
 
 
 # -- what clients make of it -----------------------------------------------------------------
@@ -587,6 +620,7 @@ class _Expected:
         self.called: set[str] = set()  # the ids of every call made
         self.open_results: dict[str, list[Any]] = {}
         self.acting: set[str] | None = None  # in an acting phase: the ids of its results
+        self.left_running: set[str] = set()  # results still open when a block of the model came
         self.usage: ChatUsage | None = None
 
     def delta(self, kind: str, delta: str) -> None:
@@ -610,14 +644,17 @@ class _Expected:
         call: list[Any] = ["call", call_id, [fragment]]
         self.open_calls[call_id] = call
         self.called.add(call_id)
+        self.left_running.discard(call_id)
         self.blocks.append(call)
         return True
 
     def whole_result(self, result: ToolResultBlock) -> bool:
-        """False when its id is being streamed."""
-        if result.id in self.open_results:
+        """False when it would be a second result of its call by mistake."""
+        if result.id in self.open_results or result.id in self.left_running:
             return False
         if self.acting is not None and result.id in self.acting:
+            if self.open_results:
+                return False
             self.end_acting()  # a second result of one call: in an acting phase of its own
         self.enter_acting(str(result.id))
         self.blocks.append(["result", None, [result]])
@@ -627,7 +664,7 @@ class _Expected:
         """False when the result ended in this acting phase."""
         result = self.open_results.get(call_id)
         if result is None:
-            if self.acting is not None and call_id in self.acting:
+            if call_id in self.left_running or self.acting is not None and call_id in self.acting:
                 return False
             self.enter_acting(call_id)
             result = ["streamed", call_id, [], "tool" if call_id in self.called else None, ToolResultState.RUNNING]
@@ -657,7 +694,8 @@ class _Expected:
         self.acting.add(call_id)
 
     def end_acting(self) -> None:
-        self.open_results, self.acting = {}, None  # the results still open stay RUNNING
+        self.left_running.update(self.open_results)  # they stay RUNNING
+        self.open_results, self.acting = {}, None
 
     def close(self) -> None:
         self.closed_calls.update(self.open_calls)
@@ -716,6 +754,9 @@ def test_live_operations_make_the_message_they_describe(operations: list[Any]) -
             else:
                 with pytest.raises(ArgumentValueError):
                     live(operation[1], operation[2])
+        elif operation[1] is not None and expected.open_results:  # a usage now would end their acting phase
+            with pytest.raises(ArgumentValueError):
+                reply.end_model_call(operation[1])
         else:
             sent += reply.end_model_call(operation[1])
             if operation[1] is not None:  # an empty model call carries it: the acting phase ends

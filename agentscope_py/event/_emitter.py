@@ -141,6 +141,10 @@ def _chunks(text: str, size: int | None) -> list[str]:
     return [text[start : start + size] for start in range(0, len(text), size)]
 
 
+def _listed(ids: Mapping[str | None, Any]) -> str:
+    return ", ".join(map(repr, ids))
+
+
 _TEXT_EVENTS: dict[str, tuple[type[AgentEvent], type[AgentEvent], type[AgentEvent]]] = {
     "text": (TextBlockStartEvent, TextBlockDeltaEvent, TextBlockEndEvent),
     "thinking": (ThinkingBlockStartEvent, ThinkingBlockDeltaEvent, ThinkingBlockEndEvent),
@@ -183,6 +187,10 @@ class Emitter:
         self.open: _OpenBlock | None = None  # the text or thinking block being streamed
         self.open_calls: dict[str | None, _OpenBlock] = {}  # the tool calls being streamed, by id
         self.open_results: dict[str | None, _OpenBlock] = {}  # the tool results being streamed, by call id
+        self.calls_made: set[str | None] = set()  # the id of every tool call sent
+        # The ids of the results ended without a state because their acting phase ended, until a call
+        # of that id is made again: output for one then would be a second result of that call.
+        self.left_running: set[str | None] = set()
 
     def add(self, cls: type[AgentEvent], *args: Any, metadata: Mapping[str, Any] | None = None) -> None:
         self.events.append(cls(*args, source=self.source, metadata=metadata))
@@ -230,6 +238,12 @@ class Emitter:
         if self.segment_kind != _MODEL_CALL:
             if usage is None:
                 return
+            if self.open_results:
+                raise ArgumentValueError(
+                    f"the tool results {_listed(self.open_results)} are being streamed: the model call has ended, "
+                    "and a usage now would need a model call of its own, which ends their acting phase; give a "
+                    "model call's usage before its first tool_result, or end the results first (end_tool_result)"
+                )
             self.segment(_MODEL_CALL, None)
         self.usage = usage
         self.end_segment()
@@ -259,12 +273,18 @@ class Emitter:
                     "argument fragments must come before that (or give the call whole, with block(ToolUseBlock(...)))"
                 )
             if not name:
+                if call_id in self.calls_made:
+                    raise ArgumentValueError(
+                        f"the tool call {call_id!r} was closed when its model call ended (end_model_call, a tool "
+                        "result or the end of the reply): a call's fragments must come before that"
+                    )
                 raise ArgumentValueError(f"the tool call {call_id!r} opens here: give its name with its first fragment")
             self.close_text()  # calls stay open beside each other: some providers interleave their fragments
             reply_id = self.segment(_MODEL_CALL, ("call", call_id))
             self.add(ToolCallStartEvent, reply_id, call_id, name)
             block = _OpenBlock("call", (reply_id, call_id, name), ToolCallDeltaEvent, ToolCallEndEvent)
             self.open_calls[call_id] = block
+            self.made_call(call_id)
         elif name and name != block.args[2]:  # a provider may send the name again, or "" after the first
             raise ArgumentValueError(f"the tool call {call_id!r} is named {block.args[2]!r}, not {name!r}")
         if fragment:
@@ -275,11 +295,7 @@ class Emitter:
         (no delta for ``""``), or a whole block."""
         block = self.open_results.get(call_id)
         if block is None:
-            if self.segment_kind == _ACTING and ("result", call_id) in self.used:
-                raise ArgumentValueError(
-                    f"the tool result {call_id!r} has ended in this acting phase; its output must come before "
-                    "end_tool_result (a result given again needs a model call between)"
-                )
+            self.check_new_result(call_id, whole=False)
             reply_id = self.segment(_ACTING, ("result", call_id))
             self.add(ToolResultStartEvent, reply_id, call_id, name)
             block = _OpenBlock("result", (reply_id, call_id, name), ToolResultTextDeltaEvent, ToolResultEndEvent)
@@ -296,11 +312,41 @@ class Emitter:
         """End the open tool result answering ``call_id`` in ``state``, with the result's ``metadata``."""
         block = self.open_results.pop(call_id, None)
         if block is None:
-            raise ArgumentValueError(
-                f"no tool result {call_id!r} is open: tool_result(id, output) opens one"
-                + (" (it ended already)" if ("result", call_id) in self.used and self.segment_kind == _ACTING else "")
-            )
+            if call_id in self.left_running:
+                why = " (it was left RUNNING when its acting phase ended)"
+            elif self.segment_kind == _ACTING and ("result", call_id) in self.used:
+                why = " (it ended already)"
+            else:
+                why = ""
+            raise ArgumentValueError(f"no tool result {call_id!r} is open{why}: tool_result(id, output) opens one")
         self.add(ToolResultEndEvent, *block.args, state, metadata=metadata or None)
+
+    def check_new_result(self, call_id: str | None, whole: bool) -> None:
+        """Refuse a result of the call ``call_id`` that would be a second one by mistake: after its
+        result was left running; or in the acting phase that has one, unless it comes ``whole`` with
+        no result being streamed (it then goes in an acting phase of its own, as two results of one
+        call in a message do)."""
+        if call_id in self.left_running:
+            raise ArgumentValueError(
+                f"the tool result {call_id!r} was left RUNNING when a block of the model ended its acting phase: "
+                "end a result with end_tool_result before the reply goes on"
+            )
+        if self.segment_kind != _ACTING or ("result", call_id) not in self.used:
+            return
+        if not whole:
+            raise ArgumentValueError(
+                f"the call {call_id!r} has a result in this acting phase already (given whole, or ended with "
+                "end_tool_result): its output must come before that, and another result needs a model call between"
+            )
+        if self.open_results:
+            raise ArgumentValueError(
+                f"the call {call_id!r} has a result in this acting phase already; another would start an acting "
+                f"phase of its own, which ends the results being streamed ({_listed(self.open_results)}): end them first"
+            )
+
+    def made_call(self, call_id: str | None) -> None:
+        self.calls_made.add(call_id)
+        self.left_running.discard(call_id)  # its result is that of a new call
 
     def close_text(self) -> None:
         block = self.open
@@ -316,8 +362,9 @@ class Emitter:
         for call in self.open_calls.values():
             self.add(call.end, *call.args)
         self.open_calls.clear()
-        for result in self.open_results.values():
+        for call_id, result in self.open_results.items():
             self.add(result.end, *result.args, None)
+            self.left_running.add(call_id)
         self.open_results.clear()
 
     # -- whole blocks ------------------------------------------------------------------
@@ -371,6 +418,7 @@ class Emitter:
 
     def tool_call(self, block: ToolUseBlock) -> None:
         reply_id = self.segment(_MODEL_CALL, ("call", block.id))
+        self.made_call(block.id)
         # The state is always stated, so that a later RequireUserConfirmEvent cannot change it.
         extras: dict[str, Any] = {"state": block.state.value}
         if block.metadata:
@@ -395,6 +443,7 @@ class Emitter:
                 f"the tool result {block.id!r} is being streamed: send the rest of its output with "
                 "tool_result() and end it with end_tool_result()"
             )
+        self.check_new_result(block.id, whole=True)
         reply_id = self.segment(_ACTING, ("result", block.id))
         args = (reply_id, block.id, block.name)
         self.add(ToolResultStartEvent, *args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._blocks import ContentBlock, ToolResultBlock, ToolUseBlock
+from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from .._checks import check_enum, check_mapping, check_optional_str, check_str, describe
 from .._enums import GenerateReason, ToolResultState
 from .._frozen import FrozenDict
@@ -135,22 +135,26 @@ class ReplyEmitter:
         return self._returned()
 
     def tool_result(self, id: str, output: str | ContentBlock = "", *, name: str | None = None) -> list[AgentEvent]:
-        """Output of the tool that answers the call ``id``, as the tool produces it: text, which
-        continues the text before it, or a whole block (an image the tool made, say).
+        """Output of the tool that answers the call ``id``, as the tool produces it: text (a ``str``
+        or a ``TextBlock``), which continues the text before it, or another block (an image the
+        tool made, say), as Java streams a tool's chunks.
 
         The result opens when it is not open (``output=""`` only opens it, to show that the tool
-        runs), named ``name`` or, by default, as this reply's call ``id``. Results stream side by
-        side in an acting phase, which ends the model call under way; each stays ``RUNNING`` until
-        :meth:`end_tool_result`, and one still open when the acting phase ends stays so."""
+        runs), named ``name`` or, when that is ``None`` or ``""``, as this reply's call ``id``.
+        Results stream side by side in an acting phase, which ends the model call under way; each
+        stays ``RUNNING`` until :meth:`end_tool_result`, and one still open when a block of the
+        model ends the acting phase stays so, and takes no more output."""
         self._ready()
         check_str(id, "ReplyEmitter.tool_result id")
         check_optional_str(name, "ReplyEmitter.tool_result name")
-        if not isinstance(output, (str, ContentBlock)):
+        if type(output) is TextBlock:
+            output = output.text
+        elif not isinstance(output, (str, ContentBlock)):
             raise ArgumentTypeError(
                 f"ReplyEmitter.tool_result output must be a str or a content block instance, got {describe(output)}"
             )
-        if name is None and id not in self._emitter.open_results:
-            name = self._call_name(id)
+        if not name:  # as for a call: some producers repeat the name as ""
+            name = None if id in self._emitter.open_results else self._call_name(id)
         self._emitter.result_output(id, name, output)
         return self._returned()
 
