@@ -35,6 +35,18 @@ def test_an_event_name_loads_the_events() -> None:
     )
 
 
+def test_the_converters_leave_the_events_until_a_stream_relay_is_used() -> None:
+    _run(
+        "import sys\n"
+        "from agentscope_py import interop\n"
+        "assert 'agentscope_py.event' not in sys.modules\n"
+        "assert 'OpenAIStreamRelay' in dir(interop)\n"
+        "from agentscope_py.interop import OpenAIStreamRelay\n"
+        "assert 'agentscope_py.event' in sys.modules and OpenAIStreamRelay.__name__ == 'OpenAIStreamRelay'\n"
+        "assert not hasattr(interop, 'NoSuchRelay')"
+    )
+
+
 def test_the_first_json_call_loads_the_codec() -> None:
     _run(
         "from agentscope_py import Msg, UserMessage\n"

@@ -2,11 +2,15 @@
 
 One module per format, each with ``to_<format>(messages, *, on_unsupported="raise")``
 and ``from_<format>(payload)``; ``from_openai_response`` and ``from_anthropic_response`` read a provider's answer
-into one assistant message (``stop_reason`` of it says why the provider ended it); ``validate_conversation``
+into one assistant message (``stop_reason`` of it says why the provider ended it), and ``OpenAIStreamRelay``
+passes a streamed answer on as AgentScope events while it arrives; ``validate_conversation``
 and ``repair_conversation`` check and fix a whole conversation before it goes to a provider API.
 The two errors the converters raise, ``UnsupportedContentError`` and ``ConversationError``, are
 importable from here too (they are ``agentscope_py``'s).
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConversationError, UnsupportedContentError
 from ._common import ConversionNote, Converted, ConvertedDict, OnUnsupported
@@ -33,6 +37,7 @@ __all__ = [
     "Converted",
     "ConvertedDict",
     "OnUnsupported",
+    "OpenAIStreamRelay",
     "ProblemKind",
     "RepairAction",
     "RepairChange",
@@ -54,3 +59,23 @@ __all__ = [
     "to_vercel_ai",
     "validate_conversation",
 ]
+
+if TYPE_CHECKING:
+    from ._openai_stream import OpenAIStreamRelay
+
+# The stream relays drive a ReplyEmitter: they need the event classes, which cost as much to import
+# as the converters, so they load on first use.
+_RELAYS = {"OpenAIStreamRelay": "._openai_stream"}
+
+if not TYPE_CHECKING:  # type checkers see the names in the block above
+
+    def __getattr__(name: str) -> Any:
+        module = _RELAYS.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module, __name__), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})

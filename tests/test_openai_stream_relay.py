@@ -1,0 +1,301 @@
+"""OpenAIStreamRelay: a streamed Chat Completions answer passed on as events while it arrives,
+making the message from_openai_response makes of the answer the SDK gathers from the chunks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import ChatCompletionChunk
+
+from agentscope_py import (
+    AgentEvent,
+    ArgumentTypeError,
+    ChatUsage,
+    DecodeError,
+    GenerateReason,
+    Msg,
+    ReplyEmitter,
+    StreamError,
+    TextBlock,
+    TextBlockDeltaEvent,
+    ToolResultBlock,
+    ToolResultState,
+    ToolUseBlock,
+    assemble,
+)
+from agentscope_py.interop import OpenAIStreamRelay, from_openai_response, stop_reason
+
+
+def _chunk(delta: dict[str, Any] | None = None, finish_reason: str | None = None, **fields: Any) -> dict[str, Any]:
+    chunk: dict[str, Any] = {
+        "id": "chatcmpl-9",
+        "object": "chat.completion.chunk",
+        "created": 1700000000,
+        "model": "gpt-4o",
+        "system_fingerprint": "fp_1",
+        "choices": [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+    chunk.update(fields)
+    return chunk
+
+
+def _usage_chunk(prompt: int = 20, completion: int = 7) -> dict[str, Any]:
+    usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return _chunk(usage=usage)
+
+
+def _call(index: int, arguments: str, call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
+    call: dict[str, Any] = {"index": index, "function": {"arguments": arguments}}
+    if call_id is not None:
+        call.update(id=call_id, type="function")
+        call["function"]["name"] = name
+    return {"tool_calls": [call]}
+
+
+def _sdk_read(chunks: list[dict[str, Any]]) -> Any:
+    """The answer as the OpenAI SDK gathers it from ``chunks``, read by from_openai_response."""
+    state = ChatCompletionStreamState()
+    for chunk in chunks:
+        state.handle_chunk(ChatCompletionChunk.model_validate(chunk))
+    # The snapshot, not get_final_completion(), which raises for an answer cut short (see openai.md).
+    return from_openai_response(state.current_completion_snapshot)
+
+
+def _relayed(chunks: list[Any]) -> tuple[ReplyEmitter, OpenAIStreamRelay, list[AgentEvent]]:
+    reply = ReplyEmitter("Friday")
+    relay = OpenAIStreamRelay(reply)
+    sent = [event for chunk in chunks for event in relay.feed(chunk)]
+    sent += relay.end()
+    sent += reply.finish(relay.generate_reason, metadata=relay.metadata)
+    assert tuple(sent) == reply.events
+    return reply, relay, sent
+
+
+def _same_answer(relayed: Any, read: Any) -> None:
+    # Arguments that streamed as nothing are no raw text (content None), where the answer has "".
+    expected = [attrs.evolve(block, content=None) if type(block) is ToolUseBlock and block.content == "" else block for block in read.content]
+    assert list(relayed.content) == expected
+    assert relayed.usage == read.usage
+    assert relayed.get_generate_reason() is read.get_generate_reason()
+    # A reply states no MODEL_STOP, the default, which from_openai_response writes for "stop"; the
+    # SDK writes the last chunk's usage, null when that chunk had none, where the relay keeps the
+    # last usage given.
+    reason = Msg.METADATA_GENERATE_REASON
+    assert _without_nulls({**relayed.metadata, reason: None}) == _without_nulls({**read.metadata, reason: None})
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _without_nulls(entry) for key, entry in value.items() if entry is not None}
+    return value
+
+
+# -- examples ------------------------------------------------------------------------------
+
+
+def test_text_and_tool_calls_go_on_as_they_arrive() -> None:
+    chunks = [
+        _chunk({"role": "assistant", "content": "", "refusal": None}),
+        _chunk({"content": "Let me "}),
+        _chunk({"content": "check."}),
+        _chunk(_call(0, '{"city": ', "call_7", "get_weather")),
+        _chunk(_call(1, "{}", "call_8", "get_time")),  # a parallel call, streamed beside the first
+        _chunk(_call(0, '"Rome"}')),
+        _chunk({}, "tool_calls"),
+        _usage_chunk(),
+    ]
+    reply = ReplyEmitter("Friday")
+    relay = OpenAIStreamRelay(reply)
+    assert relay.feed(chunks[0]) == []  # a role and an empty text: nothing to show yet
+    first = relay.feed(chunks[1])
+    assert [type(event).__name__ for event in first][-2:] == ["TextBlockStartEvent", "TextBlockDeltaEvent"]
+    assert isinstance(first[-1], TextBlockDeltaEvent) and first[-1].delta == "Let me "
+    for chunk in chunks[2:]:
+        relay.feed(chunk)
+    ended = relay.end()
+    assert [type(event).__name__ for event in ended] == ["ToolCallEndEvent", "ToolCallEndEvent", "ModelCallEndEvent"]
+    assert relay.usage == ChatUsage(20, 7) and relay.generate_reason is GenerateReason.TOOL_CALLS
+    reply.finish(relay.generate_reason, metadata=relay.metadata)
+    message = reply.message
+    assert message.content == (
+        TextBlock("Let me check."),
+        ToolUseBlock("call_7", "get_weather", {"city": "Rome"}, '{"city": "Rome"}'),
+        ToolUseBlock("call_8", "get_time", {}, "{}"),
+    )
+    assert stop_reason(message) == "tool_calls" and message.usage == ChatUsage(20, 7)
+    _same_answer(message, _sdk_read(chunks))
+    assert assemble(reply.events, strict=True) == [message]
+
+
+def test_the_sdks_chunk_objects_are_relayed_too() -> None:
+    chunks = [_chunk({"role": "assistant", "content": "Hi"}), _chunk({"content": "!"}, "stop"), _usage_chunk()]
+    reply, _, _ = _relayed([ChatCompletionChunk.model_validate(chunk) for chunk in chunks])
+    _same_answer(reply.message, _sdk_read(chunks))
+
+
+def test_a_refusal_is_the_messages_text_as_from_openai_response_reads_it() -> None:
+    chunks = [
+        _chunk({"role": "assistant", "content": " ", "refusal": None}),  # blank: the refusal stands in for it
+        _chunk({"refusal": "I can't help "}),
+        _chunk({"refusal": "with that."}, "stop"),
+    ]
+    reply, relay, _ = _relayed(chunks)
+    assert reply.message.content == (TextBlock("I can't help with that."),)
+    assert relay.metadata["openai"]["refusal"] == "I can't help with that."
+    _same_answer(reply.message, _sdk_read(chunks))
+
+
+def test_an_audio_answers_transcript_is_its_text() -> None:
+    chunks = [
+        _chunk({"role": "assistant", "audio": {"id": "audio_1", "data": "UklG", "transcript": "It is ", "expires_at": 1}}),
+        _chunk({"audio": {"data": "RgAA", "transcript": "sunny."}}, "stop"),
+    ]
+    reply, _, _ = _relayed(chunks)
+    assert reply.message.content == (TextBlock("It is sunny."),)
+    _same_answer(reply.message, _sdk_read(chunks))
+
+
+def test_a_cut_answer_says_so() -> None:
+    chunks = [_chunk({"role": "assistant", "content": "The three reasons are: first,"}), _chunk({}, "length")]
+    reply, relay, _ = _relayed(chunks)
+    assert stop_reason(reply.message) == "length"  # a truncated answer is told from a finished one
+    assert relay.generate_reason is GenerateReason.MODEL_STOP and relay.usage is None
+    _same_answer(reply.message, _sdk_read(chunks))
+
+
+def test_a_reply_that_calls_tools_takes_one_relay_per_answer() -> None:
+    reply = ReplyEmitter("Friday")
+    first = OpenAIStreamRelay(reply)
+    for chunk in [_chunk({"role": "assistant", "content": None}), _chunk(_call(0, "{}", "call_1", "get_time")), _usage_chunk(9, 3)]:
+        first.feed(chunk)
+    first.end()
+    reply.block(ToolResultBlock("call_1", "get_time", [TextBlock("12:00")], state=ToolResultState.SUCCESS))
+    second = OpenAIStreamRelay(reply)
+    for chunk in [_chunk({"role": "assistant", "content": "It is noon."}, "stop"), _usage_chunk(30, 4)]:
+        second.feed(chunk)
+    second.end()
+    reply.finish(second.generate_reason, metadata=second.metadata)
+    assert [type(block).__name__ for block in reply.message.content] == ["ToolUseBlock", "ToolResultBlock", "TextBlock"]
+    assert reply.message.usage == ChatUsage(39, 7)  # both model calls
+    assert assemble(reply.events, strict=True) == [reply.message]
+
+
+def test_text_after_a_tool_call_waits_for_the_end() -> None:
+    # OpenAI sends the text first; a server that does not would close the calls with its text.
+    chunks = [_chunk(_call(0, '{"q": ', "call_1", "search")), _chunk({"content": "Searching."}), _chunk(_call(0, "1}"))]
+    reply, _, _ = _relayed([*chunks, _chunk({}, "tool_calls")])
+    assert reply.message.content == (ToolUseBlock("call_1", "search", {"q": 1}, '{"q": 1}'), TextBlock("Searching."))
+
+
+def test_other_choices_and_azures_filter_notices_are_skipped() -> None:
+    notice = {"object": "", "choices": [], "prompt_filter_results": [{"prompt_index": 0}]}
+    other = _chunk({"content": "not this"})
+    other["choices"][0]["index"] = 1
+    reply, _, _ = _relayed([notice, _chunk({"role": "assistant", "content": "this"}), other, _chunk({}, "stop")])
+    assert reply.message.content == (TextBlock("this"),)
+
+
+# -- what it refuses ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chunk", "message"),
+    [
+        (["a", "list"], "expected a chat.completion.chunk object, got array; give the chunks one by one"),
+        ({"object": "chat.completion", "choices": []}, "object: this is a whole answer, not a chunk of one"),
+        ({"object": "response.output_text.delta"}, "object: expected a chat.completion.chunk, got"),
+        ({"choices": {"index": 0}}, "choices: expected an array"),
+        (_chunk({"content": 3}), r"choices\[0\].delta.content: expected a string"),
+        (_chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}), "must give its id and function name"),
+        (_chunk({"tool_calls": [{"index": "0", "id": "c", "function": {"name": "f"}}]}), r"tool_calls\[0\].index: expected an integer"),
+        (_chunk({"tool_calls": [{"index": 0, "id": "c", "type": "custom", "custom": {"name": "f"}}]}), "only function tool calls"),
+        (_chunk({"items": [{"index": -1}]}), r"delta.items\[0\].index: expected an index of 0 or more"),
+    ],
+)
+def test_a_malformed_chunk_raises_decode_error_naming_the_path(chunk: Any, message: str) -> None:
+    relay = OpenAIStreamRelay(ReplyEmitter())
+    with pytest.raises(DecodeError, match=message):
+        relay.feed(chunk)
+
+
+def test_a_malformed_chunk_changes_nothing() -> None:
+    reply = ReplyEmitter()
+    relay = OpenAIStreamRelay(reply)
+    relay.feed(_chunk({"role": "assistant", "content": "Hi"}))
+    with pytest.raises(DecodeError):
+        relay.feed(_chunk({"content": "!", "tool_calls": [{"index": 0}]}))
+    relay.feed(_chunk({}, "stop"))
+    relay.end()
+    reply.finish(relay.generate_reason, metadata=relay.metadata)
+    assert reply.message.content == (TextBlock("Hi"),)
+
+
+def test_the_answer_is_read_once_it_is_over() -> None:
+    relay = OpenAIStreamRelay(ReplyEmitter())
+    with pytest.raises(StreamError, match="no chunk of the answer came"):
+        relay.end()
+    relay.feed(_chunk({"content": "Hi"}, "stop"))
+    with pytest.raises(StreamError, match=r"the answer is not over: call end\(\)"):
+        relay.metadata  # noqa: B018
+    assert relay.end() != [] and relay.end() == []  # ended once
+    with pytest.raises(StreamError, match="make a new OpenAIStreamRelay for the next one"):
+        relay.feed(_chunk({"content": "more"}))
+    assert repr(relay) == "<OpenAIStreamRelay choice=0: ended>"
+
+
+def test_wrong_arguments_say_what_is_expected() -> None:
+    with pytest.raises(ArgumentTypeError, match="relays into a ReplyEmitter"):
+        OpenAIStreamRelay([])  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="choice must be the index of a choice"):
+        OpenAIStreamRelay(ReplyEmitter(), choice="0")  # type: ignore[arg-type]
+
+
+# -- the property: the message is the one the SDK's answer reads as --------------------------
+
+_PIECES = st.text(alphabet=st.sampled_from("ab é😀\n\"{}"), max_size=5)
+
+
+@st.composite
+def _streams(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Chunks as OpenAI streams an answer: text or a refusal, then tool calls whose fragments may
+    interleave, then the finish reason, then (when asked for) the usage."""
+    chunks = [_chunk({"role": "assistant", "content": draw(st.sampled_from(["", None])), "refusal": None})]
+    refusing = draw(st.booleans())
+    for piece in draw(st.lists(_PIECES, max_size=5)):
+        chunks.append(_chunk({"refusal" if refusing else "content": piece}))
+    calls = draw(st.integers(0, 3))
+    left: dict[int, list[str]] = {}
+    for index in range(calls):
+        arguments = draw(st.sampled_from([json.dumps({"q": "cats", "n": index}), "{}", "", '{"broken": ']))
+        cuts = sorted(draw(st.lists(st.integers(0, len(arguments)), max_size=3)))
+        left[index] = [arguments[start:end] for start, end in zip([0, *cuts], [*cuts, len(arguments)], strict=True)]
+    opened = 0  # calls open in the order of their index, as OpenAI numbers them; their fragments interleave
+    while any(left.values()):
+        candidates = [index for index in range(opened) if left[index]] + ([opened] if opened < calls else [])
+        index = draw(st.sampled_from(candidates))
+        first = index == opened
+        opened += first
+        chunks.append(_chunk(_call(index, left[index].pop(0), f"call_{index}" if first else None, f"tool_{index}" if first else None)))
+    reason = draw(st.sampled_from(["stop", "tool_calls", "length", "content_filter"]))
+    chunks.append(_chunk({}, reason))
+    if draw(st.booleans()):
+        chunks.append(_usage_chunk(draw(st.integers(0, 10**6)), draw(st.integers(0, 10**6))))
+    return chunks
+
+
+@given(_streams(), st.booleans())
+def test_the_message_is_the_one_from_openai_response_reads_of_the_sdks_answer(chunks: list[dict[str, Any]], as_sdk_objects: bool) -> None:
+    fed = [ChatCompletionChunk.model_validate(chunk) for chunk in chunks] if as_sdk_objects else chunks
+    reply, _, sent = _relayed(fed)
+    read = _sdk_read(chunks)
+    _same_answer(reply.message, read)
+    assert stop_reason(reply.message) == stop_reason(read)
+    assert assemble(sent, strict=True) == [reply.message]
+    assert assemble([AgentEvent.from_json(event.to_json()) for event in sent]) == [reply.message]
