@@ -17,6 +17,7 @@ from openai.types.chat import ChatCompletionChunk
 from agentscope_py import (
     AgentEvent,
     ArgumentTypeError,
+    ArgumentValueError,
     ChatUsage,
     DecodeError,
     GenerateReason,
@@ -44,6 +45,13 @@ def _chunk(delta: dict[str, Any] | None = None, finish_reason: str | None = None
     }
     chunk.update(fields)
     return chunk
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "bottom"
+    for _ in range(depth):
+        value = {"x": value}
+    return value
 
 
 def _usage_chunk(prompt: int = 20, completion: int = 7) -> dict[str, Any]:
@@ -216,7 +224,14 @@ def test_other_choices_and_azures_filter_notices_are_skipped() -> None:
         (_chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}), "must give its id and function name"),
         (_chunk({"tool_calls": [{"index": "0", "id": "c", "function": {"name": "f"}}]}), r"tool_calls\[0\].index: expected an integer"),
         (_chunk({"tool_calls": [{"index": 0, "id": "c", "type": "custom", "custom": {"name": "f"}}]}), "only function tool calls"),
-        (_chunk({"items": [{"index": -1}]}), r"delta.items\[0\].index: expected an index of 0 or more"),
+        (_chunk({"items": [{"index": -1}]}), r"delta.items\[0\].index: expected an index from 0 to 2147483647, got -1"),
+        (_chunk(_call(2**70, "{}", "c", "f")), r"tool_calls\[0\].index: expected an index from 0 to"),
+        (_chunk({"content": "x"}, usage={"prompt_tokens": "5"}), "usage.prompt_tokens: expected an integer"),
+        (_chunk({"audio": "x"}), "delta.audio: expected an object, got string"),
+        (_chunk({"content": "x", "score": float("nan")}), "delta.score: nan is not a JSON number"),
+        (_chunk({"extra": {1: "x"}}), "delta.extra: object keys must be strings"),
+        (_chunk({"deep": _nested(150)}), "nested deeper than 100 levels"),
+        (_chunk({"extra": {1, 2}}), "delta.extra: expected a JSON value, got set"),
     ],
 )
 def test_a_malformed_chunk_raises_decode_error_naming_the_path(chunk: Any, message: str) -> None:
@@ -225,16 +240,74 @@ def test_a_malformed_chunk_raises_decode_error_naming_the_path(chunk: Any, messa
         relay.feed(chunk)
 
 
-def test_a_malformed_chunk_changes_nothing() -> None:
+@pytest.mark.parametrize(
+    "bad",
+    [
+        _chunk({"content": "!", "tool_calls": [{"index": 0}]}, "length"),
+        _chunk({"content": "!", "tool_calls": [{"index": 2**70, "id": "c", "function": {"name": "f"}}]}, "length"),
+        _chunk({"content": "!"}, "length", usage={"prompt_tokens": 10**30, "completion_tokens": 1}),
+        _chunk({"content": "!", "refusal": ["no"]}, "length"),
+    ],
+)
+def test_a_malformed_chunk_changes_nothing(bad: dict[str, Any]) -> None:
     reply = ReplyEmitter()
     relay = OpenAIStreamRelay(reply)
     relay.feed(_chunk({"role": "assistant", "content": "Hi"}))
     with pytest.raises(DecodeError):
-        relay.feed(_chunk({"content": "!", "tool_calls": [{"index": 0}]}))
+        relay.feed(bad)
     relay.feed(_chunk({}, "stop"))
     relay.end()
     reply.finish(relay.generate_reason, metadata=relay.metadata)
-    assert reply.message.content == (TextBlock("Hi"),)
+    assert reply.message.content == (TextBlock("Hi"),) and stop_reason(reply.message) == "stop"
+
+
+def test_tool_call_chunks_that_would_make_a_wrong_message_are_refused() -> None:
+    relay = OpenAIStreamRelay(ReplyEmitter())
+    relay.feed(_chunk(_call(0, "{}", "call_1", "search")))
+    with pytest.raises(DecodeError, match="tool call 'call_1' was given already, at another index"):
+        relay.feed(_chunk(_call(1, "{}", "call_1", "search")))
+    with pytest.raises(DecodeError, match="tool call 'call_1' is named 'search', not 'find'"):
+        relay.feed(_chunk(_call(0, "{}", "call_1", "find")))
+    with pytest.raises(DecodeError, match="tool call 'call_2' begins here: its first chunk must give the function name"):
+        relay.feed(_chunk({"tool_calls": [{"index": 1, "id": "call_2", "function": {"arguments": "{}"}}]}))
+
+
+def test_compatible_servers_streams_are_relayed() -> None:
+    def repeated(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        return _chunk({"role": "assistant", **delta}, finish_reason)  # the role in every chunk (Ollama, OpenRouter)
+
+    chunks = [
+        repeated({"content": "Two lookups."}),
+        # every parallel call at index 0, each with its own id (as some servers send them); ids and names
+        # repeated in every chunk of a call; a gap in the indexes
+        repeated(_call(0, '{"q": ', "call_1", "search")),
+        repeated(_call(0, '"cats"}', "call_1", "search")),
+        repeated(_call(0, "{}", "call_2", "clock")),
+        repeated(_call(2, "{}", "call_3", "weather")),
+        repeated({}, "tool_calls"),
+    ]
+    reply, _, _ = _relayed(chunks)
+    assert [(call.id, call.name, call.input) for call in reply.message.get_content_blocks(ToolUseBlock)] == [
+        ("call_1", "search", {"q": "cats"}),
+        ("call_2", "clock", {}),
+        ("call_3", "weather", {}),
+    ]
+    assert reply.message.get_text_content() == "Two lookups."
+    assert assemble(reply.events, strict=True) == [reply.message]
+
+
+def test_text_and_a_call_in_one_chunk_keep_their_order() -> None:
+    reply, _, _ = _relayed([_chunk({"content": "Looking.", **_call(0, "{}", "call_1", "search")}, "tool_calls")])
+    assert reply.message.content == (TextBlock("Looking."), ToolUseBlock("call_1", "search", {}, "{}"))
+
+
+def test_the_choice_must_be_one_the_stream_has() -> None:
+    with pytest.raises(ArgumentValueError, match="choice must be the index of a choice"):
+        OpenAIStreamRelay(ReplyEmitter(), choice=-1)
+    relay = OpenAIStreamRelay(ReplyEmitter(), choice=3)
+    relay.feed(_chunk({"content": "only choice 0"}, "stop"))
+    with pytest.raises(StreamError, match="no chunk held choice 3"):
+        relay.end()
 
 
 def test_the_answer_is_read_once_it_is_over() -> None:

@@ -7,30 +7,65 @@ does, and reads it with ``from_openai_response`` when the answer is over: what
 describes the answer (its usage, why it stopped, its ids) comes from there, and
 so do the blocks nothing streamed (a refusal, an audio answer's transcript), so
 that the message the reply makes is the one ``from_openai_response`` makes of
-the answer.
+the answer.  Each chunk is checked whole before it changes anything.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._blocks import TextBlock
 from .._checks import describe
 from .._enums import GenerateReason
 from .._messages import AssistantMessage
 from .._reader import as_plain, at, item, json_kind, opt_dict, opt_list, opt_str, req, req_int, req_list
-from .._shown import elided
+from .._serializable import DEFAULT_LIMITS
+from .._shown import elided, shown
 from .._usage import ChatUsage
-from ..errors import ArgumentTypeError, DecodeError, StreamError
+from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ..event import AgentEvent, ReplyEmitter
 from ._common import nesting_guard, req_object, sdk_json
-from ._responses import from_openai_response
+from ._responses import from_openai_response, openai_usage
 
 __all__ = ["OpenAIStreamRelay"]
 
 # Chunk fields that describe a chunk, not the answer: the SDK leaves them out of what it gathers.
 _CHUNK_ONLY = frozenset({"choices", "object", "obfuscation", "usage"})
+# Delta fields of a kind the answer's reader requires, checked in each chunk rather than at the end.
+_DELTA_KINDS = {"content": str, "refusal": str, "role": str, "audio": dict, "function_call": dict, "annotations": list}
+_JSON_KINDS = {dict: "an object", list: "an array", str: "a string"}
+_MAX_INDEX = 2**31 - 1  # past any list a stream builds; an index beyond it is a fault, not a position
+
+
+class _Call:
+    """A tool call of the answer: its id, name and argument fragments."""
+
+    __slots__ = ("arguments", "id", "name")
+
+    def __init__(self, call_id: str, name: str) -> None:
+        self.id = call_id
+        self.name = name
+        self.arguments: list[str] = []
+
+
+class _Fragment(NamedTuple):
+    call_index: int
+    call: _Call  # made by this chunk when the call begins here
+    new: bool
+    arguments: str
+
+
+class _Chunk(NamedTuple):
+    """A chunk, checked: the parts the relay uses."""
+
+    fields: dict[str, Any]
+    usage: tuple[Any, ChatUsage] | None  # as given, and read
+    delta: dict[str, Any] | None  # the relayed choice's delta, without its tool calls; None: no such choice
+    finish_reason: str | None
+    logprobs: dict[str, Any] | None
+    fragments: list[_Fragment]
 
 
 class OpenAIStreamRelay:
@@ -47,7 +82,6 @@ class OpenAIStreamRelay:
 
     __slots__ = (
         "_buffered",
-        "_calling",
         "_calls",
         "_choice",
         "_choice_fields",
@@ -55,9 +89,11 @@ class OpenAIStreamRelay:
         "_fields",
         "_late",
         "_message",
+        "_order",
         "_read",
         "_reply",
         "_said",
+        "_seen",
         "_usage",
     )
 
@@ -67,62 +103,42 @@ class OpenAIStreamRelay:
             raise ArgumentTypeError(f"OpenAIStreamRelay relays into a ReplyEmitter, got {describe(reply)}")
         if type(choice) is not int:
             raise ArgumentTypeError(f"choice must be the index of a choice (an int), got {describe(choice)}")
+        if choice < 0:
+            raise ArgumentValueError(f"choice must be the index of a choice (0 or more), got {choice}")
         self._reply = reply
         self._choice = choice
-        self._fields: dict[str, Any] | None = None  # the answer's fields, from its first chunk
-        self._usage: Any = None  # the last usage a chunk gave
+        self._seen = False  # whether a chunk held the choice
+        self._fields: dict[str, Any] | None = None  # the answer's fields, as its chunks gave them
+        self._usage: tuple[Any, ChatUsage] | None = None  # the last usage a chunk gave
         self._choice_fields: dict[str, Any] = {}  # finish_reason, logprobs
-        self._message: dict[str, Any] = {}  # the choice's message so far, gathered as the SDK gathers it
-        self._calls: dict[int, str] = {}  # tool call index -> its id, for the calls sent
+        self._message: dict[str, Any] = {}  # the choice's message so far but its tool calls, gathered as the SDK does
+        self._calls: dict[int, _Call] = {}  # tool call index -> the call its chunks go on
+        self._order: list[_Call] = []  # the calls, in the order they began
         self._buffered: list[str] | None = None  # blank text not sent yet: a refusal may take its place
         self._said = False  # whether text that says something, or a call, was sent
-        self._calling = False  # whether a tool call was sent
         self._late: list[str] = []  # text that came after a tool call began, sent at the end
         self._ended = False
         self._read: AssistantMessage | None = None  # the whole answer, read at the end
 
     def __repr__(self) -> str:
-        state = "ended" if self._ended else f"{len(self._calls)} tool calls so far"
+        state = "ended" if self._ended else f"{len(self._order)} tool calls so far"
         return f"<OpenAIStreamRelay choice={self._choice}: {state}>"
 
     # -- the stream ---------------------------------------------------------------------
 
     def feed(self, chunk: Any) -> list[AgentEvent]:
         """Relay one chunk; returns the events to send for it (often none: a chunk may carry only a
-        role, a usage or a finish reason). Malformed chunks raise :class:`~agentscope_py.DecodeError`
-        naming the path, and change nothing."""
+        role, a usage or a finish reason). A malformed chunk raises :class:`~agentscope_py.DecodeError`
+        naming the path, and changes nothing."""
         if self._ended:
             raise StreamError("this answer has ended (end() was called): make a new OpenAIStreamRelay for the next one")
         with nesting_guard(""):
             plain = _chunk(chunk)
             if plain is None:
                 return []
-            delta = self._delta(plain)  # every check before anything changes
-            if self._fields is None:
-                self._fields = {key: sdk_json(value) for key, value in plain.items() if key not in _CHUNK_ONLY}
-            elif plain.get("system_fingerprint") is not None:
-                self._fields["system_fingerprint"] = plain["system_fingerprint"]
-            if plain.get("usage") is not None:
-                self._usage = sdk_json(plain["usage"])
-        if delta is None:
-            return []
-        picked, values, calls = delta
-        reply, events = self._reply, []
-        if picked.get("finish_reason") is not None:
-            self._choice_fields["finish_reason"] = picked["finish_reason"]
-        if picked.get("logprobs") is not None:
-            _gather(self._choice_fields, {"logprobs": picked["logprobs"]})
-        _gather(self._message, values)
-        text = values.get("content")
-        if isinstance(text, str):
-            events += self._text(text)
-        for index, call_id, name, fragment in calls:
-            if not self._said and self._buffered is not None:
-                events += reply.block(TextBlock("".join(self._buffered)))  # the answer's text comes before its calls
-                self._buffered = None
-            self._said = self._calling = True
-            events += reply.tool_call(self._calls.setdefault(index, call_id), name, fragment)
-        return events
+            checked = self._check(_json_copy(plain, "", DEFAULT_LIMITS.max_depth))
+        self._take(checked)
+        return self._send(checked)
 
     def end(self) -> list[AgentEvent]:
         """The answer is over: send what no chunk streamed (a refusal, an audio transcript, text
@@ -131,6 +147,10 @@ class OpenAIStreamRelay:
             return []
         if self._fields is None:
             raise StreamError("no chunk of the answer came: feed() its chunks before end()")
+        if not self._seen:
+            raise StreamError(
+                f"no chunk held choice {self._choice}: choice= picks one of the answers the request asked for (n)"
+            )
         read = from_openai_response(self._answer())
         reply, events = self._reply, []
         if not self._said:
@@ -169,9 +189,11 @@ class OpenAIStreamRelay:
             raise StreamError("the answer is not over: call end() once its last chunk has been fed")
         return self._read
 
-    def _delta(self, plain: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any], list[tuple[int, str, str | None, str]]] | None:
-        """The relayed choice of ``plain`` (``None`` when the chunk has none), its delta's fields
-        and its tool call fragments (index, id, name, arguments), all checked."""
+    def _check(self, plain: dict[str, Any]) -> _Chunk:
+        """Every check of a chunk, changing nothing."""
+        fields = {key: value for key, value in plain.items() if key not in _CHUNK_ONLY}
+        usage_obj = opt_dict(plain.get("usage"), "usage")
+        usage = None if usage_obj is None else (usage_obj, openai_usage(usage_obj))
         choices = req_list(req(plain, "choices", ""), "choices")
         for position, entry in enumerate(choices):
             path = item("choices", position)
@@ -179,37 +201,90 @@ class OpenAIStreamRelay:
             if req_int(req(picked, "index", path), at(path, "index")) == self._choice:
                 break
         else:
-            return None
+            return _Chunk(fields, usage, None, None, None, [])
         delta_path = at(path, "delta")
-        values = {key: value for key, value in (opt_dict(sdk_json(picked.get("delta")), delta_path) or {}).items() if value is not None}
-        _check_indexed(values, delta_path)
-        if picked.get("logprobs") is not None:
-            _check_indexed(opt_dict(sdk_json(picked["logprobs"]), at(path, "logprobs")), at(path, "logprobs"))
-        opt_str(values.get("content"), at(delta_path, "content"))
-        opt_str(values.get("refusal"), at(delta_path, "refusal"))
-        opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
-        calls = []
-        calls_path = at(delta_path, "tool_calls")
-        for position, raw in enumerate(opt_list(values.get("tool_calls"), calls_path) or []):
-            call_path = item(calls_path, position)
-            call = req_object(raw, call_path)
-            index = req_int(req(call, "index", call_path), at(call_path, "index"))
-            function = opt_dict(call.get("function"), at(call_path, "function")) or {}
-            if call.get("type") not in (None, "function") or not function and call.get("custom") is not None:
-                raise DecodeError(f"only function tool calls are relayed, got a {elided(str(call.get('type')))!s} call", call_path)
-            call_id = opt_str(call.get("id"), at(call_path, "id"))
-            name = opt_str(function.get("name"), at(call_path, "function.name"))
-            fragment = opt_str(function.get("arguments"), at(call_path, "function.arguments")) or ""
-            if index not in self._calls and not (call_id and name):
-                raise DecodeError(
-                    f"the first chunk of tool call {index} must give its id and function name, to send the call on",
-                    call_path,
-                )
-            calls.append((index, call_id or self._calls.get(index, ""), name, fragment))
-        return picked, values, calls
+        delta = {key: value for key, value in (opt_dict(picked.get("delta"), delta_path) or {}).items() if value is not None}
+        for key, kind in _DELTA_KINDS.items():
+            if key in delta and type(delta[key]) is not kind:
+                raise DecodeError(f"expected {_JSON_KINDS[kind]}, got {json_kind(delta[key])}", at(delta_path, key))
+        finish_reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
+        logprobs = opt_dict(picked.get("logprobs"), at(path, "logprobs"))
+        fragments = self._fragments(opt_list(delta.pop("tool_calls", None), at(delta_path, "tool_calls")) or [], at(delta_path, "tool_calls"))
+        return _Chunk(fields, usage, delta, finish_reason, logprobs, fragments)
 
-    def _text(self, text: str) -> list[AgentEvent]:
-        if self._calling:  # text after a call began would close the calls, which may go on: it waits
+    def _fragments(self, entries: list[Any], path: str) -> list[_Fragment]:
+        """The tool call fragments of a chunk. A new id at an index begins a new call there (some
+        servers give every parallel call index 0), which needs a name; an id may not be reused."""
+        fragments = []
+        current = dict(self._calls)  # as the chunk's earlier fragments leave them
+        ids = {call.id for call in self._order}
+        for position, raw in enumerate(entries):
+            call_path = item(path, position)
+            entry = req_object(raw, call_path)
+            index = req_int(req(entry, "index", call_path), at(call_path, "index"))
+            function = opt_dict(entry.get("function"), at(call_path, "function")) or {}
+            if entry.get("type") not in (None, "function") or not function and entry.get("custom") is not None:
+                raise DecodeError(f"only function tool calls are relayed, got a {shown(entry.get('type'))} call", call_path)
+            call_id = opt_str(entry.get("id"), at(call_path, "id")) or None
+            name = opt_str(function.get("name"), at(call_path, "function.name")) or None
+            arguments = opt_str(function.get("arguments"), at(call_path, "function.arguments")) or ""
+            call = current.get(index)
+            if call_id is not None and (call is None or call_id != call.id):
+                if name is None:
+                    raise DecodeError(f"tool call {call_id!r} begins here: its first chunk must give the function name", call_path)
+                if call_id in ids:
+                    raise DecodeError(f"tool call {call_id!r} was given already, at another index", at(call_path, "id"))
+                call = current[index] = _Call(call_id, name)
+                ids.add(call_id)
+                fragments.append(_Fragment(index, call, True, arguments))
+                continue
+            if call is None:
+                raise DecodeError(f"the first chunk of tool call {index} must give its id and function name", call_path)
+            if name is not None and name != call.name:
+                raise DecodeError(f"tool call {call.id!r} is named {call.name!r}, not {name!r}", at(call_path, "function.name"))
+            fragments.append(_Fragment(index, call, False, arguments))
+        return fragments
+
+    def _take(self, chunk: _Chunk) -> None:
+        """Gather a checked chunk into the answer."""
+        if self._fields is None:
+            self._fields = chunk.fields
+        else:  # a field a later chunk gives (a fingerprint, a service tier) is the answer's too
+            self._fields.update((key, value) for key, value in chunk.fields.items() if value is not None)
+        if chunk.usage is not None:
+            self._usage = chunk.usage
+        if chunk.delta is None:
+            return
+        self._seen = True
+        if chunk.finish_reason is not None:
+            self._choice_fields["finish_reason"] = chunk.finish_reason
+        if chunk.logprobs is not None:
+            _gather(self._choice_fields, {"logprobs": chunk.logprobs})
+        _gather(self._message, chunk.delta)
+        for fragment in chunk.fragments:
+            if fragment.new:
+                self._calls[fragment.call_index] = fragment.call
+                self._order.append(fragment.call)
+            fragment.call.arguments.append(fragment.arguments)
+
+    def _send(self, chunk: _Chunk) -> list[AgentEvent]:
+        """The reply's events for a chunk gathered."""
+        events: list[AgentEvent] = []
+        text = None if chunk.delta is None else chunk.delta.get("content")
+        if text is not None:  # before the chunk's calls, which _take counted already
+            events += self._text(text, len(self._order) > sum(fragment.new for fragment in chunk.fragments))
+        reply = self._reply
+        for fragment in chunk.fragments:
+            if not self._said and self._buffered is not None:
+                events += reply.block(TextBlock("".join(self._buffered)))  # the answer's text comes before its calls
+                self._buffered = None
+            self._said = True
+            call = fragment.call
+            events += reply.tool_call(call.id, call.name if fragment.new else None, fragment.arguments)
+        return events
+
+    def _text(self, text: str, after_calls: bool) -> list[AgentEvent]:
+        if after_calls:  # text after a call began would close the calls, which may go on: it waits
             self._late.append(text)
             return []
         if self._said:
@@ -227,14 +302,18 @@ class OpenAIStreamRelay:
         """The whole answer, as the SDK gathers it from the chunks."""
         answer: dict[str, Any] = {**(self._fields or {}), "object": "chat.completion"}
         if self._usage is not None:
-            answer["usage"] = self._usage
+            answer["usage"] = self._usage[0]
         message = {"role": "assistant", **_joined(self._message)}
-        choice = {"index": self._choice, **_joined(self._choice_fields), "message": message}
-        answer["choices"] = [choice]
+        if self._order:
+            message["tool_calls"] = [
+                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": "".join(call.arguments)}}
+                for call in self._order
+            ]
+        answer["choices"] = [{"index": self._choice, **_joined(self._choice_fields), "message": message}]
         return answer
 
 
-def _chunk(chunk: Any) -> Mapping[str, Any] | None:
+def _chunk(chunk: Any) -> dict[str, Any] | None:
     """``chunk`` as a JSON object; ``None`` for one to skip (Azure's content filter notices)."""
     plain = as_plain(sdk_json(chunk))
     if not isinstance(plain, Mapping):
@@ -247,7 +326,42 @@ def _chunk(chunk: Any) -> Mapping[str, Any] | None:
         raise DecodeError("this is a whole answer, not a chunk of one: from_openai_response reads it", "object")
     if kind is not None and kind != "chat.completion.chunk":
         raise DecodeError(f"expected a chat.completion.chunk, got {elided(str(kind))}", "object")
-    return plain
+    return dict(plain)
+
+
+def _json_copy(value: Any, path: str, depth: int) -> Any:
+    """``value`` as plain JSON (dicts, lists, str, int, finite float, bool, None), copied, so that
+    gathering never changes the caller's chunk; what is no JSON, or nests deeper than ``depth``, is
+    a :class:`DecodeError` at its path. An indexed list's entries must carry a usable index."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise DecodeError(f"{value} is not a JSON number", path)
+        return value
+    if isinstance(value, (Mapping, list, tuple)) and depth <= 0:
+        raise DecodeError(f"nested deeper than {DEFAULT_LIMITS.max_depth} levels", path)
+    if isinstance(value, Mapping):
+        copy = {}
+        for key, entry in value.items():
+            if type(key) is not str:
+                raise DecodeError(f"object keys must be strings, got {json_kind(key)} {shown(key)}", path)
+            copy[key] = _json_copy(entry, at(path, key), depth - 1)
+        return copy
+    if isinstance(value, (list, tuple)):
+        entries = [_json_copy(entry, item(path, position), depth - 1) for position, entry in enumerate(value)]
+        if _indexed(entries):
+            for position, entry in enumerate(entries):
+                entry_path = item(path, position)
+                index = req_int(req(req_object(entry, entry_path), "index", entry_path), at(entry_path, "index"))
+                if not 0 <= index <= _MAX_INDEX:
+                    raise DecodeError(f"expected an index from 0 to {_MAX_INDEX}, got {index}", at(entry_path, "index"))
+        return entries
+    plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
+    if plain is not value:
+        return _json_copy(plain, path, depth)
+    raise DecodeError(f"expected a JSON value, got {kind.__name__}", path)
 
 
 class _Text(list[str]):
@@ -257,11 +371,12 @@ class _Text(list[str]):
 def _gather(gathered: dict[str, Any], delta: Mapping[str, Any]) -> None:
     """Add ``delta`` to ``gathered``, in place, as the OpenAI SDK adds a chunk's delta to its
     snapshot: text appended, numbers added, objects merged key by key, lists of indexed objects
-    merged by index and other lists extended; ``index`` and ``type`` replaced; a value of another
-    kind than the one gathered leaves it. ``delta`` is not changed, nor kept: it may be the caller's."""
+    merged by index and other lists extended; ``index`` and ``type`` replaced, and ``role`` too,
+    which compatible servers repeat in every chunk (the SDK would make it "assistantassistant");
+    a value of another kind than the one gathered leaves it."""
     for key, value in delta.items():
         current = gathered.get(key)
-        if current is None or key in ("index", "type"):
+        if current is None or key in ("index", "type", "role"):
             gathered[key] = _fresh(value)
         elif isinstance(current, _Text) and isinstance(value, str):
             current.append(value)
@@ -277,7 +392,7 @@ def _gather_list(gathered: list[Any], delta: list[Any]) -> None:
     if not _indexed(delta):
         gathered.extend(_fresh(entry) for entry in delta)
         return
-    for entry in delta:  # each an object with an index: checked by _check_indexed
+    for entry in delta:  # each an object with an index: checked by _json_copy
         index = entry["index"]
         if index < len(gathered) and isinstance(gathered[index], dict):
             _gather(gathered[index], entry)
@@ -286,7 +401,7 @@ def _gather_list(gathered: list[Any], delta: list[Any]) -> None:
 
 
 def _fresh(value: Any) -> Any:
-    """``value`` as gathered from nothing: a copy that later deltas may change."""
+    """``value`` as gathered from nothing."""
     if isinstance(value, str):
         return _Text([value])
     if isinstance(value, Mapping):
@@ -311,25 +426,8 @@ def _joined(value: Any) -> Any:
     return value
 
 
-def _check_indexed(value: Any, path: str) -> None:
-    """Refuse what cannot be gathered: a list of indexed objects with an entry that is not an object
-    with an index (a non-negative int), anywhere in ``value``."""
-    if isinstance(value, Mapping):
-        for key, entry in value.items():
-            _check_indexed(entry, at(path, str(key)))
-    elif isinstance(value, list):
-        indexed = _indexed(value)
-        for position, entry in enumerate(value):
-            entry_path = item(path, position)
-            if indexed:
-                index = req_int(req(req_object(entry, entry_path), "index", entry_path), at(entry_path, "index"))
-                if index < 0:
-                    raise DecodeError(f"expected an index of 0 or more, got {index}", at(entry_path, "index"))
-            _check_indexed(entry, entry_path)
-
-
 def _number(value: object) -> bool:
-    return isinstance(value, (int, float))
+    return type(value) is int or type(value) is float
 
 
 def _indexed(value: object) -> bool:

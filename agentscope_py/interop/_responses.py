@@ -107,7 +107,7 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
         message = _openai_read.read_assistant(message_obj, message_path, {})
         reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
-        usage = None if usage_obj is None else _openai_usage(usage_obj)
+        usage = None if usage_obj is None else openai_usage(usage_obj)
         kept = {key: sdk_json(value) for key, value in answer.items() if key != "choices"}
         kept["choice"] = {key: sdk_json(value) for key, value in picked.items() if key != "message"}
         return _answer(message, _openai_read.FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
@@ -137,7 +137,8 @@ def stop_reason(message: Msg[Any]) -> str | None:
     return None
 
 
-def _openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
+def openai_usage(usage: Mapping[str, Any]) -> ChatUsage:
+    """A Chat Completions ``usage`` object as a :class:`ChatUsage` (also for a stream's last chunk)."""
     details = opt_dict(usage.get("prompt_tokens_details"), "usage.prompt_tokens_details") or {}
     return read_usage(
         "usage",
