@@ -3,7 +3,7 @@
 One module per format, each with ``to_<format>(messages, *, on_unsupported="raise")``
 and ``from_<format>(payload)``; ``from_openai_response`` and ``from_anthropic_response`` read a provider's answer
 into one assistant message (``stop_reason`` of it says why the provider ended it), and ``OpenAIStreamRelay``
-passes a streamed answer on as AgentScope events while it arrives; ``validate_conversation``
+and ``AnthropicStreamRelay`` pass a streamed answer on as AgentScope events while it arrives; ``validate_conversation``
 and ``repair_conversation`` check and fix a whole conversation before it goes to a provider API.
 The two errors the converters raise, ``UnsupportedContentError`` and ``ConversationError``, are
 importable from here too (they are ``agentscope_py``'s).
@@ -31,6 +31,7 @@ from .swarm_kit import from_swarm_kit, to_swarm_kit
 from .vercel_ai import from_vercel_ai, to_vercel_ai
 
 __all__ = [
+    "AnthropicStreamRelay",
     "ConversationError",
     "ConversationProblem",
     "ConversionNote",
@@ -61,11 +62,12 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from ._anthropic_stream import AnthropicStreamRelay
     from ._openai_stream import OpenAIStreamRelay
 
 # The stream relays drive a ReplyEmitter: they need the event classes, which cost as much to import
 # as the converters, so they load on first use.
-_RELAYS = {"OpenAIStreamRelay": "._openai_stream"}
+_RELAYS = {"AnthropicStreamRelay": "._anthropic_stream", "OpenAIStreamRelay": "._openai_stream"}
 
 if not TYPE_CHECKING:  # type checkers see the names in the block above
 
