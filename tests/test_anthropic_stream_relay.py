@@ -13,6 +13,7 @@ DecodeError with a path, never a bare exception.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable
 from typing import Any
@@ -440,7 +441,7 @@ _OPEN_TEXT = [_start(), _block(0, {"type": "text", "text": ""})[0]]
         ([*_OPEN_TEXT, _block(1, {"type": "text", "text": ""})[0]],
          {"type": "content_block_delta", "index": 0, "delta": _text("x")}, "index", "content block 0 has ended"),
         (_OPEN_TEXT, {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "x"}},
-         "delta.type", "does not continue a 'text' block"),
+         "delta.type", "thinking_delta does not continue a block of type 'text'"),
         (_OPEN_TEXT, {"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta", "citation": "x"}},
          "delta.citation", "expected an object"),
         ([_start()], {"type": "message_delta", "delta": {"stop_reason": 1}, "usage": {"output_tokens": 1}},
@@ -457,7 +458,19 @@ _OPEN_TEXT = [_start(), _block(0, {"type": "text", "text": ""})[0]]
         ([_start(), {"type": "message_stop"}], _start(), "type", "after message_stop"),
         ([], {"role": "assistant", "content": []}, "", "missing required key 'type'"),
         ([], {"type": "message", "role": "assistant", "content": []}, "type", "from_anthropic_response reads it"),
-        ([], {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "error", "'Overloaded'"),
+        ([], {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "error",
+         "instead of the rest of the answer: 'overloaded_error': 'Overloaded'"),
+        ([_start()], _block(0, {"type": "tool_use", "id": "", "name": "f", "input": {}})[0], "content_block.id", "needs an id"),
+        (_OPEN_TEXT, {"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta", "citation": {"x": float("nan")}}},
+         "delta.citation.x", "nan is not a JSON number"),
+        (_OPEN_TEXT, {"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta", "citation": {1: "x"}}},
+         "delta.citation", "object keys must be strings"),
+        ([_start()], {"type": "message_delta", "delta": {"stop_details": {"x": {1, 2}}}, "usage": {"output_tokens": 1}},
+         "delta.stop_details.x", "expected a JSON value, got set"),
+        ([_start()], {"type": "message_delta", "delta": {}, "usage": {"output_tokens": 2**31}}, "usage", "output_tokens"),
+        ([_start()], {"type": "message_delta", "delta": {}, "usage": {"output_tokens": 1, "cache_read_input_tokens": 2**31 - 5}},
+         "usage", "input_tokens"),
+        ([_start()], {"type": "message_stop", "junk": [{"index": 2**70}]}, "junk[0].index", "expected an index from 0 to"),
         ([], 'data: {"type": "ping"}', "", "parse each server-sent event's data as JSON first"),
         ([], [_start()], "", "give the events one by one"),
     ],
@@ -485,6 +498,27 @@ def test_a_malformed_event_changes_nothing() -> None:
     relay.end()
     reply.finish(relay.generate_reason, metadata=relay.metadata)
     assert reply.message.content == (TextBlock("fine"),)
+
+
+def test_the_callers_events_are_left_as_they_were() -> None:
+    events = [_start(), *_block(0, {"type": "text", "text": ""}, _text("Hi")), *_end("max_tokens", 99)]
+    before = copy.deepcopy(events)
+    relayed(events)  # recorded events may be replayed, to another relay or a log
+    assert events == before
+
+
+def test_a_usage_that_cannot_be_held_is_refused_when_it_comes() -> None:
+    reply = ReplyEmitter()
+    relay = AnthropicStreamRelay(reply)
+    for event in [_start(), *_block(0, {"type": "text", "text": ""}, _text("Hi"))]:
+        relay.feed(event)
+    with pytest.raises(DecodeError, match="usage"):
+        relay.feed({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 2**31}})
+    for event in _end():  # the end the stream should have sent: the relay goes on
+        relay.feed(event)
+    assert relay.end()[-1].type.value == "MODEL_CALL_END"
+    reply.finish(relay.generate_reason, metadata=relay.metadata)
+    assert reply.message.usage == relay.usage and stop_reason(reply.message) == "end_turn"
 
 
 def test_a_whole_message_object_gets_a_hint() -> None:

@@ -27,8 +27,8 @@ from .._tool_arguments import parse_tool_arguments
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError, StreamError, UnsupportedContentError
 from ..event import AgentEvent, ReplyEmitter
-from ._common import nesting_guard, req_object, sdk_json
-from ._responses import from_anthropic_response
+from ._common import json_copy, nesting_guard, req_object, sdk_json
+from ._responses import anthropic_usage, from_anthropic_response
 
 __all__ = ["AnthropicStreamRelay"]
 
@@ -141,7 +141,7 @@ class AnthropicStreamRelay:
         if _peek(event) in _REPEATED:  # before reading it: each repeats the snapshot so far
             return []
         with nesting_guard(""):
-            plain = _event(event)
+            plain = json_copy(_event(event))  # a copy: the gathered answer must not change the caller's events
         kind = req_str(req(plain, "type", ""), "type")
         if kind not in _RAW:
             _refuse_other(plain, kind)
@@ -165,8 +165,9 @@ class AnthropicStreamRelay:
         if kind == "message_delta":
             self._message_delta(plain)
             return []
-        self._stopped = True  # message_stop
-        return self._close()
+        events = self._close()  # message_stop
+        self._stopped = True
+        return events
 
     def end(self) -> list[AgentEvent]:
         """The answer is over: send the block the stream left open, end the model call with the
@@ -236,6 +237,8 @@ class AnthropicStreamRelay:
         if call is not None:
             if not call.name:
                 raise DecodeError("a tool call needs a name", "content_block.name")
+            if not call.id:  # a result could not answer it
+                raise DecodeError("a tool call needs an id", "content_block.id")
             if call.id in self._call_ids:
                 raise DecodeError(
                     f"content block {self._call_ids[call.id]} is a tool call with this id already: "
@@ -255,7 +258,7 @@ class AnthropicStreamRelay:
         block = self._open = _Block(fields, mode)
         self._blocks.append(block)
         if call is not None:
-            block.call_id = call.id or ""  # the reader requires one
+            block.call_id = call.id or ""  # not empty: checked above
             self._call_ids[block.call_id] = index
             if mode == "call":
                 block.opened = True
@@ -285,7 +288,7 @@ class AnthropicStreamRelay:
         else:
             fits = block.kind == continues
         if not fits:
-            raise DecodeError(f"a {kind} does not continue a {elided(block.kind)} block (content block {index})", "delta.type")
+            raise DecodeError(f"{kind} does not continue a block of type {elided(block.kind)} (content block {index})", "delta.type")
         if kind == "citations_delta":
             block.citations.append(req_object(req(delta, key, "delta"), path))
             return []
@@ -325,8 +328,10 @@ class AnthropicStreamRelay:
             opt_int(counts.get(key), at("usage", key))
         assert self._fields is not None  # feed() checked that message_start came
         own = self._fields.get("usage")
+        merged = {**(own if isinstance(own, dict) else {}), **counts}
+        anthropic_usage(merged)  # now, not at end(): counts whose sum a usage cannot hold
         self._fields.update(changes)
-        self._fields["usage"] = {**(own if isinstance(own, dict) else {}), **counts}
+        self._fields["usage"] = merged
 
     def _started(self, index: int, what: str) -> _Block:
         if not 0 <= index < len(self._blocks):
@@ -343,12 +348,12 @@ class AnthropicStreamRelay:
     def _close(self) -> list[AgentEvent]:
         """End the open block: a thinking block streamed takes its metadata (the signature, which
         comes last), and a block sent whole goes now."""
-        block, self._open = self._open, None
-        if block is None or block.mode in ("call", "kept"):
-            return []
-        if block.opened and block.kind == "text":
-            return []  # streamed: the reply holds it all
+        block = self._open
+        if block is None or block.mode in ("call", "kept") or block.opened and block.kind == "text":
+            self._open = None
+            return []  # sent as it came (a text streamed: the reply holds it all), or nothing to send
         read = _read(block.whole(), "content[0]", "content_block").content[0]
+        self._open = None  # once read: a block that does not read stays open, as it was
         if block.opened:  # a thinking block streamed, still open in the reply
             metadata = read.metadata if isinstance(read, ThinkingBlock) else None
             return [] if metadata is None else self._reply.thinking("", metadata=metadata)
@@ -384,9 +389,10 @@ def _refuse_other(plain: Mapping[str, Any], kind: str) -> None:
             "this is a whole answer, not an event of a streamed one: from_anthropic_response reads it", "type"
         )
     if kind == "error":  # the SDK raises it as an APIStatusError; a stream read otherwise gives it as it is
-        error = as_plain(sdk_json(plain.get("error")))
-        said = error.get("message") if type(error) is dict else None
-        detail = f": {elided(said)}" if isinstance(said, str) else ""
+        error = plain.get("error")
+        said = [error.get(key) for key in ("type", "message")] if type(error) is dict else []
+        # The type first: it tells whether to retry (overloaded_error) or not (invalid_request_error).
+        detail = ": " + ": ".join(elided(text) for text in said if isinstance(text, str)) if said else ""
         raise DecodeError(f"the stream reports an error instead of the rest of the answer{detail}", "error")
 
 

@@ -9,6 +9,7 @@ block, what was dropped or turned into text.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -29,8 +30,9 @@ from .._blocks import (
 )
 from .._checks import NestedTooDeeply, describe
 from .._messages import Msg
-from .._reader import req_dict
-from .._shown import elided
+from .._reader import as_plain, at, item, json_kind, req, req_dict, req_int
+from .._serializable import DEFAULT_LIMITS
+from .._shown import elided, shown
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import (
@@ -339,3 +341,42 @@ def read_usage(path: str, input_tokens: int, output_tokens: int, cached_tokens: 
     counts in (a sum of cache counts, say), is a :class:`DecodeError` there, not at the message."""
     with storing(path):
         return ChatUsage(input_tokens, output_tokens, cached_tokens, time)
+
+
+_MAX_INDEX = 2**31 - 1  # past any list a stream builds: an index beyond it is a fault, not a position
+
+
+def json_copy(value: Any, path: str = "", depth: int = DEFAULT_LIMITS.max_depth) -> Any:
+    """A streamed event or chunk ``value`` as plain JSON (dicts, lists, str, int, finite float, bool,
+    None), copied, so that gathering it never changes the caller's; what is no JSON, or nests deeper
+    than ``depth``, is a :class:`DecodeError` at its path. In a list of indexed objects (a stream's
+    way of saying where a delta goes) every entry must carry an index from 0 to a Java int's max."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise DecodeError(f"{value} is not a JSON number", path)
+        return value
+    if isinstance(value, (Mapping, list, tuple)) and depth <= 0:
+        raise DecodeError(f"nested deeper than {DEFAULT_LIMITS.max_depth} levels", path)
+    if isinstance(value, Mapping):
+        copy = {}
+        for key, entry in value.items():
+            if type(key) is not str:
+                raise DecodeError(f"object keys must be strings, got {json_kind(key)} {shown(key)}", path)
+            copy[key] = json_copy(entry, at(path, key), depth - 1)
+        return copy
+    if isinstance(value, (list, tuple)):
+        entries = [json_copy(entry, item(path, position), depth - 1) for position, entry in enumerate(value)]
+        if any(isinstance(entry, dict) and "index" in entry for entry in entries):
+            for position, entry in enumerate(entries):
+                entry_path = item(path, position)
+                index = req_int(req(req_object(entry, entry_path), "index", entry_path), at(entry_path, "index"))
+                if not 0 <= index <= _MAX_INDEX:
+                    raise DecodeError(f"expected an index from 0 to {_MAX_INDEX}, got {index}", at(entry_path, "index"))
+        return entries
+    plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
+    if plain is not value:
+        return json_copy(plain, path, depth)
+    raise DecodeError(f"expected a JSON value, got {kind.__name__}", path)

@@ -12,7 +12,6 @@ the answer.  Each chunk is checked whole before it changes anything.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -21,12 +20,11 @@ from .._checks import describe
 from .._enums import GenerateReason
 from .._messages import AssistantMessage
 from .._reader import as_plain, at, item, json_kind, opt_dict, opt_list, opt_str, req, req_int, req_list
-from .._serializable import DEFAULT_LIMITS
 from .._shown import elided, shown
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ..event import AgentEvent, ReplyEmitter
-from ._common import nesting_guard, req_object, sdk_json
+from ._common import json_copy, nesting_guard, req_object, sdk_json
 from ._responses import from_openai_response, openai_usage
 
 __all__ = ["OpenAIStreamRelay"]
@@ -36,7 +34,6 @@ _CHUNK_ONLY = frozenset({"choices", "object", "obfuscation", "usage"})
 # Delta fields of a kind the answer's reader requires, checked in each chunk rather than at the end.
 _DELTA_KINDS = {"content": str, "refusal": str, "role": str, "audio": dict, "function_call": dict, "annotations": list}
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string"}
-_MAX_INDEX = 2**31 - 1  # past any list a stream builds; an index beyond it is a fault, not a position
 
 
 class _Call:
@@ -136,7 +133,7 @@ class OpenAIStreamRelay:
             plain = _chunk(chunk)
             if plain is None:
                 return []
-            checked = self._check(_json_copy(plain, "", DEFAULT_LIMITS.max_depth))
+            checked = self._check(json_copy(plain))
         self._take(checked)
         return self._send(checked)
 
@@ -329,41 +326,6 @@ def _chunk(chunk: Any) -> dict[str, Any] | None:
     return dict(plain)
 
 
-def _json_copy(value: Any, path: str, depth: int) -> Any:
-    """``value`` as plain JSON (dicts, lists, str, int, finite float, bool, None), copied, so that
-    gathering never changes the caller's chunk; what is no JSON, or nests deeper than ``depth``, is
-    a :class:`DecodeError` at its path. An indexed list's entries must carry a usable index."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is float:
-        if not math.isfinite(value):
-            raise DecodeError(f"{value} is not a JSON number", path)
-        return value
-    if isinstance(value, (Mapping, list, tuple)) and depth <= 0:
-        raise DecodeError(f"nested deeper than {DEFAULT_LIMITS.max_depth} levels", path)
-    if isinstance(value, Mapping):
-        copy = {}
-        for key, entry in value.items():
-            if type(key) is not str:
-                raise DecodeError(f"object keys must be strings, got {json_kind(key)} {shown(key)}", path)
-            copy[key] = _json_copy(entry, at(path, key), depth - 1)
-        return copy
-    if isinstance(value, (list, tuple)):
-        entries = [_json_copy(entry, item(path, position), depth - 1) for position, entry in enumerate(value)]
-        if _indexed(entries):
-            for position, entry in enumerate(entries):
-                entry_path = item(path, position)
-                index = req_int(req(req_object(entry, entry_path), "index", entry_path), at(entry_path, "index"))
-                if not 0 <= index <= _MAX_INDEX:
-                    raise DecodeError(f"expected an index from 0 to {_MAX_INDEX}, got {index}", at(entry_path, "index"))
-        return entries
-    plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
-    if plain is not value:
-        return _json_copy(plain, path, depth)
-    raise DecodeError(f"expected a JSON value, got {kind.__name__}", path)
-
-
 class _Text(list[str]):
     """Text gathered from deltas, joined once at the end: appending to a ``str`` is quadratic."""
 
@@ -392,7 +354,7 @@ def _gather_list(gathered: list[Any], delta: list[Any]) -> None:
     if not _indexed(delta):
         gathered.extend(_fresh(entry) for entry in delta)
         return
-    for entry in delta:  # each an object with an index: checked by _json_copy
+    for entry in delta:  # each an object with an index: checked by json_copy
         index = entry["index"]
         if index < len(gathered) and isinstance(gathered[index], dict):
             _gather(gathered[index], entry)

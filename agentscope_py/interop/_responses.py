@@ -197,7 +197,7 @@ def from_anthropic_response(message: Any) -> AssistantMessage:
         assert isinstance(read, AssistantMessage)  # an assistant turn is one message
         reason = opt_str(answer.get("stop_reason"), "stop_reason")
         usage_obj = opt_dict(answer.get("usage"), "usage")
-        usage = None if usage_obj is None else _anthropic_usage(usage_obj)
+        usage = None if usage_obj is None else anthropic_usage(usage_obj)
         kept = {key: value for key, value in answer.items() if key not in ("role", "content")}
         return _answer(read, _anthropic_read.FMT, kept, usage, _ANTHROPIC_REASONS.get(reason or ""))
 
@@ -213,7 +213,8 @@ def _set_fields(block: object) -> object:
     return {key: value for key, value in block.items() if value is not None or key in read or key == "type"}
 
 
-def _anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
+def anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
+    """A Messages API ``usage`` object as a :class:`ChatUsage`: the input counts the cached tokens too."""
     fresh = _count(usage, "input_tokens")
     written = opt_int(usage.get("cache_creation_input_tokens"), "usage.cache_creation_input_tokens") or 0
     read = opt_int(usage.get("cache_read_input_tokens"), "usage.cache_read_input_tokens") or 0
