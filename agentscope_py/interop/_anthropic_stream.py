@@ -19,15 +19,14 @@ from typing import Any, Literal
 
 from .._blocks import ThinkingBlock, ToolUseBlock
 from .._checks import describe
-from .._enums import GenerateReason
 from .._messages import AssistantMessage
 from .._reader import as_plain, at, json_kind, opt_int, opt_list, opt_str, req, req_int, req_list, req_str
 from .._shown import elided
 from .._tool_arguments import parse_tool_arguments
-from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError, StreamError, UnsupportedContentError
 from ..event import AgentEvent, ReplyEmitter
 from ._common import json_copy, nesting_guard, req_object, sdk_json
+from ._relay import AnswerRelay
 from ._responses import anthropic_usage, from_anthropic_response
 
 __all__ = ["AnthropicStreamRelay"]
@@ -96,7 +95,7 @@ class _Block:
         return out
 
 
-class AnthropicStreamRelay:
+class AnthropicStreamRelay(AnswerRelay):
     """Passes one streamed Anthropic answer on to a :class:`~agentscope_py.ReplyEmitter` while it
     arrives: ``feed(event)`` for each event of ``client.messages.create(stream=True)`` or of
     ``client.messages.stream(...)`` (the SDK's object, its ``model_dump()``, or the parsed JSON),
@@ -109,11 +108,13 @@ class AnthropicStreamRelay:
     one relay per answer: a reply that calls tools takes several.
     """
 
-    __slots__ = ("_blocks", "_call_ids", "_ended", "_fields", "_open", "_read", "_reply", "_stopped", "_streaming")
+    __slots__ = ("_blocks", "_call_ids", "_ended", "_fields", "_open", "_reply", "_stopped", "_streaming")
+    _piece = "event"
 
     def __init__(self, reply: ReplyEmitter) -> None:
         if not isinstance(reply, ReplyEmitter):
             raise ArgumentTypeError(f"AnthropicStreamRelay relays into a ReplyEmitter, got {describe(reply)}")
+        AnswerRelay.__init__(self)
         self._reply = reply
         self._fields: dict[str, Any] | None = None  # the answer's fields, from message_start, as message_delta changes them
         self._blocks: list[_Block] = []
@@ -123,7 +124,6 @@ class AnthropicStreamRelay:
         self._call_ids: dict[str, int] = {}  # each tool call's id, and its block's index
         self._stopped = False  # message_stop came
         self._ended = False
-        self._read: AssistantMessage | None = None  # the whole answer, read at the end
 
     def __repr__(self) -> str:
         state = "ended" if self._ended else f"{len(self._blocks)} content blocks so far"
@@ -183,33 +183,7 @@ class AnthropicStreamRelay:
         self._read, self._ended = read, True
         return events
 
-    # -- the whole answer, once it is over ------------------------------------------------
-
-    @property
-    def usage(self) -> ChatUsage | None:
-        """The answer's usage, as :func:`from_anthropic_response` reads it (sent with the model call's end)."""
-        return self._whole().usage
-
-    @property
-    def generate_reason(self) -> GenerateReason:
-        """``TOOL_CALLS`` for an answer that stopped to call tools, else ``MODEL_STOP``."""
-        return self._whole().get_generate_reason()
-
-    @property
-    def metadata(self) -> Mapping[str, Any]:
-        """The message metadata :func:`from_anthropic_response` reads from the answer (its fields under
-        ``["anthropic"]["response"]``, so that :func:`stop_reason` tells a truncated answer; its
-        citations and server tools' blocks), without the generate reason:
-        ``reply.finish(relay.generate_reason, metadata=relay.metadata)``."""
-        metadata = self._whole().metadata
-        return {key: value for key, value in metadata.items() if key != AssistantMessage.METADATA_GENERATE_REASON}
-
     # -- internals ----------------------------------------------------------------------
-
-    def _whole(self) -> AssistantMessage:
-        if self._read is None:
-            raise StreamError("the answer is not over: call end() once its last event has been fed")
-        return self._read
 
     def _message_start(self, plain: Mapping[str, Any]) -> list[AgentEvent]:
         if self._fields is not None:

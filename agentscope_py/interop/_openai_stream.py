@@ -17,14 +17,13 @@ from typing import Any, NamedTuple
 
 from .._blocks import TextBlock
 from .._checks import describe
-from .._enums import GenerateReason
-from .._messages import AssistantMessage
 from .._reader import as_plain, at, item, json_kind, opt_dict, opt_list, opt_str, req, req_int, req_list
 from .._shown import elided, shown
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ..event import AgentEvent, ReplyEmitter
 from ._common import json_copy, nesting_guard, req_object, sdk_json
+from ._relay import AnswerRelay
 from ._responses import from_openai_response, openai_usage
 
 __all__ = ["OpenAIStreamRelay"]
@@ -65,7 +64,7 @@ class _Chunk(NamedTuple):
     fragments: list[_Fragment]
 
 
-class OpenAIStreamRelay:
+class OpenAIStreamRelay(AnswerRelay):
     """Passes one streamed Chat Completions answer on to a :class:`~agentscope_py.ReplyEmitter`
     while it arrives: ``feed(chunk)`` for each chunk (the SDK's ``ChatCompletionChunk``, its
     ``model_dump()``, or the parsed JSON), returning the events to send, then ``end()``.
@@ -87,12 +86,12 @@ class OpenAIStreamRelay:
         "_late",
         "_message",
         "_order",
-        "_read",
         "_reply",
         "_said",
         "_seen",
         "_usage",
     )
+    _piece = "chunk"
 
     def __init__(self, reply: ReplyEmitter, *, choice: int = 0) -> None:
         """``choice``: the index of the choice to relay, when the request asked for several (``n``)."""
@@ -102,6 +101,7 @@ class OpenAIStreamRelay:
             raise ArgumentTypeError(f"choice must be the index of a choice (an int), got {describe(choice)}")
         if choice < 0:
             raise ArgumentValueError(f"choice must be the index of a choice (0 or more), got {choice}")
+        AnswerRelay.__init__(self)
         self._reply = reply
         self._choice = choice
         self._seen = False  # whether a chunk held the choice
@@ -115,7 +115,6 @@ class OpenAIStreamRelay:
         self._said = False  # whether text that says something, or a call, was sent
         self._late: list[str] = []  # text that came after a tool call began, sent at the end
         self._ended = False
-        self._read: AssistantMessage | None = None  # the whole answer, read at the end
 
     def __repr__(self) -> str:
         state = "ended" if self._ended else f"{len(self._order)} tool calls so far"
@@ -159,32 +158,7 @@ class OpenAIStreamRelay:
         self._read, self._ended = read, True
         return events
 
-    # -- the whole answer, once it is over ------------------------------------------------
-
-    @property
-    def usage(self) -> ChatUsage | None:
-        """The answer's usage, as :func:`from_openai_response` reads it (sent with the model call's end)."""
-        return self._whole().usage
-
-    @property
-    def generate_reason(self) -> GenerateReason:
-        """``TOOL_CALLS`` for an answer that stopped to call tools, else ``MODEL_STOP``."""
-        return self._whole().get_generate_reason()
-
-    @property
-    def metadata(self) -> Mapping[str, Any]:
-        """The message metadata :func:`from_openai_response` reads from the answer (its fields under
-        ``["openai"]["response"]``, so that :func:`stop_reason` tells a truncated answer), without
-        the generate reason: ``reply.finish(relay.generate_reason, metadata=relay.metadata)``."""
-        metadata = self._whole().metadata
-        return {key: value for key, value in metadata.items() if key != AssistantMessage.METADATA_GENERATE_REASON}
-
     # -- internals ----------------------------------------------------------------------
-
-    def _whole(self) -> AssistantMessage:
-        if self._read is None:
-            raise StreamError("the answer is not over: call end() once its last chunk has been fed")
-        return self._read
 
     def _check(self, plain: dict[str, Any]) -> _Chunk:
         """Every check of a chunk, changing nothing."""
