@@ -9,7 +9,6 @@ block, what was dropped or turned into text.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -30,7 +29,7 @@ from .._blocks import (
 )
 from .._checks import NestedTooDeeply, describe
 from .._messages import Msg
-from .._reader import as_plain, at, item, json_kind, req, req_dict, req_int
+from .._reader import as_plain, at, item, json_kind, req_dict
 from .._serializable import DEFAULT_LIMITS
 from .._shown import elided, shown
 from .._sources import Base64Source, Source, URLSource
@@ -351,32 +350,74 @@ def json_copy(value: Any, path: str = "", depth: int = DEFAULT_LIMITS.max_depth)
     None), copied, so that gathering it never changes the caller's; what is no JSON, or nests deeper
     than ``depth``, is a :class:`DecodeError` at its path. In a list of indexed objects (a stream's
     way of saying where a delta goes) every entry must carry an index from 0 to a Java int's max."""
+    try:
+        return _json_copy(value, depth)
+    except _NotJson as error:
+        for step in reversed(error.steps):  # the path is made only for an error: most values have none
+            path = at(path, step) if isinstance(step, str) else item(path, step)
+        raise DecodeError(error.problem, path) from None
+
+
+class _NotJson(Exception):
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+        self.steps: list[str | int] = []  # from the value at fault out, collected on the way
+
+
+def _json_copy(value: Any, depth: int) -> Any:
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return value
     if kind is float:
-        if not math.isfinite(value):
-            raise DecodeError(f"{value} is not a JSON number", path)
+        if value - value != 0.0:  # inf - inf and NaN - NaN are NaN
+            raise _NotJson(f"{value} is not a JSON number")
         return value
-    if isinstance(value, (Mapping, list, tuple)) and depth <= 0:
-        raise DecodeError(f"nested deeper than {DEFAULT_LIMITS.max_depth} levels", path)
-    if isinstance(value, Mapping):
+    if kind is not dict and kind is not list and kind is not tuple:
+        if isinstance(value, Mapping):
+            return _json_copy(dict(value), depth)
+        plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
+        if plain is value:
+            raise _NotJson(f"expected a JSON value, got {kind.__name__}")
+        return _json_copy(plain, depth)
+    if depth <= 0:
+        raise _NotJson(f"nested deeper than {DEFAULT_LIMITS.max_depth} levels")
+    if kind is dict:
         copy = {}
         for key, entry in value.items():
             if type(key) is not str:
-                raise DecodeError(f"object keys must be strings, got {json_kind(key)} {shown(key)}", path)
-            copy[key] = json_copy(entry, at(path, key), depth - 1)
+                raise _NotJson(f"object keys must be strings, got {json_kind(key)} {shown(key)}")
+            try:
+                copy[key] = _json_copy(entry, depth - 1)
+            except _NotJson as error:
+                error.steps.append(key)
+                raise
         return copy
-    if isinstance(value, (list, tuple)):
-        entries = [json_copy(entry, item(path, position), depth - 1) for position, entry in enumerate(value)]
-        if any(isinstance(entry, dict) and "index" in entry for entry in entries):
-            for position, entry in enumerate(entries):
-                entry_path = item(path, position)
-                index = req_int(req(req_object(entry, entry_path), "index", entry_path), at(entry_path, "index"))
-                if not 0 <= index <= _MAX_INDEX:
-                    raise DecodeError(f"expected an index from 0 to {_MAX_INDEX}, got {index}", at(entry_path, "index"))
-        return entries
-    plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
-    if plain is not value:
-        return json_copy(plain, path, depth)
-    raise DecodeError(f"expected a JSON value, got {kind.__name__}", path)
+    entries = []
+    for position, entry in enumerate(value):
+        try:
+            entries.append(_json_copy(entry, depth - 1))
+        except _NotJson as error:
+            error.steps.append(position)
+            raise
+    if any(type(entry) is dict and "index" in entry for entry in entries):
+        for position, entry in enumerate(entries):
+            problem = _index_problem(entry)
+            if problem is not None:
+                fault = _NotJson(problem)
+                fault.steps += ["index", position] if type(entry) is dict and "index" in entry else [position]
+                raise fault
+    return entries
+
+
+def _index_problem(entry: object) -> str | None:
+    """What is wrong with an entry of a list of indexed objects, if anything."""
+    if type(entry) is not dict:
+        return f"expected an object, got {json_kind(entry)}"
+    if "index" not in entry:
+        return "missing required key 'index'"
+    index = entry["index"]
+    if type(index) is not int:
+        return f"expected an integer, got {json_kind(index)}"
+    if not 0 <= index <= _MAX_INDEX:
+        return f"expected an index from 0 to {_MAX_INDEX}, got {index}"
+    return None
