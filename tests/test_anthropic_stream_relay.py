@@ -289,15 +289,14 @@ def test_text_and_calls_are_sent_as_they_arrive() -> None:
     assert [type(event) for event in fragment] == [ToolCallDeltaEvent]
 
 
-def test_a_text_right_after_a_text_goes_whole_when_it_ends() -> None:
-    # The reply would take its deltas for more of the text before: it waits for its end.
+def test_a_text_right_after_a_text_streams_as_a_block_of_its_own() -> None:
+    # As Claude splits a cited answer into text blocks: each goes on as it comes, in a block of its own.
     events = [_start(), *_block(0, {"type": "text", "text": ""}, _text("One.")),
               *_block(1, {"type": "text", "text": ""}, _text("Two"), _text(".")), *_end()]
     relay = AnthropicStreamRelay(ReplyEmitter())
-    held = [relay.feed(event) for event in events[:7]]
-    assert held[5] == held[6] == []  # the second text's deltas
-    closing = relay.feed(events[7])  # its content_block_stop
-    assert [event.delta for event in closing if isinstance(event, TextBlockDeltaEvent)] == ["Two."]
+    sent = [relay.feed(event) for event in events[:7]]
+    assert [type(event).__name__ for event in sent[5]] == ["TextBlockEndEvent", "TextBlockStartEvent", "TextBlockDeltaEvent"]
+    assert [event.delta for event in sent[6] if isinstance(event, TextBlockDeltaEvent)] == ["."]
     assert check(events).message.content == (TextBlock("One."), TextBlock("Two."))
 
 

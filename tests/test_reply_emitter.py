@@ -145,6 +145,26 @@ def test_a_second_text_block_in_one_model_call_gets_an_id_of_its_own() -> None:
     assert reply.message.get_text_content() == "Before the call.\nAfter it."
 
 
+def test_a_text_may_begin_a_block_of_its_own_right_after_a_text() -> None:
+    reply = ReplyEmitter()
+    reply.text("One.")
+    apart = reply.text("Two.", new_block=True)  # as Anthropic splits a cited answer into text blocks
+    assert _types(apart) == ["TextBlockEndEvent", "TextBlockStartEvent", "TextBlockDeltaEvent"]
+    assert [event.block_id for event in apart if isinstance(event, TextBlockStartEvent)] == ["text-2"]
+    reply.thinking("Hm.")
+    reply.thinking("Yes.", new_block=True, metadata={"anthropic": {"signature": "sig"}})
+    reply.text("Three.", new_block=True)  # after a block of another kind: a new block anyway
+    reply.finish()
+    assert reply.message.content == (
+        TextBlock("One."),
+        TextBlock("Two."),
+        ThinkingBlock("Hm."),
+        ThinkingBlock("Yes.", {"anthropic": {"signature": "sig"}}),
+        TextBlock("Three."),
+    )
+    assert assemble(reply.events, strict=True) == [reply.message]
+
+
 def test_the_start_can_be_sent_first_and_only_once() -> None:
     reply = ReplyEmitter("Friday", id="m-1", metadata={"trace": "t-9"})
     started = reply.start()
@@ -558,6 +578,7 @@ def test_an_error_before_anything_was_sent_loses_no_event() -> None:
         (lambda: ReplyEmitter().end_model_call({"input_tokens": 1}), "must be a ChatUsage or None"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish("MODEL_STOP"), "generate_reason"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish(with_result=1), "with_result must be a bool"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().text("x", new_block=None), "text new_block must be a bool"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish(metadata=[1]), "ReplyEmitter.finish metadata"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().tool_result(1), "tool_result id must be a str"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().tool_result("c1", {"text": "x"}), "output must be a str or a content block"),  # type: ignore[arg-type]

@@ -250,9 +250,13 @@ class Emitter:
 
     # -- deltas, as a live reply sends them ------------------------------------------------
 
-    def text_delta(self, kind: str, delta: str, metadata: Mapping[str, Any] | None = None) -> None:
-        """``delta`` for the open block of ``kind`` ("text" or "thinking"), opening one if needed."""
+    def text_delta(self, kind: str, delta: str, metadata: Mapping[str, Any] | None = None, new_block: bool = False) -> None:
+        """``delta`` for the open block of ``kind`` ("text" or "thinking"), opening one if needed;
+        ``new_block``: a block of its own, even when one of ``kind`` is open."""
         block = self.open
+        if new_block and block is not None and block.kind == kind:
+            self.close_text()
+            block = None
         if block is None or block.kind != kind:
             if not delta and metadata is None:
                 return  # nothing to send (a model's first chunk often holds "")

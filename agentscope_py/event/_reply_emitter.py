@@ -30,6 +30,11 @@ def _without_reason(metadata: FrozenDict) -> FrozenDict:
     return FrozenDict({key: value for key, value in metadata.items() if key != _REASON})
 
 
+def _check_flag(value: object, arg: str) -> None:
+    if type(value) is not bool:
+        raise ArgumentTypeError(f"{arg} must be a bool, got {describe(value)}")
+
+
 class ReplyEmitter:
     """Turns a reply into AgentScope events as it is produced, for a server to send on at once.
 
@@ -107,20 +112,27 @@ class ReplyEmitter:
         self._ready()
         return self._returned()
 
-    def text(self, delta: str) -> list[AgentEvent]:
+    def text(self, delta: str, *, new_block: bool = False) -> list[AgentEvent]:
         """More text: continues the text block being streamed, or opens one (closing the block
-        before it). An empty ``delta`` sends nothing, and opens no block."""
+        before it). An empty ``delta`` sends nothing, and opens no block. ``new_block=True``: the
+        delta begins a block of its own, even right after a text block (a provider that splits
+        its text into blocks, as Anthropic does at citations)."""
         self._ready()
-        self._emitter.text_delta("text", check_str(delta, "ReplyEmitter.text delta"))
+        _check_flag(new_block, "ReplyEmitter.text new_block")
+        self._emitter.text_delta("text", check_str(delta, "ReplyEmitter.text delta"), None, new_block)
         return self._returned()
 
-    def thinking(self, delta: str, *, metadata: Mapping[str, Any] | None = None) -> list[AgentEvent]:
+    def thinking(
+        self, delta: str, *, metadata: Mapping[str, Any] | None = None, new_block: bool = False
+    ) -> list[AgentEvent]:
         """More reasoning: continues the thinking block being streamed, or opens one.
         ``metadata`` becomes the block's, sent when it closes (the last given wins): an Anthropic
-        signature, which comes last, as ``{"anthropic": {"signature": ...}}``."""
+        signature, which comes last, as ``{"anthropic": {"signature": ...}}``. ``new_block`` as for
+        :meth:`text`."""
         self._ready()
+        _check_flag(new_block, "ReplyEmitter.thinking new_block")
         checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.thinking metadata")
-        self._emitter.text_delta("thinking", check_str(delta, "ReplyEmitter.thinking delta"), checked)
+        self._emitter.text_delta("thinking", check_str(delta, "ReplyEmitter.thinking delta"), checked, new_block)
         return self._returned()
 
     def tool_call(self, id: str, name: str | None = None, arguments: str = "") -> list[AgentEvent]:
@@ -209,8 +221,7 @@ class ReplyEmitter:
         self._ready()
         reason = check_enum(generate_reason, GenerateReason, "ReplyEmitter.finish generate_reason")
         late = _without_reason(check_mapping(metadata, "ReplyEmitter.finish metadata"))
-        if type(with_result) is not bool:
-            raise ArgumentTypeError(f"ReplyEmitter.finish with_result must be a bool, got {describe(with_result)}")
+        _check_flag(with_result, "ReplyEmitter.finish with_result")
         emitter, first = self._emitter, self._sent
         emitter.end_segment()  # first, so that the calls the events below list are complete
         self._feed()

@@ -8,8 +8,7 @@ answer is over: what describes the answer (its usage, why it stopped, its ids,
 the citations, the server tools' blocks) comes from there, so that the message
 the reply makes is the one ``from_anthropic_response`` makes of the answer.  A
 block the reply cannot stream as it is goes whole when it ends, built as the
-reader builds it: redacted thinking, a tool call with fields of its own, and a
-text (or thinking) right after one, which the reply would take for more of it.
+reader builds it: redacted thinking, and a tool call with fields of its own.
 """
 
 from __future__ import annotations
@@ -58,12 +57,13 @@ _Mode = Literal["streamed", "call", "whole", "kept"]
 class _Block:
     """One content block of the answer, as its events build it."""
 
-    __slots__ = ("call_id", "citations", "fields", "fragments", "mode", "opened", "pieces", "signature")
+    __slots__ = ("apart", "call_id", "citations", "fields", "fragments", "mode", "opened", "pieces", "signature")
 
     def __init__(self, fields: dict[str, Any], mode: _Mode) -> None:
         self.fields = fields  # as content_block_start gave it
         self.mode = mode
         self.opened = False  # whether a streamed block has been sent anything
+        self.apart = False  # a streamed block right after one of its kind: it opens a block of its own
         self.pieces: list[str] = []  # text or thinking deltas, joined once: appending to a str is quadratic
         self.fragments: list[str] = []  # the input's JSON, in pieces
         self.citations: list[Any] = []
@@ -226,10 +226,11 @@ class AnthropicStreamRelay(AnswerRelay):
             # input given in the start, not in fragments, has no JSON text to stream.
             mode = "call" if not call.metadata and not call.input else "whole"
         elif kind in ("text", "thinking"):
-            mode = "whole" if self._streaming == kind else "streamed"
+            mode = "streamed"
         else:
             mode = "whole" if read else "kept"  # redacted thinking; or a block the message keeps in its metadata
         block = self._open = _Block(fields, mode)
+        block.apart = self._streaming == kind  # the reply would take its deltas for more of the block before
         self._blocks.append(block)
         if call is not None:
             block.call_id = call.id or ""  # not empty: checked above
@@ -315,9 +316,12 @@ class AnthropicStreamRelay(AnswerRelay):
     def _stream(self, block: _Block, delta: str) -> list[AgentEvent]:
         if not delta:
             return []
+        new_block = block.apart and not block.opened
         block.opened = True
         self._streaming = block.kind
-        return self._reply.text(delta) if block.kind == "text" else self._reply.thinking(delta)
+        if block.kind == "text":
+            return self._reply.text(delta, new_block=new_block)
+        return self._reply.thinking(delta, new_block=new_block)
 
     def _close(self) -> list[AgentEvent]:
         """End the open block: a thinking block streamed takes its metadata (the signature, which

@@ -63,6 +63,7 @@ assert planned.with_content([*planned.content, ToolUseBlock("c", "f")]).has_cont
 # a live reply: every method gives the events to send; the message is typed as a reply
 live = ReplyEmitter("Friday")
 assert_type(live.text("Hel"), list[AgentEvent])
+assert_type(live.text("", new_block=True), list[AgentEvent])  # closes "Hel"; opens nothing yet
 assert_type(live.snapshot(), AssistantMessage | None)
 assert_type(live.events, tuple[AgentEvent, ...])
 assert_type(live.tool_result("c1", "partial output", name="search"), list[AgentEvent])
