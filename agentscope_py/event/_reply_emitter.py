@@ -114,9 +114,10 @@ class ReplyEmitter:
 
     def text(self, delta: str, *, new_block: bool = False) -> list[AgentEvent]:
         """More text: continues the text block being streamed, or opens one (closing the block
-        before it). An empty ``delta`` sends nothing, and opens no block. ``new_block=True``: the
+        before it). An empty ``delta`` adds no text and opens no block. ``new_block=True``: the
         delta begins a block of its own, even right after a text block (a provider that splits
-        its text into blocks, as Anthropic does at citations)."""
+        its text into blocks, as Anthropic does at citations); with an empty ``delta``, it only
+        closes the open one."""
         self._ready()
         _check_flag(new_block, "ReplyEmitter.text new_block")
         self._emitter.text_delta("text", check_str(delta, "ReplyEmitter.text delta"), None, new_block)
@@ -127,8 +128,8 @@ class ReplyEmitter:
     ) -> list[AgentEvent]:
         """More reasoning: continues the thinking block being streamed, or opens one.
         ``metadata`` becomes the block's, sent when it closes (the last given wins): an Anthropic
-        signature, which comes last, as ``{"anthropic": {"signature": ...}}``. ``new_block`` as for
-        :meth:`text`."""
+        signature, which comes last, as ``{"anthropic": {"signature": ...}}``; given with an empty
+        ``delta``, it opens a block if none is open. ``new_block`` as for :meth:`text`."""
         self._ready()
         _check_flag(new_block, "ReplyEmitter.thinking new_block")
         checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.thinking metadata")

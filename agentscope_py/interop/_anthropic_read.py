@@ -254,7 +254,7 @@ def _read_block(
     if block_type not in allowed:
         turn = "a user" if role == "user" else "an assistant"
         raise UnsupportedContentError(
-            f"{at(path, 'type')}: a {elided(block_type)} block in {turn} turn cannot be represented; "
+            f"{at(path, 'type')}: a block of type {elided(block_type)} in {turn} turn cannot be represented; "
             f"supported: {', '.join(allowed)}"
         )
     if block_type == "text":
@@ -302,7 +302,7 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
                 block, extras = read_media(block_obj, block_path, block_type)
             else:
                 raise UnsupportedContentError(
-                    f"{at(block_path, 'type')}: a {elided(block_type)} block in a tool result cannot be represented; "
+                    f"{at(block_path, 'type')}: a block of type {elided(block_type)} in a tool result cannot be represented; "
                     "supported: text, image, document"
                 )
             blocks.append(block)
