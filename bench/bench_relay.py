@@ -73,19 +73,23 @@ def _anthropic_events() -> list[Any]:
     return [adapter.validate_python(event) for event in raw]
 
 
-def setup_ours_openai() -> Op:
-    from agentscope_py import ReplyEmitter
-    from agentscope_py.interop import OpenAIStreamRelay
+def _relayed(relay_name: str, pieces: list[Any]) -> Op:
+    """Relay ``pieces`` with the relay class of that name into a fresh reply, to the end."""
+    from agentscope_py import ReplyEmitter, interop
 
-    chunks = _openai_chunks()
+    relay_class = getattr(interop, relay_name)
 
     def op() -> object:
-        relay = OpenAIStreamRelay(ReplyEmitter())
-        for chunk in chunks:
-            relay.feed(chunk)
+        relay = relay_class(ReplyEmitter())
+        for piece in pieces:
+            relay.feed(piece)
         return relay.end()
 
     return op
+
+
+def setup_ours_openai() -> Op:
+    return _relayed("OpenAIStreamRelay", _openai_chunks())
 
 
 def _openai_gathered(then_events: bool) -> Op:
@@ -115,18 +119,7 @@ def setup_openai_sdk() -> Op:
 
 
 def setup_ours_anthropic() -> Op:
-    from agentscope_py import ReplyEmitter
-    from agentscope_py.interop import AnthropicStreamRelay
-
-    events = _anthropic_events()
-
-    def op() -> object:
-        relay = AnthropicStreamRelay(ReplyEmitter())
-        for event in events:
-            relay.feed(event)
-        return relay.end()
-
-    return op
+    return _relayed("AnthropicStreamRelay", _anthropic_events())
 
 
 def _anthropic_gathered(then_events: bool) -> Op:
