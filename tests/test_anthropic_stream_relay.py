@@ -323,12 +323,18 @@ def test_the_signature_goes_with_the_thinking_block() -> None:
     ]
 
 
-def test_a_call_with_fields_of_its_own_goes_whole_with_them() -> None:
+def test_a_call_with_fields_of_its_own_streams_with_them() -> None:
     caller = {"type": "code_execution_20250825", "tool_id": "srvtoolu_1"}
     events = [_start(), *_block(0, {"type": "tool_use", "id": "toolu_1", "name": "get", "input": {}, "caller": caller},
                                 _json('{"a": 1}')), *_end("tool_use")]
+    relay = AnthropicStreamRelay(ReplyEmitter())
+    sent = [relay.feed(event) for event in events[:3]]
+    assert [type(event) for event in sent[2]] == [ToolCallDeltaEvent]  # its input, at once
     reply = check(events)
-    assert reply.message.content == (ToolUseBlock("toolu_1", "get", {"a": 1}, metadata={"anthropic": {"caller": caller}}),)
+    metadata = {"anthropic": {"caller": caller}}
+    assert reply.message.content == (ToolUseBlock("toolu_1", "get", {"a": 1}, '{"a": 1}', metadata=metadata),)
+    end = next(event for event in reply.events if type(event).__name__ == "ToolCallEndEvent")
+    assert end.metadata == {BLOCK_KEY: {"metadata": metadata}}  # the call's fields, on its end
 
 
 def test_a_streamed_call_keeps_its_argument_text() -> None:

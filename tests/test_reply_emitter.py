@@ -39,6 +39,7 @@ from agentscope_py import (
     ThinkingBlock,
     ThinkingBlockEndEvent,
     ToolCallDeltaEvent,
+    ToolCallEndEvent,
     ToolCallStartEvent,
     ToolCallState,
     ToolResultBlock,
@@ -523,6 +524,18 @@ def test_the_message_waits_for_finish() -> None:
     assert finished == [False, True] and repr(reply).endswith(": finished>")
 
 
+def test_a_calls_metadata_goes_with_its_end() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "get", '{"a": ', metadata={"anthropic": {"caller": {"type": "direct"}}})
+    caller = {"anthropic": {"caller": {"type": "code_execution", "tool_id": "srv_1"}}}
+    reply.tool_call("c1", arguments="1}", metadata=caller)  # the last given wins
+    end = reply.end_model_call()[0]
+    assert isinstance(end, ToolCallEndEvent) and end.metadata == {"agentscope_block": {"metadata": caller}}
+    reply.finish()
+    assert reply.message.content == (ToolUseBlock("c1", "get", {"a": 1}, '{"a": 1}', metadata=caller),)
+    assert assemble([AgentEvent.from_json(event.to_json()) for event in reply.events], strict=True) == [reply.message]
+
+
 def test_parallel_tool_calls_may_interleave_their_fragments() -> None:
     reply = ReplyEmitter()
     reply.text("Two lookups.")
@@ -574,6 +587,7 @@ def test_an_error_before_anything_was_sent_loses_no_event() -> None:
         (lambda: ReplyEmitter(metadata=[1]), "ReplyEmitter metadata"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().tool_call(None), "tool_call id must be a str"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().tool_call("c1", "f", None), "tool_call arguments must be a str"),  # type: ignore[arg-type]
+        (lambda: ReplyEmitter().tool_call("c1", "f", metadata=[1]), "tool_call metadata"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().block("text"), "needs a content block instance"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().end_model_call({"input_tokens": 1}), "must be a ChatUsage or None"),  # type: ignore[arg-type]
         (lambda: ReplyEmitter().finish("MODEL_STOP"), "generate_reason"),  # type: ignore[arg-type]

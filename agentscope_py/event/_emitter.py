@@ -161,7 +161,7 @@ class _OpenBlock:
         self.args = args
         self.delta = delta
         self.end = end
-        self.metadata: Mapping[str, Any] | None = None  # a thinking block's, sent on its end event
+        self.metadata: Mapping[str, Any] | None = None  # a thinking block's or a call's, sent on its end event
 
 
 class Emitter:
@@ -267,8 +267,9 @@ class Emitter:
         if delta:
             self.add(block.delta, *block.args, delta)
 
-    def call_delta(self, call_id: str, name: str | None, fragment: str) -> None:
-        """An arguments ``fragment`` of the tool call ``call_id``, opening it if it is not open."""
+    def call_delta(self, call_id: str, name: str | None, fragment: str, metadata: Mapping[str, Any] | None = None) -> None:
+        """An arguments ``fragment`` of the tool call ``call_id``, opening it if it is not open;
+        ``metadata``: the call's, sent when it closes."""
         block = self.open_calls.get(call_id)
         if block is None:
             if self.segment_kind == _MODEL_CALL and ("call", call_id) in self.used:
@@ -291,6 +292,8 @@ class Emitter:
             self.made_call(call_id)
         elif name and name != block.args[2]:  # a provider may send the name again, or "" after the first
             raise ArgumentValueError(f"the tool call {call_id!r} is named {block.args[2]!r}, not {name!r}")
+        if metadata is not None:
+            block.metadata = metadata
         if fragment:
             self.add(ToolCallDeltaEvent, *block.args, fragment)
 
@@ -356,15 +359,19 @@ class Emitter:
         block = self.open
         if block is not None:
             self.open = None
-            metadata = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
-            self.add(block.end, *block.args, metadata=metadata)
+            self.add_end(block)
+
+    def add_end(self, block: _OpenBlock) -> None:
+        """The end event of a text, thinking or call block, with the block's metadata if it has any."""
+        metadata = None if block.metadata is None else {BLOCK_KEY: {"metadata": block.metadata}}
+        self.add(block.end, *block.args, metadata=metadata)
 
     def close_blocks(self) -> None:
         """Close every block being streamed, in the order they opened: a tool result without a
         state, so that it stays RUNNING, as a tool that did not finish."""
         self.close_text()
         for call in self.open_calls.values():
-            self.add(call.end, *call.args)
+            self.add_end(call)
         self.open_calls.clear()
         for call_id, result in self.open_results.items():
             self.add(result.end, *result.args, None)

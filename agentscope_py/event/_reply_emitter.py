@@ -136,15 +136,24 @@ class ReplyEmitter:
         self._emitter.text_delta("thinking", check_str(delta, "ReplyEmitter.thinking delta"), checked, new_block)
         return self._returned()
 
-    def tool_call(self, id: str, name: str | None = None, arguments: str = "") -> list[AgentEvent]:
+    def tool_call(
+        self,
+        id: str,
+        name: str | None = None,
+        arguments: str = "",
+        *,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[AgentEvent]:
         """A fragment of the JSON ``arguments`` of the tool call ``id``, which opens when it is not
         open. ``name`` is required when the call opens, and may be left out (``None`` or ``""``)
         after. Calls may stream side by side; a call closes when a block other than a tool call
-        begins, or its model call ends, and cannot go on after."""
+        begins, or its model call ends, and cannot go on after. ``metadata`` becomes the call's,
+        sent when it closes (the last given wins), as for :meth:`thinking`."""
         self._ready()
         check_str(id, "ReplyEmitter.tool_call id")
         check_optional_str(name, "ReplyEmitter.tool_call name")
-        self._emitter.call_delta(id, name, check_str(arguments, "ReplyEmitter.tool_call arguments"))
+        checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.tool_call metadata")
+        self._emitter.call_delta(id, name, check_str(arguments, "ReplyEmitter.tool_call arguments"), checked)
         return self._returned()
 
     def tool_result(self, id: str, output: str | ContentBlock = "", *, name: str | None = None) -> list[AgentEvent]:

@@ -8,7 +8,7 @@ answer is over: what describes the answer (its usage, why it stopped, its ids,
 the citations, the server tools' blocks) comes from there, so that the message
 the reply makes is the one ``from_anthropic_response`` makes of the answer.  A
 block the reply cannot stream as it is goes whole when it ends, built as the
-reader builds it: redacted thinking, and a tool call with fields of its own.
+reader builds it: redacted thinking, and a tool call whose input came whole.
 """
 
 from __future__ import annotations
@@ -222,9 +222,8 @@ class AnthropicStreamRelay(AnswerRelay):
         events = self._close()
         mode: _Mode
         if call is not None:
-            # Fields of its own (a caller) go in the block's metadata, which only a whole block brings; and an
-            # input given in the start, not in fragments, has no JSON text to stream.
-            mode = "call" if not call.metadata and not call.input else "whole"
+            # An input given in the start, not in fragments, has no JSON text to stream.
+            mode = "call" if not call.input else "whole"
         elif kind in ("text", "thinking"):
             mode = "streamed"
         else:
@@ -238,7 +237,8 @@ class AnthropicStreamRelay(AnswerRelay):
             if mode == "call":
                 block.opened = True
                 self._streaming = None
-                events += self._reply.tool_call(block.call_id, call.name, "")
+                # Fields of its own (a caller) are the call's metadata, as the reader keeps them.
+                events += self._reply.tool_call(block.call_id, call.name, "", metadata=call.metadata or None)
         elif mode == "streamed":
             events += self._stream(block, fields[kind])
         return events

@@ -66,6 +66,7 @@ assert_type(live.text("Hel"), list[AgentEvent])
 assert_type(live.text("", new_block=True), list[AgentEvent])  # closes "Hel"; opens nothing yet
 assert_type(live.snapshot(), AssistantMessage | None)
 assert_type(live.events, tuple[AgentEvent, ...])
+assert_type(live.tool_call("c1", "search", "{}", metadata={"trace": 1}), list[AgentEvent])
 assert_type(live.tool_result("c1", "partial output", name="search"), list[AgentEvent])
 assert_type(live.tool_result("c1", ImageBlock(URLSource("https://example.com/a.png"))), list[AgentEvent])
 assert_type(live.end_tool_result("c1", ToolResultState.ERROR, metadata={"retry": True}), list[AgentEvent])
