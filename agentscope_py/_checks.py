@@ -99,6 +99,12 @@ def _fail(arg: str, expected: str, value: object) -> ArgumentTypeError:
     return ArgumentTypeError(f"{arg} must be {expected}, got {describe(value)}")
 
 
+def check_bool(value: object, arg: str) -> bool:
+    if type(value) is bool:  # exactly: 0 and 1 are ints, not flags
+        return value
+    raise _fail(arg, "a bool", value)
+
+
 def check_str(value: object, arg: str) -> str:
     if isinstance(value, str):
         return value

@@ -25,7 +25,7 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._checks import describe
+from .._checks import check_bool, describe
 from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
 from .._ids import new_hex_id
 from .._json import encode_value
@@ -106,8 +106,7 @@ def events_from_message(
         raise ArgumentValueError(f"chunk_size must be a positive int (characters per delta), got {chunk_size!r}")
     if source is not None and not isinstance(source, str):
         raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")
-    if type(with_result) is not bool:
-        raise ArgumentTypeError(f"with_result must be a bool, got {describe(with_result)}")
+    check_bool(with_result, "with_result")
     emitter = Emitter(chunk_size, source)
     info: dict[str, Any] = {"timestamp": msg.timestamp}
     if msg.metadata:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from .._checks import check_enum, check_mapping, check_optional_str, check_str, describe
+from .._checks import check_bool, check_enum, check_mapping, check_optional_str, check_str, describe
 from .._enums import GenerateReason, ToolResultState
 from .._frozen import FrozenDict
 from .._ids import new_msg_id
@@ -28,11 +28,6 @@ def _without_reason(metadata: FrozenDict) -> FrozenDict:
     if _REASON not in metadata:
         return metadata
     return FrozenDict({key: value for key, value in metadata.items() if key != _REASON})
-
-
-def _check_flag(value: object, arg: str) -> None:
-    if type(value) is not bool:
-        raise ArgumentTypeError(f"{arg} must be a bool, got {describe(value)}")
 
 
 class ReplyEmitter:
@@ -119,7 +114,7 @@ class ReplyEmitter:
         its text into blocks, as Anthropic does at citations); with an empty ``delta``, it only
         closes the open one."""
         self._ready()
-        _check_flag(new_block, "ReplyEmitter.text new_block")
+        check_bool(new_block, "ReplyEmitter.text new_block")
         self._emitter.text_delta("text", check_str(delta, "ReplyEmitter.text delta"), None, new_block)
         return self._returned()
 
@@ -131,7 +126,7 @@ class ReplyEmitter:
         signature, which comes last, as ``{"anthropic": {"signature": ...}}``; given with an empty
         ``delta``, it opens a block if none is open. ``new_block`` as for :meth:`text`."""
         self._ready()
-        _check_flag(new_block, "ReplyEmitter.thinking new_block")
+        check_bool(new_block, "ReplyEmitter.thinking new_block")
         checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.thinking metadata")
         self._emitter.text_delta("thinking", check_str(delta, "ReplyEmitter.thinking delta"), checked, new_block)
         return self._returned()
@@ -231,7 +226,7 @@ class ReplyEmitter:
         self._ready()
         reason = check_enum(generate_reason, GenerateReason, "ReplyEmitter.finish generate_reason")
         late = _without_reason(check_mapping(metadata, "ReplyEmitter.finish metadata"))
-        _check_flag(with_result, "ReplyEmitter.finish with_result")
+        check_bool(with_result, "ReplyEmitter.finish with_result")
         emitter, first = self._emitter, self._sent
         emitter.end_segment()  # first, so that the calls the events below list are complete
         self._feed()

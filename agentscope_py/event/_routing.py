@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._checks import describe
+from .._checks import check_bool
 from .._messages import AssistantMessage
 from .._shown import shown
-from ..errors import ArgumentTypeError, StreamError
+from ..errors import StreamError
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
 from ._reply_state import BlockAccumulator, CompletedReplies, Reply, ToolCallAccumulator
@@ -45,9 +45,7 @@ class ReplyRouter:
     _run: tuple[Reply, Any] | None = None  # the reply and block a ``feed_all`` run is appending to
 
     def __init__(self, strict: bool = False) -> None:
-        if type(strict) is not bool:
-            raise ArgumentTypeError(f"strict must be a bool, got {describe(strict)}")
-        self._strict = strict
+        self._strict = check_bool(strict, "strict")
         self._anomalies: list[StreamAnomaly] = []
         self._routes: dict[tuple[str | None, str | None], Reply] = {}  # (source, reply id) -> open reply
         self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
