@@ -12,15 +12,18 @@ Server side, :func:`encode_events` writes a stream and resumes it after a
 client's ``Last-Event-ID``.  Client side, :class:`SSEParser` parses any event
 stream incrementally, :func:`parse_events` turns one into agent events, and
 :class:`ResumableEventStream` reads one over HTTP, reconnecting when the
-connection drops.
+connection drops (:class:`AsyncResumableEventStream` in async code, with httpx).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Iterator, Mapping, Set
+from typing import TYPE_CHECKING, Any
 
-from ._sse_client import ResumableEventStream, decode_event, is_agent_event_message, is_reply_end
+from ._sse_client import ResumableEventStream
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
+from ._sse_resume import decode_event, is_agent_event_message, is_reply_end
 from ._checks import check_optional_str, check_str, describe
 from ._json import has_lone_surrogate
 from ._shown import elided
@@ -30,6 +33,7 @@ from .event import AgentEvent
 
 __all__ = [
     "MAX_RETRY",
+    "AsyncResumableEventStream",
     "Chunk",
     "ResumableEventStream",
     "SSEMessage",
@@ -42,6 +46,31 @@ __all__ = [
     "parse_events",
     "parse_messages",
 ]
+
+if TYPE_CHECKING:
+    from ._sse_async import AsyncResumableEventStream
+else:
+
+    def __getattr__(name: str) -> Any:
+        # Loaded on first use: it needs httpx (the async extra), which the rest of the module does not.
+        if name != "AsyncResumableEventStream":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        try:
+            module = importlib.import_module("._sse_async", __package__)
+        except ModuleNotFoundError as error:
+            if error.name not in ("httpx", "anyio"):
+                raise
+            raise ModuleNotFoundError(
+                "AsyncResumableEventStream reads with httpx, which is not installed: "
+                "pip install 'agentscope-py[async]' (or httpx)",
+                name=error.name,
+            ) from error
+        globals()[name] = value = module.AsyncResumableEventStream
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})
+
 
 _PIECE_SIZE = 64 * 1024  # characters or bytes of a stream given whole, parsed at a time
 

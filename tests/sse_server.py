@@ -16,12 +16,44 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import attrs
 
-from agentscope_py.event import AgentEvent
+from agentscope_py import (
+    AssistantMessage,
+    Base64Source,
+    ChatUsage,
+    DataBlock,
+    GenerateReason,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolResultState,
+    ToolUseBlock,
+)
+from agentscope_py.event import AgentEvent, events_from_message
 from agentscope_py.sse import encode_comment, encode_events
 
-__all__ = ["RawServer", "StreamServer", "serve_bodies", "serve_events", "serve_raw"]
+__all__ = ["EVENTS", "MESSAGE", "SYSTEM_CALLING", "RawServer", "StreamServer", "serve_bodies", "serve_events", "serve_raw"]
 
 SOCKET_TIMEOUT = 5.0
+
+
+def big_reply() -> AssistantMessage:
+    """A reply worth streaming: reasoning, a long text, a tool call and its result, an image."""
+    return AssistantMessage(
+        ThinkingBlock("Let me look that up. " * 40),
+        TextBlock("".join(f"word{i} é🌍\u2028 " for i in range(6000))),
+        ToolUseBlock("call-1", "search", {"q": "kittens", "n": 3}, '{"q": "kittens", "n": 3}'),
+        ToolResultBlock("call-1", "search", [TextBlock("3 hits\nline two")], state=ToolResultState.SUCCESS),
+        DataBlock(Base64Source("image/png", "iVBORw0KGgo=" * 20), "data-9", "chart.png"),
+        name="Friday",
+        usage=ChatUsage(120, 45, 7, 1.25),
+        generate_reason=GenerateReason.TOOL_CALLS,
+    )
+
+
+MESSAGE = big_reply()
+EVENTS = events_from_message(MESSAGE, chunk_size=32)
+# A result whose message breaks its role's rules: decoding it raises RoleContentError, as for any JSON.
+SYSTEM_CALLING = 'data: {"type":"AGENT_RESULT","result":{"role":"SYSTEM","content":[{"type":"tool_use","id":"c","name":"n"}]}}\n\n'
 
 
 @attrs.define

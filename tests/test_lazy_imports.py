@@ -77,3 +77,29 @@ def test_dir_lists_the_lazy_names_without_loading_them() -> None:
         "assert set(agentscope_py.__all__) <= set(listed)\n"
         "assert 'agentscope_py.event' not in sys.modules"
     )
+
+
+def test_the_sse_module_leaves_httpx_until_the_asyncio_client_is_used() -> None:
+    _run(
+        "import sys\n"
+        "from agentscope_py import sse\n"
+        "assert 'httpx' not in sys.modules and 'AsyncResumableEventStream' in dir(sse)\n"
+        "from agentscope_py.sse import AsyncResumableEventStream\n"
+        "assert 'httpx' in sys.modules and AsyncResumableEventStream.__module__ == 'agentscope_py._sse_async'\n"
+        "assert not hasattr(sse, 'NoSuchClient')"
+    )
+
+
+def test_without_httpx_the_asyncio_client_says_what_to_install() -> None:
+    _run(
+        "import sys\n"
+        "sys.modules['httpx'] = None  # as if it were not installed\n"
+        "from agentscope_py import sse\n"
+        "try:\n"
+        "    sse.AsyncResumableEventStream\n"
+        "except ModuleNotFoundError as error:\n"
+        "    assert \"pip install 'agentscope-py[async]'\" in str(error) and error.name == 'httpx', error\n"
+        "else:\n"
+        "    raise AssertionError('no error')\n"
+        "assert sse.ResumableEventStream.__name__ == 'ResumableEventStream'"
+    )

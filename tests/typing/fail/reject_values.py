@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import httpx
+
 from agentscope_py import (
     AssistantMessage,
     ChatUsage,
@@ -79,3 +81,13 @@ live.finish("MODEL_STOP")  # E: arg-type "str"
 live.tool_result("c1", {"text": "found"})  # E: arg-type "dict[str, str]"
 live.end_tool_result("c1", "success")  # E: arg-type "str"
 live.events.append(live.text("x")[0])  # E: attr-defined
+
+# each resumable client is read its own way, and the asyncio one sends with an httpx.AsyncClient only
+sse.AsyncResumableEventStream("http://127.0.0.1:8000/reply", client=httpx.Client())  # E: arg-type "Client"
+for _ in sse.AsyncResumableEventStream("http://127.0.0.1:8000/reply"):  # E: attr-defined
+    pass
+
+
+async def read_sync_client_in_async_for() -> None:
+    async for _ in sse.ResumableEventStream("http://127.0.0.1:8000/reply"):  # E: attr-defined
+        pass

@@ -29,7 +29,7 @@ from agentscope_py.interop import (
     from_vercel_ai,
     to_openai,
 )
-from agentscope_py.sse import Chunk, parse_messages
+from agentscope_py.sse import AsyncResumableEventStream, Chunk, ResumableEventStream, parse_messages
 
 # every reader gives messages whose blocks are typed
 for read in (from_openai, from_anthropic, from_agentflow, from_vercel_ai, from_swarm_kit):
@@ -73,3 +73,15 @@ assert_type(live.end_tool_result("c1", ToolResultState.ERROR, metadata={"retry":
 live.finish()
 assert_type(live.message, AssistantMessage)
 assert live.message.get_text_content() == "Hel"
+
+# both clients yield events: one to ``for``, the other to ``async for`` (defined, not run: no server)
+def read_blocking(url: str) -> None:
+    for event in ResumableEventStream(url, stop=lambda event: event.id == "e9"):
+        assert_type(event, AgentEvent)
+
+
+async def read_async(url: str) -> None:
+    async for event in AsyncResumableEventStream(url, client=None, headers={"Authorization": b"Bearer t"}):
+        assert_type(event, AgentEvent)
+    assert_type(AsyncResumableEventStream(url).last_event_id, str)
+

@@ -1,0 +1,249 @@
+"""What the resumable clients share: their arguments, the request they send, the events a
+response's bytes bring, and when to stop reconnecting.
+
+The HTTP is each client's own: ``_sse_client`` reads with the standard library's
+``http.client``, ``_sse_async`` with httpx.  Everything that decides what the
+reader sees is here, once, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+
+from ._checks import check_float, check_optional_str, check_str, describe
+from ._json import has_lone_surrogate
+from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
+from ._shown import elided
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEMessage, SSEParser, check_size
+from ._sse_request import parse_url, request_headers
+from .errors import ArgumentTypeError, ArgumentValueError, DecodeError, RoleContentError, StreamConnectionError
+from .event import AgentEndEvent, AgentEvent
+from .event._types import AgentEventType
+
+__all__ = ["Reading", "ResumableClient", "decode_event", "is_agent_event_message", "is_reply_end"]
+
+# About 31 years: "forever" for a wait.  Socket timeouts and sleeps past a few times this raise
+# OverflowError or OSError, which a caller would meet only at the first connection or retry.
+_LONGEST_WAIT = 1e9
+
+
+def is_reply_end(event: AgentEvent) -> bool:
+    """True for the top-level agent's ``AgentEndEvent``: the end of the reply being streamed."""
+    return type(event) is AgentEndEvent and event.source is None
+
+
+def is_agent_event_message(event_name: str) -> bool:
+    """Whether an SSE message named ``event_name`` carries an agent event.
+
+    Unnamed messages (``"message"``) and the event type names (legacy aliases
+    included) do; anything else (``"ping"``, ``"heartbeat"`` …) is the server's
+    own business and is skipped.
+    """
+    if event_name == "message":
+        return True
+    try:
+        AgentEventType.from_value(event_name)
+    except ValueError:
+        return False
+    return True
+
+
+def decode_event(message: SSEMessage, limits: DecodeLimits) -> AgentEvent:
+    """The agent event ``message`` carries.  What ``AgentEvent.from_json`` raises for its data (a
+    :class:`DecodeError`, or a :class:`RoleContentError` for a result that breaks its role's rules)
+    also says which message it was."""
+    try:
+        return AgentEvent.from_json(message.data, limits=limits)
+    except (DecodeError, RoleContentError) as error:
+        # "message" is SSE's name for an unnamed message: saying it would read as a name the server chose.
+        where = "an unnamed SSE message" if message.event == "message" else f"the SSE message {elided(message.event)}"
+        if message.last_event_id:
+            where += f" with last event id {elided(message.last_event_id)}"
+        if isinstance(error, RoleContentError):
+            raise RoleContentError(f"{error} (in {where})") from None
+        raise DecodeError(f"{error.reason} (in {where})", error.path) from None
+
+
+class ResumableClient:
+    """The arguments and the state of a resumable client, checked where it is made (the
+    clients' docstrings say what each means)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        last_event_id: str | None = None,
+        headers: Mapping[str, str | bytes] | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 5,
+        retry_delay: float = 1.0,
+        stop: Callable[[AgentEvent], bool] | None = is_reply_end,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        limits: DecodeLimits = DEFAULT_LIMITS,
+    ) -> None:
+        self._https, self._host, self._port, self._target = parse_url(check_str(url, "url"))
+        self._headers, given = request_headers(headers)
+        last_event_id = check_optional_str(last_event_id, "last_event_id")
+        if last_event_id is None:  # the argument wins over a header
+            last_event_id = given
+        elif any(c in last_event_id for c in "\r\n\0"):
+            raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
+        elif has_lone_surrogate(last_event_id):  # an id read from JSON may hold one: it has no UTF-8
+            raise ArgumentValueError(
+                f"last_event_id {last_event_id!r} holds a lone surrogate, which cannot be sent as UTF-8"
+            )
+        retries: object = max_retries  # typed as an int, but callers without mypy may pass anything
+        if not isinstance(retries, int) or isinstance(retries, bool):
+            raise ArgumentTypeError(f"max_retries must be an int, got {describe(max_retries)}")
+        if max_retries < 0:
+            raise ArgumentValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
+        timeout = check_float(timeout, "timeout", stored=False)
+        retry_delay = check_float(retry_delay, "retry_delay", stored=False)
+        if not 0 < timeout <= _LONGEST_WAIT or not 0 <= retry_delay <= _LONGEST_WAIT:
+            raise ArgumentValueError(
+                f"timeout must be > 0 and retry_delay >= 0, both at most {_LONGEST_WAIT:.0e} seconds, "
+                f"got {timeout!r} and {retry_delay!r}"
+            )
+        if stop is not None and not callable(stop):
+            raise ArgumentTypeError(f"stop must be a function of an event, or None, got {describe(stop)}")
+        check_size(max_message_size, "max_message_size")
+        check_limits(limits)
+        self.url = url
+        self.last_event_id: str = last_event_id or ""
+        self.reconnects: int = 0
+        self._timeout = timeout
+        self._max_retries = max_retries
+        self._delay = retry_delay
+        self._stop = stop
+        self._max_message_size = max_message_size
+        self._limits = limits
+        # Held while an iteration runs: a second reader would move last_event_id and the retry delay
+        # under the first, which would then resume from the wrong place and miss events.  A Lock, not
+        # an RLock: iterated with asyncio.to_thread, the next event may be asked for from another thread.
+        self._reading = threading.Lock()
+
+    def _start_reading(self) -> Reading:
+        if not self._reading.acquire(blocking=False):
+            name = type(self).__name__
+            raise ArgumentValueError(
+                f"{self.url}: this {name} is already being iterated, and a client has one reader; give each "
+                f"reader a client of its own ({name}(url, last_event_id=other.last_event_id) follows from the "
+                "same point), or close the first iterator before iterating again"
+            )
+        return Reading(self)
+
+    def _request_headers(self) -> dict[str, bytes]:
+        if not self.last_event_id:
+            return self._headers
+        # UTF-8, as browsers send it: as text, HTTP would send Latin-1, and fail on "事件-3".
+        return {**self._headers, "Last-Event-ID": self.last_event_id.encode()}
+
+    def _refusal(self, status: int, reason: str, content_type: str, encoding: str) -> StreamConnectionError | None:
+        """Why a response (not 204) is no event stream to read, or ``None`` when it is one.  As in
+        ``EventSource``, such an answer is not a dropped connection: it is not retried."""
+        if status != 200 or content_type.split(";")[0].strip().lower() != "text/event-stream":
+            return StreamConnectionError(
+                f"{self.url}: expected 200 with a text/event-stream body, got "
+                f"{status} {reason} ({content_type or 'no Content-Type'})"
+            )
+        encoding = encoding.strip().lower() or "identity"
+        if encoding != "identity":
+            # Asked for identity: compressed bytes would parse as no event.
+            return StreamConnectionError(
+                f"{self.url}: the server sent the stream encoded as {encoding!r}, which the client did not ask for "
+                "and cannot read"
+            )
+        return None
+
+
+class Reading:
+    """One iteration of a client: the events it yielded, and how its connections went."""
+
+    def __init__(self, client: ResumableClient) -> None:
+        self._client = client
+        self._seen: set[str] = set()  # ids already yielded: a server may replay them after a reconnection
+        self._fruitless = 0  # connections in a row that brought no new event
+        self._delivered = False  # whether any connection brought an event: the stream works, but never stops
+        self._progressed = False  # whether this connection brought a new event
+        self._parser = SSEParser()  # each connection's own, from connected()
+        #: Whether the caller's ``stop`` is running: an ``OSError`` it raises is theirs, not a dropped connection.
+        self.in_stop = False
+
+    def close(self) -> None:
+        """Lets go of the client, which another iteration may then read."""
+        self._client._reading.release()
+
+    def connected(self) -> None:
+        """A response with a body to read has begun."""
+        client = self._client
+        self._progressed = False
+        self._parser = SSEParser(client.last_event_id, max_message_size=client._max_message_size)
+
+    def new_events(self, chunk: bytes) -> Iterator[AgentEvent]:
+        """The agent events ``chunk`` completes that were not yielded before; keeps the client's
+        ``last_event_id`` and reconnection delay up to date as the messages arrive."""
+        client, parser = self._client, self._parser
+        for message in parser.feed(chunk):
+            client.last_event_id = message.last_event_id
+            if not is_agent_event_message(message.event):
+                continue
+            event = decode_event(message, client._limits)
+            if event.id is not None:
+                if event.id in self._seen:
+                    continue
+                self._seen.add(event.id)
+                # An event without an id cannot be told from its replay: it is yielded, but only an
+                # event never seen before shows the stream moving on.
+                self._progressed = True
+            self._delivered = True
+            yield event
+        # A message with an id and no data moves the id too (a server's checkpoint), as in a browser.
+        client.last_event_id = parser.last_event_id
+        if parser.retry is not None:
+            client._delay = parser.retry / 1000
+
+    def ended(self) -> None:
+        """The response's body ended without a fault."""
+        self._parser.close()
+
+    def stops(self, event: AgentEvent) -> bool:
+        """Whether ``event`` is the last to read."""
+        stop = self._client._stop
+        if stop is None:
+            return False
+        self.in_stop = True
+        stopped = stop(event)
+        self.in_stop = False
+        return stopped
+
+    def retry_delay(self, cause: BaseException | None) -> float:
+        """The connection is over (with ``cause``, or closed by the server): the seconds to wait
+        before the next one, or :class:`StreamConnectionError` when it is time to give up."""
+        client = self._client
+        self._fruitless = 0 if self._progressed else self._fruitless + 1
+        if self._fruitless > client._max_retries:
+            raise self._given_up(cause) from cause
+        client.reconnects += 1
+        return client._delay
+
+    def _given_up(self, cause: BaseException | None) -> StreamConnectionError:
+        client, fruitless = self._client, self._fruitless
+        if fruitless == 1:
+            connections, last = "1 connection", "it"
+        else:
+            connections, last = f"{fruitless} connections in a row", "the last"
+        ended = f"{last} failed with {cause!r}" if cause else f"the server closed {last}"
+        hint = ""
+        if cause is None and self._delivered and client._stop is not None:
+            # Events came, then clean closes: most likely the stream is over, and its last event is
+            # not the one stop waits for (a bare model call sends no AgentEndEvent).
+            hint = (
+                "; the server sent events, then closed without the one stop= ends on (by default the top-level "
+                "AgentEndEvent, which a bare model call's stream has none of): pass a stop= that ends on the "
+                "stream's last event, or have the server answer 204 No Content once it has sent everything"
+            )
+        return StreamConnectionError(
+            f"{client.url}: {connections} brought no new event ({ended}); giving up after "
+            f"max_retries={client._max_retries} reconnections: check the server, or raise max_retries{hint}"
+        )

@@ -1,0 +1,687 @@
+"""The resumable clients end to end: agent events served over HTTP on 127.0.0.1, cut and resumed.
+
+Each behaviour is tested on both clients through the ``client`` fixture:
+``ResumableEventStream`` (http.client) and ``AsyncResumableEventStream`` (httpx),
+the latter run with asyncio and with trio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import gc
+import http.client
+import itertools
+import socket
+import threading
+import warnings
+from collections.abc import AsyncIterable, Awaitable, Callable
+from typing import Any
+
+import attrs
+import httpx
+import pytest
+import trio
+from sse_server import (
+    EVENTS,
+    MESSAGE,
+    SOCKET_TIMEOUT,
+    SYSTEM_CALLING,
+    StreamServer,
+    keep_alive_preamble,
+    serve_bodies,
+    serve_events,
+    serve_raw,
+)
+
+from agentscope_py import (
+    AgentEvent,
+    AssistantMessage,
+    ArgumentTypeError,
+    ArgumentValueError,
+    DecodeError,
+    RoleContentError,
+    StreamConnectionError,
+)
+from agentscope_py.event import AgentEndEvent, AgentStartEvent, assemble, events_from_message
+from agentscope_py.sse import AsyncResumableEventStream, ResumableEventStream, SSEParser, encode_event
+
+TIMEOUT = 5.0
+AnyStream = ResumableEventStream | AsyncResumableEventStream
+
+
+@attrs.frozen
+class Reader:
+    """One of the clients, made and read the same way whichever it is: ``run`` runs an async
+    function for the asyncio client (with asyncio or trio), ``None`` for the standard-library one."""
+
+    make: type[ResumableEventStream] | type[AsyncResumableEventStream]
+    run: Callable[[Callable[[], Awaitable[None]]], object] | None = None
+
+    def read(self, stream: AnyStream) -> list[AgentEvent]:
+        received: list[AgentEvent] = []
+        self.read_into(stream, received)
+        return received
+
+    def read_into(self, stream: AnyStream, received: list[AgentEvent]) -> None:
+        """Appends each event as it comes, so that what came before an error is there after it."""
+        if isinstance(stream, ResumableEventStream):
+            received.extend(stream)  # extend appends as it iterates
+        else:
+            assert self.run is not None
+            self.run(functools.partial(_append_each, stream, received))
+
+
+async def _append_each(stream: AsyncIterable[AgentEvent], received: list[AgentEvent]) -> None:
+    async for event in stream:
+        received.append(event)
+
+
+def _run_in_asyncio(function: Callable[[], Awaitable[None]]) -> None:
+    async def main() -> None:
+        await function()
+
+    asyncio.run(main())
+
+
+def _run_in_trio(function: Callable[[], Awaitable[None]]) -> None:
+    with warnings.catch_warnings():
+        # httpx's and httpcore's own async generators, left when a response closes before its end
+        # (a drop, or the stop event), warn under trio: theirs to close (encode/httpx#3686).
+        warnings.filterwarnings("ignore", r"Async generator '(httpx|httpcore)\.", ResourceWarning)
+        trio.run(function)
+
+
+@pytest.fixture(
+    params=[
+        Reader(ResumableEventStream),
+        Reader(AsyncResumableEventStream, _run_in_asyncio),
+        Reader(AsyncResumableEventStream, _run_in_trio),
+    ],
+    ids=["sync", "asyncio", "trio"],
+)
+def client(request: pytest.FixtureRequest) -> Reader:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_client_resumes_after_every_cut_and_gets_every_event_once(client: Reader, seed: int) -> None:
+    state = StreamServer(EVENTS, cuts=6, seed=seed)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
+        received = client.read(stream)
+    assert len(EVENTS) > 2000
+    assert received == EVENTS
+    assert assemble(received) == [MESSAGE]
+    assert stream.reconnects == 6
+    assert stream.last_event_id == EVENTS[-1].id
+    # Every reconnection named the last event it had: never an event it had not received.
+    assert state.last_event_ids[0] is None
+    ids = [event.id for event in EVENTS]
+    resumed_at = [ids.index(last) for last in state.last_event_ids[1:] if last]
+    assert resumed_at == sorted(resumed_at)
+
+
+def test_a_stalled_connection_times_out_and_is_resumed(client: Reader) -> None:
+    state = StreamServer(EVENTS, cuts=2, seed=4, stall=True)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=0.5, retry_delay=0.001)
+        received = client.read(stream)
+    assert received == EVENTS
+    # Each stall times out and is resumed; a machine busy enough to pause the server as long adds one.
+    assert stream.reconnects >= 2
+
+
+def test_without_last_event_id_support_the_client_drops_the_replayed_events(client: Reader) -> None:
+    state = StreamServer(EVENTS, cuts=4, seed=7, honour_last_event_id=False)
+    with serve_events(state):
+        received = client.read(client.make(state.url, timeout=TIMEOUT, retry_delay=0.001))
+    assert received == EVENTS
+
+
+def test_a_stream_without_an_end_event_ends_when_the_server_answers_204(client: Reader) -> None:
+    events = EVENTS[1:-1]  # no AgentStart/AgentEnd: the client cannot know where the reply ends
+    state = StreamServer(events, cuts=2, seed=3)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, retry_delay=0.001, stop=None)
+        received = client.read(stream)
+    assert received == events
+    assert state.last_event_ids[-1] == events[-1].id  # the final request, answered with 204
+
+
+def test_resuming_from_a_known_last_event_id(client: Reader) -> None:
+    state = StreamServer(EVENTS)
+    with serve_events(state):
+        received = client.read(client.make(state.url, last_event_id=EVENTS[99].id, timeout=TIMEOUT))
+    assert received == EVENTS[100:]
+    assert state.last_event_ids == [EVENTS[99].id]
+
+
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_a_last_event_id_header_of_the_caller_is_where_the_stream_starts_and_is_sent_once(client: Reader, as_bytes: bool) -> None:
+    state = StreamServer(EVENTS, cuts=2, seed=5, cut_before=len("".join(map(encode_event, EVENTS[100:200]))))
+    given = EVENTS[99].id or ""
+    headers: dict[str, str | bytes] = {"last-event-id": given.encode() if as_bytes else given, "accept": "text/event-stream"}
+    with serve_events(state):
+        stream = client.make(state.url, headers=headers, timeout=TIMEOUT, retry_delay=0.001)
+        received = client.read(stream)
+    assert received == EVENTS[100:] and stream.reconnects == 2
+    # Each request carried one Last-Event-ID, the latest: never the caller's stale one beside it.
+    assert state.last_event_ids[0] == EVENTS[99].id
+    assert all(sent is not None and "," not in sent for sent in state.last_event_ids)
+    assert state.last_event_ids[1] != EVENTS[99].id
+
+
+def test_comments_messages_of_other_kinds_and_sub_agent_events_pass_as_they_should(client: Reader) -> None:
+    # A sub-agent's reply interleaved with the parent's: its AgentEndEvent does not end the stream.
+    sub_agent = events_from_message(AssistantMessage("from the researcher"), source="main/researcher")
+    events = EVENTS[:3] + sub_agent + EVENTS[3:]
+    state = StreamServer(events, cuts=2, seed=11, preamble=keep_alive_preamble())
+    with serve_events(state):
+        received = client.read(client.make(state.url, timeout=TIMEOUT, retry_delay=0.001))
+    assert received == events
+
+
+def test_a_server_that_keeps_dropping_without_progress_makes_the_client_give_up(client: Reader) -> None:
+    # Each connection is cut inside a long comment, before any event: no progress, ever.
+    state = StreamServer(EVENTS, cuts=100, seed=5, preamble=": " + "x" * 5000 + "\n\n", cut_before=5000)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
+        with pytest.raises(StreamConnectionError, match="4 connections in a row brought no new event"):
+            client.read(stream)
+    assert len(state.last_event_ids) == 4
+    assert stream.reconnects == 3
+
+
+def test_a_response_that_is_not_an_event_stream_is_not_retried(client: Reader) -> None:
+    state = StreamServer(EVENTS, content_type="application/json")
+    with serve_events(state):
+        with pytest.raises(StreamConnectionError, match="text/event-stream"):
+            client.read(client.make(state.url, timeout=TIMEOUT, retry_delay=0.001))
+    assert len(state.last_event_ids) == 1
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        # Headers, then silence: the read times out, and the client gives up.
+        (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", "brought no new event"),
+        (b"HTTP/1.0 500 Oops\r\nContent-Type: text/plain\r\n\r\n", "got 500 Oops"),
+        (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n\r\n", "encoded as 'gzip'"),
+    ],
+    ids=["stalled", "refused", "compressed"],
+)
+def test_a_connection_given_up_is_closed_at_once_not_when_garbage_is_collected(client: Reader, head: bytes, said: str) -> None:
+    # http.client hands a body without length to the response: closing the connection alone leaves
+    # the socket open for as long as the error (which holds the frame that holds it) is kept.
+    with serve_raw(head) as server:
+        gc.disable()
+        try:
+            with pytest.raises(StreamConnectionError, match=said) as raised:
+                client.read(client.make(server.url, timeout=0.2, retry_delay=0.001, max_retries=0))
+            assert server.client_closed.wait(SOCKET_TIMEOUT)
+            assert raised.value is not None  # kept all along
+        finally:
+            gc.enable()
+
+
+def test_nothing_listening_is_a_connection_error_after_bounded_retries(client: Reader) -> None:
+    # A port bound and never listened on refuses connections, and no other process can take it meanwhile.
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{bound.getsockname()[1]}/events"
+        stream = client.make(url, timeout=TIMEOUT, max_retries=2, retry_delay=0.001)
+        with pytest.raises(StreamConnectionError) as info:
+            client.read(stream)
+    # The cause as each client's HTTP says it.
+    assert isinstance(info.value.__cause__, (ConnectionRefusedError, httpx.ConnectError))
+    assert "ConnectionRefusedError" in str(info.value) or "ConnectError" in str(info.value)
+    assert stream.reconnects == 2
+
+
+def test_a_server_sending_an_oversized_message_is_an_error_not_a_drop(client: Reader) -> None:
+    state = StreamServer(EVENTS, preamble="data: " + "x" * 2000 + "\n\n")
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, max_message_size=1000)
+        with pytest.raises(DecodeError, match="beyond 1000 characters"):
+            client.read(stream)
+    assert len(state.last_event_ids) == 1
+
+
+def test_a_server_sending_a_result_that_breaks_a_role_rule_is_an_error_that_says_which_message(client: Reader) -> None:
+    with serve_bodies(["".join(map(encode_event, EVENTS[:2])) + "id: r9\n" + SYSTEM_CALLING]) as server:
+        stream = client.make(server.url, timeout=TIMEOUT, retry_delay=0.001)
+        read: list[AgentEvent] = []
+        with pytest.raises(RoleContentError, match=r"got ToolUseBlock at content\[0\] \(in an unnamed SSE message with last event id 'r9'\)$"):
+            client.read_into(stream, read)
+    assert read == EVENTS[:2]
+    assert stream.last_event_id == "r9"  # resuming starts after the message that could not be read
+    assert server.last_event_ids == [None]
+
+
+def test_event_ids_beyond_latin_1_are_sent_back_as_utf_8(client: Reader) -> None:
+    events = [attrs.evolve(event, id=f"事件-{index:05d}") for index, event in enumerate(EVENTS)]
+    state = StreamServer(events, cuts=3, seed=4)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        assert client.read(stream) == events
+    assert stream.reconnects == 3
+    assert all(sent is None or sent.startswith("事件-") for sent in state.last_event_ids)
+    assert assemble(events) == [MESSAGE]
+
+
+@pytest.mark.parametrize("header", ["Last-Event-ID", "last-event-id"])
+def test_a_last_event_id_header_beyond_latin_1_is_taken_as_last_event_id_is(client: Reader, header: str) -> None:
+    # Other header values go as Latin-1, so a str beyond it is refused; this one the client sends itself.
+    events = [attrs.evolve(event, id=f"事件-{index:05d}") for index, event in enumerate(EVENTS)]
+    state = StreamServer(events)
+    with serve_events(state):
+        stream = client.make(state.url, headers={header: events[99].id or ""}, timeout=TIMEOUT)
+        assert client.read(stream) == events[100:]
+    assert state.last_event_ids == [events[99].id]
+    with pytest.raises(ArgumentValueError, match=rf"^headers\['{header}'\] cannot contain CR, LF or NUL$"):
+        client.make(state.url, headers={header: "事件\n"})
+
+
+def test_an_id_without_data_moves_the_last_event_id_as_in_a_browser(client: Reader) -> None:
+    # A server's checkpoint: "id: ..." and a blank line.  The reconnection sends it back.
+    first, *rest = EVENTS[:3]
+    with serve_bodies([encode_event(first) + "id: checkpoint-7\n\n", "".join(map(encode_event, rest))]) as server:
+        stream = client.make(server.url, timeout=TIMEOUT, retry_delay=0.001, stop=lambda e: e.id == rest[-1].id)
+        assert client.read(stream) == EVENTS[:3]
+    assert server.last_event_ids == [None, "checkpoint-7"]
+
+
+def test_events_without_ids_are_not_progress_so_the_client_gives_up(client: Reader) -> None:
+    # Without an id a replayed event cannot be recognised: it comes again on each connection, and
+    # connections that bring nothing else count as bringing nothing new.
+    event = attrs.evolve(EVENTS[1], id=None)
+    with serve_bodies([encode_event(event)]) as server:
+        stream = client.make(server.url, timeout=TIMEOUT, max_retries=2, retry_delay=0.001)
+        received: list[AgentEvent] = []
+        with pytest.raises(
+            StreamConnectionError, match=r"3 connections in a row brought no new event \(the server closed the last\)"
+        ):
+            client.read_into(stream, received)
+    assert received == [event] * 3 and len(server.last_event_ids) == 3
+
+
+def test_giving_up_after_one_connection_says_it_in_the_singular(client: Reader) -> None:
+    with serve_bodies([""]) as server:
+        with pytest.raises(StreamConnectionError, match=r": 1 connection brought no new event \(the server closed it\); "):
+            client.read(client.make(server.url, timeout=TIMEOUT, max_retries=0))
+
+
+def test_a_stream_that_never_sends_the_stop_event_says_how_to_end_it(client: Reader) -> None:
+    # A bare model call's stream ends with its ModelCallEndEvent: no AgentEndEvent, which the client
+    # waits for by default.  Served whole once, then nothing: the client must say why it gave up.
+    bare = [event for event in EVENTS if not isinstance(event, (AgentStartEvent, AgentEndEvent))]
+    with serve_bodies(["".join(map(encode_event, bare)), ""]) as server:
+        received: list[AgentEvent] = []
+        with pytest.raises(StreamConnectionError, match=r"closed without the one stop= ends on .* 204 No Content"):
+            client.read_into(client.make(server.url, timeout=TIMEOUT, max_retries=1, retry_delay=0.001), received)
+        assert received == bare
+    with serve_bodies(["".join(map(encode_event, bare))]) as server:  # the hint's remedy
+        last = bare[-1].id
+        assert client.read(client.make(server.url, timeout=TIMEOUT, stop=lambda event: event.id == last)) == bare
+
+
+def test_the_client_checks_its_arguments(client: Reader) -> None:
+    with pytest.raises(ArgumentValueError, match="http"):
+        client.make("ftp://127.0.0.1/x")
+    with pytest.raises(ArgumentValueError, match="Last|header"):
+        client.make("http://127.0.0.1/x", last_event_id="a\nb")
+    with pytest.raises(ArgumentValueError, match="max_retries"):
+        client.make("http://127.0.0.1/x", max_retries=-1)
+    with pytest.raises(ArgumentValueError, match="retry_delay"):
+        client.make("http://127.0.0.1/x", retry_delay=-1.0)
+    url = "http://127.0.0.1/x"
+    for arguments, message in [
+        ({"url": 5}, "url must be a str"),
+        ({"url": url, "last_event_id": 5}, "last_event_id must be a str or None"),
+        ({"url": url, "timeout": "5"}, "timeout must be a number"),
+        ({"url": url, "max_retries": 2.0}, "max_retries must be an int"),
+        ({"url": url, "headers": [("A", "b")]}, "headers must be a mapping"),
+        ({"url": url, "headers": {b"Accept": "x"}}, r"header names must be str, got b'Accept' \(bytes\)"),
+        ({"url": url, "stop": 5}, "stop must be a function of an event, or None"),
+        ({"url": url, "max_message_size": "big"}, "max_message_size must be an int"),
+        ({"url": url, "limits": 200}, "limits must be a DecodeLimits"),
+    ]:
+        with pytest.raises(ArgumentTypeError, match=message):
+            client.make(**arguments)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="max_message_size must be at least 1"):
+        client.make(url, max_message_size=0)
+    with pytest.raises(ArgumentValueError, match=r"^timeout must be a finite number, got inf$"):
+        client.make(url, timeout=float("inf"))
+    with pytest.raises(ArgumentTypeError, match=r"headers\['last-event-id'\] must be a str"):
+        client.make(url, headers={"last-event-id": 5})  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # Past these the socket or the sleep between connections raises OverflowError: at the first
+        # connection or retry, not here.
+        {"timeout": 1e10},
+        {"retry_delay": 1e10},
+        {"timeout": 1e300},
+        # An id read from JSON may hold one; no header can carry it.
+        {"last_event_id": "evt-\ud800"},
+    ],
+    ids=["timeout", "retry delay", "timeout far past", "lone surrogate"],
+)
+def test_what_the_client_could_not_use_is_refused_when_it_is_made(client: Reader, arguments: dict[str, Any]) -> None:
+    with pytest.raises(ArgumentValueError, match="at most 1e[+]09 seconds|lone surrogate"):
+        client.make("http://127.0.0.1/x", **arguments)
+
+
+def test_the_client_takes_the_longest_wait_and_settings_beyond_a_java_int(client: Reader) -> None:
+    # Settings of this process, not fields Java reads: a Java int is no bound for them.
+    stream = client.make("http://127.0.0.1/x", timeout=1e9, retry_delay=1e9, max_retries=2**40, max_message_size=2**40)
+    assert stream.last_event_id == ""
+    assert SSEParser(max_message_size=2**40).max_message_size == 2**40
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        # Refused where they are given, not by http.client at the first connection.
+        ({"url": "http://127.0.0.1:99999/x"}, ArgumentValueError, "port from 1 to 65535"),
+        ({"url": "http://127.0.0.1:abc/x"}, ArgumentValueError, "port from 1 to 65535"),
+        ({"url": "http://127.0.0.1:0/x"}, ArgumentValueError, "port from 1 to 65535"),
+        ({"url": "http://ann:secret@127.0.0.1/x"}, ArgumentValueError, r"credentials .* pass them as a header"),
+        ({"url": "http://h/x", "headers": {"Authorization": None}}, ArgumentTypeError, r"headers\['Authorization'\] must be a str or bytes"),
+        ({"url": "http://h/x", "headers": {"X-Id": "a\nb"}}, ArgumentValueError, "cannot contain CR, LF or NUL"),
+        ({"url": "http://h/x", "headers": {"X-Id": b"a\r\n b"}}, ArgumentValueError, "cannot contain CR, LF or NUL"),
+        ({"url": "http://h/x", "headers": {"X-Name": "事件"}}, ArgumentValueError, r"Latin-1 text.*'事件'\.encode\(\)"),
+        ({"url": "http://h/x", "headers": {"Last-Event-ID": b"\xff"}}, ArgumentValueError, r"Last-Event-ID'\] must be UTF-8"),
+        ({"url": "http://h/x", "headers": {"X Id": "a"}}, ArgumentValueError, "'X Id' is no HTTP token"),
+        ({"url": "http://h/x", "headers": {"X:Id": "a"}}, ArgumentValueError, "is no HTTP token"),
+        ({"url": "http://h/x", "headers": {"X(Id)": "a"}}, ArgumentValueError, "is no HTTP token"),
+        # What no request can carry, even percent-encoded as a browser does.
+        ({"url": "http://h/a\x01b"}, ArgumentValueError, r"control characters .* found '\\x01'.*percent-encode"),
+        ({"url": "http://h/a\nb"}, ArgumentValueError, r"control characters .* found '\\n'"),
+        ({"url": "http://h/x\x7f"}, ArgumentValueError, r"control characters .* found '\\x7f'"),
+        ({"url": "http://h/\ud800"}, ArgumentValueError, r"lone surrogates, found '\\ud800'"),
+        ({"url": "http://[::1/x"}, ArgumentValueError, r"cannot be parsed: Invalid IPv6 URL"),
+        ({"url": "http://a b/x"}, ArgumentValueError, r"host 'a b' cannot contain a space"),
+        ({"url": "http://ex%61mple.com/x"}, ArgumentValueError, r"host 'ex%61mple.com' cannot contain"),
+        ({"url": "http://ä..example/x"}, ArgumentValueError, r"host 'ä..example' is no internationalized domain name"),
+        ({"url": "http://faß.de/x"}, ArgumentValueError, r"host 'faß.de' holds ß.*xn--"),
+        ({"url": "http://ς.example/x"}, ArgumentValueError, r"host 'ς.example' holds ß, ς"),
+        ({"url": "http://a<b.example/x"}, ArgumentValueError, r"host 'a<b.example' cannot contain"),
+        ({"url": "http://[fe80::1%25a b]/x"}, ArgumentValueError, r"no IPv6 zone the client can send: write it as %25"),
+        ({"url": "http://[fe80::1%lo]/x"}, ArgumentValueError, r"host 'fe80::1%lo' has no IPv6 zone"),
+    ],
+)
+def test_the_client_refuses_a_url_or_header_it_could_not_send(client: Reader, arguments: dict[str, object], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        client.make(**arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("given", "sent"),
+    [
+        ("a b", "/a%20b"),
+        ("x ", "/x"),  # spaces around a URL are no part of it, as to a browser
+        ("café/事件", "/caf%C3%A9/%E4%BA%8B%E4%BB%B6"),
+        # Escapes and reserved characters stay as given; what no URI holds raw is escaped; no fragment.
+        ("x?q=été x&r=%2F&s={a|b}&t=[1]:@!$'()*+,;=~#frag ment", "/x?q=%C3%A9t%C3%A9%20x&r=%2F&s=%7Ba%7Cb%7D&t=[1]:@!$'()*+,;=~"),
+    ],
+)
+def test_a_url_is_sent_percent_encoded_as_in_a_browser(client: Reader, given: str, sent: str) -> None:
+    with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
+        stream = client.make(server.url + given, timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)
+        assert client.read(stream) == EVENTS[:3]
+    assert server.paths == [sent]
+
+
+def test_header_values_go_as_latin_1_text_or_as_the_bytes_given(client: Reader) -> None:
+    headers: dict[str, str | bytes] = {"X-Place": "café", "X-Name": "事件".encode(), "X-Empty": "", "X-Tab": "a\tb"}
+    with serve_bodies(["".join(map(encode_event, EVENTS))]) as server:
+        stream = client.make(server.url, headers=headers, timeout=TIMEOUT)
+        assert client.read(stream) == EVENTS
+    # http.server reads header bytes as Latin-1.
+    received = server.headers[0]
+    assert (received["X-Place"], received["X-Name"].encode("latin-1").decode()) == ("café", "事件")
+    assert (received["X-Empty"], received["X-Tab"]) == ("", "a\tb")
+
+
+def test_an_os_error_of_the_stop_function_is_raised_as_it_is_not_taken_for_a_drop(client: Reader) -> None:
+    def stop(event: AgentEvent) -> bool:
+        raise PermissionError("the caller's own")
+
+    with serve_bodies(["".join(map(encode_event, EVENTS))]) as server, pytest.raises(PermissionError, match="own"):
+        client.read(client.make(server.url, timeout=TIMEOUT, max_retries=1, retry_delay=0.001, stop=stop))
+    assert len(server.last_event_ids) == 1  # no reconnection
+
+
+# -- the standard-library client: its sockets, http.client and threads
+
+
+def test_a_non_ascii_host_is_sent_in_its_idna_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    connect = socket.create_connection
+
+    def to_loopback(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        asked.append(address[0])  # what DNS would be asked
+        return connect(("127.0.0.1", address[1]), *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", to_loopback)
+    with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
+        url = server.url.replace("127.0.0.1", "Bücher.example")
+        stream = ResumableEventStream(url, timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)
+        assert list(stream) == EVENTS[:3]
+    port = url.rsplit(":", 1)[1].strip("/")
+    assert asked == ["xn--bcher-kva.example"]
+    assert server.headers[0]["Host"] == f"xn--bcher-kva.example:{port}"
+
+
+@pytest.mark.parametrize(
+    ("netloc", "asked"),
+    [
+        ("[::1]:8080", ("::1", 8080)),
+        ("[::1]", ("::1", 80)),
+        # A URL writes the zone's "%" as "%25" (RFC 6874); the resolver takes "fe80::1%eth0".
+        ("[fe80::1%25eth0]:8080", ("fe80::1%eth0", 8080)),
+        ("[fe80::1%25eth0.100]", ("fe80::1%eth0.100", 80)),  # a VLAN interface
+    ],
+)
+def test_an_ipv6_host_is_sent_to_the_resolver_with_its_zone_unescaped_and_its_port_or_the_default(
+    monkeypatch: pytest.MonkeyPatch, netloc: str, asked: tuple[str, int]
+) -> None:
+    addresses: list[tuple[str, int]] = []
+    connect = socket.create_connection
+
+    def to_loopback(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        addresses.append(address)
+        return connect(("127.0.0.1", server_port), *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", to_loopback)
+    with serve_bodies(["".join(map(encode_event, EVENTS[:3]))]) as server:
+        server_port = int(server.url.rsplit(":", 1)[1].strip("/"))
+        stream = ResumableEventStream(f"http://{netloc}/events", timeout=TIMEOUT, stop=lambda e: e.id == EVENTS[2].id)
+        assert list(stream) == EVENTS[:3]
+    assert addresses == [asked]
+    assert server.paths == ["/events"]
+
+
+def test_a_url_http_client_refuses_is_an_argument_error_not_a_dropped_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The client's checks leave http.client nothing to refuse; should it refuse something still,
+    # that is the request's fault, and sending it again would not help.
+    attempts: list[str] = []
+
+    def refuse(self: http.client.HTTPConnection, method: str, url: str, *args: Any, **kwargs: Any) -> None:
+        attempts.append(url)
+        raise http.client.InvalidURL(f"URL can't contain control characters. {url!r}")
+
+    monkeypatch.setattr(http.client.HTTPConnection, "request", refuse)
+    stream = ResumableEventStream("http://127.0.0.1:9/x", timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
+    with pytest.raises(ArgumentValueError, match=r"url 'http://127.0.0.1:9/x' cannot be sent: URL can't contain") as info:
+        list(stream)
+    assert isinstance(info.value.__cause__, http.client.InvalidURL)
+    assert attempts == ["/x"] and stream.reconnects == 0
+
+
+def test_a_client_has_one_reader_at_a_time() -> None:
+    state = StreamServer(EVENTS, cuts=3, seed=8)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        first = iter(stream)
+        received = [next(first)]
+        # A second reader, here or in another thread, would move last_event_id under the first.
+        with pytest.raises(ArgumentValueError, match=r"already being iterated.*last_event_id=other\.last_event_id"):
+            next(iter(stream))
+        refused: list[ArgumentValueError] = []
+
+        def second_reader() -> None:
+            try:
+                list(stream)
+            except ArgumentValueError as error:
+                refused.append(error)
+
+        worker = threading.Thread(target=second_reader, daemon=True)
+        worker.start()
+        worker.join(TIMEOUT)
+        assert not worker.is_alive() and len(refused) == 1
+        received += first
+    assert received == EVENTS and stream.reconnects == 3
+
+
+def test_a_client_is_read_again_from_where_its_last_iteration_stopped() -> None:
+    state = StreamServer(EVENTS)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT)
+        first = iter(stream)
+        # Started in one thread and closed in another, as asyncio.to_thread may do.
+        worker = threading.Thread(target=lambda: list(itertools.islice(first, 100)), daemon=True)
+        worker.start()
+        worker.join(TIMEOUT)
+        assert not worker.is_alive()
+        first.close()  # lets go of the client, in another thread than the one that took it
+        assert list(stream) == EVENTS[100:]
+        assert list(stream) == []  # the iteration that ended let go too; after the last event the server answers 204
+    assert state.last_event_ids == [None, EVENTS[99].id, EVENTS[-1].id]
+
+
+def test_in_asyncio_a_client_is_read_in_worker_threads() -> None:
+    async def read(stream: ResumableEventStream) -> list[AgentEvent]:
+        iterator = iter(stream)
+        received = []
+        while (event := await asyncio.to_thread(next, iterator, None)) is not None:
+            received.append(event)
+        return received
+
+    state = StreamServer(EVENTS, cuts=2, seed=9)
+    with serve_events(state):
+        stream = ResumableEventStream(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        assert asyncio.run(read(stream)) == EVENTS
+        assert asyncio.run(read(stream)) == []  # the reader let go of the client: it can be read again
+    assert stream.reconnects == 2
+
+
+# -- the asyncio client: the httpx client it is given, cancellation
+
+
+def _mock_client(body: str, requests: list[httpx.Request]) -> httpx.AsyncClient:
+    """An httpx client answering every request with ``body`` as an event stream, and keeping the requests."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        requests.append(request)
+        return httpx.Response(200, headers={"Content-Type": "text/event-stream"}, stream=httpx.ByteStream(body.encode()))
+
+    return httpx.AsyncClient(transport=httpx.MockTransport(answer))
+
+
+def test_the_asyncio_client_sends_the_host_and_target_as_checked_with_its_headers() -> None:
+    requests: list[httpx.Request] = []
+
+    async def read(url: str) -> list[AgentEvent]:
+        async with _mock_client("".join(map(encode_event, EVENTS[:3])), requests) as http:
+            stream = AsyncResumableEventStream(
+                url, client=http, last_event_id="事件-1", timeout=7.5, stop=lambda e: e.id == EVENTS[2].id
+            )
+            return [event async for event in stream]
+
+    assert asyncio.run(read("http://Bücher.example:8080/a b?q=été")) == EVENTS[:3]
+    assert asyncio.run(read("http://[fe80::1%25eth0]/events")) == EVENTS[:3]
+    idna, zoned = requests
+    assert (idna.url.raw_host, idna.url.port, idna.url.raw_path) == (b"xn--bcher-kva.example", 8080, b"/a%20b?q=%C3%A9t%C3%A9")
+    assert idna.headers["Host"] == "xn--bcher-kva.example:8080"
+    # The same headers as the standard-library client's; the id as UTF-8, as a browser sends it.
+    assert (idna.headers["Accept"], idna.headers["Accept-Encoding"]) == ("text/event-stream", "identity")
+    assert [value for name, value in idna.headers.raw if name.lower() == b"last-event-id"] == ["事件-1".encode()]
+    assert idna.extensions["timeout"] == {"connect": 7.5, "read": 7.5, "write": 7.5, "pool": 7.5}
+    assert (zoned.url.host, zoned.url.port, zoned.url.raw_path) == ("fe80::1%eth0", None, b"/events")
+
+
+def test_the_asyncio_client_sends_with_the_httpx_client_given_and_leaves_it_open() -> None:
+    half = len(EVENTS) // 2
+    with serve_bodies(["".join(map(encode_event, EVENTS[:half])), "".join(map(encode_event, EVENTS[half:]))]) as server:
+
+        async def read() -> tuple[list[AgentEvent], bool]:
+            async with httpx.AsyncClient(headers={"Authorization": "Bearer t0ken"}) as http:
+                stream = AsyncResumableEventStream(server.url, client=http, timeout=TIMEOUT, retry_delay=0.001)
+                return [event async for event in stream], http.is_closed
+
+        received, closed = asyncio.run(read())
+    assert received == EVENTS and not closed
+    assert [headers["Authorization"] for headers in server.headers] == ["Bearer t0ken"] * 2
+    assert server.last_event_ids == [None, EVENTS[half - 1].id]
+
+
+def test_the_asyncio_client_takes_only_an_httpx_async_client() -> None:
+    with httpx.Client() as blocking, pytest.raises(
+        ArgumentTypeError, match=r"client must be an httpx.AsyncClient or None, got .*; ResumableEventStream reads .* without one"
+    ):
+        AsyncResumableEventStream("http://127.0.0.1/x", client=blocking)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"client must be an httpx.AsyncClient or None, got 'http://proxy' \(str\)$"):
+        AsyncResumableEventStream("http://127.0.0.1/x", client="http://proxy")  # type: ignore[arg-type]
+
+
+def test_a_cancelled_asyncio_reader_closes_its_connection_at_once() -> None:
+    with serve_raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n") as server:
+        stream = AsyncResumableEventStream(server.url, timeout=TIMEOUT)
+        with pytest.raises(asyncio.TimeoutError):
+            asyncio.run(asyncio.wait_for(_append_each(stream, []), 0.3))  # headers, then silence: it waits
+        assert server.client_closed.wait(SOCKET_TIMEOUT)
+        assert stream.reconnects == 0
+
+
+def test_an_asyncio_client_has_one_reader_and_is_read_again_from_where_it_stopped() -> None:
+    state = StreamServer(EVENTS)
+
+    async def read(stream: AsyncResumableEventStream) -> None:
+        async with contextlib.aclosing(aiter(stream)) as first:
+            received = [await anext(first) for _ in range(100)]
+            with pytest.raises(
+                ArgumentValueError,
+                match=r"this AsyncResumableEventStream is already being iterated.*AsyncResumableEventStream\(url, last_event_id=other\.last_event_id\)",
+            ):
+                await anext(aiter(stream))
+        assert received == EVENTS[:100]
+        assert [event async for event in stream] == EVENTS[100:]  # the closed reader let go of the client
+        assert [event async for event in stream] == []  # after the last event the server answers 204
+
+    with serve_events(state):
+        asyncio.run(read(AsyncResumableEventStream(state.url, timeout=TIMEOUT)))
+    assert state.last_event_ids == [None, EVENTS[99].id, EVENTS[-1].id]
+
+
+def test_a_url_httpx_refuses_is_an_argument_error_not_a_dropped_connection() -> None:
+    attempts: list[httpx.Request] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        attempts.append(request)
+        raise httpx.UnsupportedProtocol("Request URL has an unsupported protocol 'gopher://'.")
+
+    async def read() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(refuse)) as http:
+            stream = AsyncResumableEventStream("http://127.0.0.1:9/x", client=http, max_retries=3, retry_delay=0.001)
+            with pytest.raises(ArgumentValueError, match=r"url 'http://127.0.0.1:9/x' cannot be sent: Request URL has") as info:
+                [event async for event in stream]
+            assert isinstance(info.value.__cause__, httpx.UnsupportedProtocol) and stream.reconnects == 0
+
+    asyncio.run(read())
+    assert len(attempts) == 1
