@@ -406,7 +406,17 @@ BAD: list[tuple[Any, str]] = [
     ([{"role": "user", "content": "x", "name": 5}], "messages[0].name"),
     ([{"role": "assistant", "content": "x", "annotations": {}}], "messages[0].annotations"),
     ([{"role": "tool", "tool_call_id": "c", "content": "x", "name": 5}], "messages[0].name"),
+    # Calls and results only where the API takes them: kept elsewhere, they would be no call or result.
+    ([{"role": "user", "content": "x", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}], "messages[0].tool_calls"),
+    ([{"role": "developer", "content": "x", "tool_calls": []}], "messages[0].tool_calls"),
+    ([{"role": "tool", "tool_call_id": "c", "content": "x", "tool_calls": []}], "messages[0].tool_calls"),
+    ([{"role": "assistant", "content": "x", "tool_call_id": "c"}], "messages[0].tool_call_id"),
 ]
+
+
+def test_a_call_out_of_place_says_which_role_holds_it() -> None:
+    with pytest.raises(DecodeError, match=r"^messages\[0\]\.tool_calls: only assistant messages hold tool_calls, not a user message$"):
+        from_openai([{"role": "user", "content": "x", "tool_calls": []}])
 
 
 @pytest.mark.parametrize(("payload", "path"), BAD)

@@ -228,6 +228,11 @@ def test_other_choices_and_azures_filter_notices_are_skipped() -> None:
         (_chunk(_call(2**70, "{}", "c", "f")), r"tool_calls\[0\].index: expected an index from 0 to"),
         (_chunk({"content": "x"}, usage={"prompt_tokens": "5"}), "usage.prompt_tokens: expected an integer"),
         (_chunk({"audio": "x"}), "delta.audio: expected an object, got string"),
+        # What the answer could not hold at end(), refused before its events go out.
+        (_chunk({"role": "user", "content": "Hello"}), r"delta.role: expected the role 'assistant' \(an answer's\), got 'user'$"),
+        (_chunk({"role": ""}), r"delta.role: expected the role 'assistant' \(an answer's\), got ''$"),
+        (_chunk({"audio": {"transcript": "Hello"}}), r"delta.audio: missing required key 'id': an answer's audio begins with its id"),
+        (_chunk({"audio": {"id": 5, "transcript": "hi"}}), r"delta.audio.id: expected a string, got number"),
         (_chunk({"content": "x", "score": float("nan")}), "delta.score: nan is not a JSON number"),
         (_chunk({"extra": {1: "x"}}), "delta.extra: object keys must be strings"),
         (_chunk({"deep": _nested(150)}), "nested deeper than 100 levels"),
@@ -247,6 +252,7 @@ def test_a_malformed_chunk_raises_decode_error_naming_the_path(chunk: Any, messa
         _chunk({"content": "!", "tool_calls": [{"index": 2**70, "id": "c", "function": {"name": "f"}}]}, "length"),
         _chunk({"content": "!"}, "length", usage={"prompt_tokens": 10**30, "completion_tokens": 1}),
         _chunk({"content": "!", "refusal": ["no"]}, "length"),
+        _chunk({"role": "user", "content": "!"}, "length"),
     ],
 )
 def test_a_malformed_chunk_changes_nothing(bad: dict[str, Any]) -> None:

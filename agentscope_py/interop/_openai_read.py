@@ -80,6 +80,8 @@ _READ_FIELDS = {
 # nulls it writes (refusal, audio, function_call) a request takes, and they go back as they came;
 # annotations, which no request has, are never written back.
 _NOT_NULL = ("name", "tool_calls")
+# The fields of a call or a result, and the one role whose messages hold each.
+_CALL_FIELDS = {"tool_calls": "assistant", "tool_call_id": "tool"}
 
 _Part = tuple[ContentBlock, dict[str, Any]]
 _PartReader = Callable[[Mapping[str, Any], str], _Part]
@@ -112,6 +114,7 @@ def _read_messages(payload: object) -> list[Msg]:
         if "role" not in obj and _is_completion(obj):
             raise DecodeError("a model's answer, not a message; read it with from_openai_response", path)
         role = req_str(req(obj, "role", path), at(path, "role"))
+        _refuse_calls_out_of_place(obj, path, role)
         if role == "tool":
             with storing(path):
                 results.append(_read_tool_result(obj, path, names))
@@ -124,6 +127,15 @@ def _read_messages(payload: object) -> list[Msg]:
     if results:
         out.append(ToolResultMessage(results))
     return out
+
+
+def _refuse_calls_out_of_place(obj: Mapping[str, Any], path: str, role: str) -> None:
+    """Tool calls belong to an assistant's turn and a result's call id to a tool message: kept as
+    fields of another role's message, they would be no call or result of the conversation, and
+    would go back where the API refuses them."""
+    for key, owner in _CALL_FIELDS.items():
+        if role != owner and obj.get(key) is not None:
+            raise DecodeError(f"only {owner} messages hold {key}, not a {role} message", at(path, key))
 
 
 def _is_completion(fields: Mapping[str, Any]) -> bool:

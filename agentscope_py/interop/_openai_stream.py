@@ -178,10 +178,27 @@ class OpenAIStreamRelay(AnswerRelay):
         for key, kind in _DELTA_KINDS.items():
             if key in delta and type(delta[key]) is not kind:
                 raise DecodeError(f"expected {_JSON_KINDS[kind]}, got {json_kind(delta[key])}", at(delta_path, key))
+        self._check_answer_fields(delta, delta_path)
         finish_reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
         logprobs = opt_dict(picked.get("logprobs"), at(path, "logprobs"))
         fragments = self._fragments(opt_list(delta.pop("tool_calls", None), at(delta_path, "tool_calls")) or [], at(delta_path, "tool_calls"))
         return _Chunk(fields, usage, delta, finish_reason, logprobs, fragments)
+
+    def _check_answer_fields(self, delta: dict[str, Any], path: str) -> None:
+        """What ``from_openai_response`` would refuse of the answer at ``end()``, refused in the chunk
+        that brings it, before its events go out: a role other than the assistant's, and audio whose
+        id is not a string or does not come first (OpenAI's first audio chunk carries it)."""
+        role = delta.get("role")
+        if role is not None and role != "assistant":
+            raise DecodeError(f"expected the role 'assistant' (an answer's), got {elided(role)}", at(path, "role"))
+        audio = delta.get("audio")
+        if audio is None:
+            return
+        audio_id = audio.get("id")
+        if audio_id is not None and type(audio_id) is not str:
+            raise DecodeError(f"expected a string, got {json_kind(audio_id)}", at(path, "audio.id"))
+        if audio_id is None and "audio" not in self._message:
+            raise DecodeError("missing required key 'id': an answer's audio begins with its id", at(path, "audio"))
 
     def _fragments(self, entries: list[Any], path: str) -> list[_Fragment]:
         """The tool call fragments of a chunk. A new id at an index begins a new call there (some
