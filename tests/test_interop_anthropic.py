@@ -727,7 +727,8 @@ def test_a_message_the_policy_emptied_within_a_turn_of_others_is_absent() -> Non
 def test_tool_ids_the_api_refuses_are_rewritten_alike_in_call_and_result() -> None:
     # The API answers 400 to an id outside [A-Za-z0-9_-]+; OpenAI-compatible servers (Kimi) write such ids.
     # The last id is what the first becomes: the first then gets a longer digest.
-    ids = ["functions.read:0", "functions_read_0", "functions read 0", "call_ok-1", "工具", "functions_read_0_c216cab2"]
+    # An empty id is refused too (it matches no id the API takes).
+    ids = ["functions.read:0", "functions_read_0", "functions read 0", "call_ok-1", "工具", "functions_read_0_c216cab2", ""]
     calls = AssistantMessage(*(ToolUseBlock(call_id, "read", {}) for call_id in ids))
     results = ToolResultMessage(*(ToolResultBlock(call_id, "read", TextBlock("x")) for call_id in ids))
     payload = to_anthropic([UserMessage("go"), calls, results])
@@ -737,7 +738,7 @@ def test_tool_ids_the_api_refuses_are_rewritten_alike_in_call_and_result() -> No
     assert all(re.fullmatch(r"[A-Za-z0-9_-]+", call_id) for call_id in written)
     assert written[1] == "functions_read_0" and written[3] == "call_ok-1"  # ids the API takes stay as they are
     assert written[0].startswith("functions_read_0_c216cab2") and written[0] != written[5] == ids[5]
-    assert written[2].startswith("functions_read_0_")
+    assert written[2].startswith("functions_read_0_") and written[6] == "_e3b0c442"
     conforms(payload)
     assert to_anthropic([UserMessage("go"), calls, results]) == payload  # the same every time
 

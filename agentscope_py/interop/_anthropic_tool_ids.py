@@ -27,11 +27,11 @@ def tool_ids(messages: Sequence[Msg]) -> dict[str, str]:
     another provider's id such as Kimi's ``functions.read:0`` gets its other characters made ``_``
     and a digest of the original, the same in a call and its result.  No two ids become one: a
     rewritten id that another id already is gets a longer digest, then a number."""
-    given = {
-        block.id
+    given = {  # no id is written as "", which the API refuses too
+        block.id or ""
         for message in messages
         for block in message.content
-        if isinstance(block, (ToolUseBlock, ToolResultBlock)) and block.id
+        if isinstance(block, (ToolUseBlock, ToolResultBlock))
     }
     taken = {call_id for call_id in given if _TOOL_ID.fullmatch(call_id)}
     rewritten: dict[str, str] = {}
