@@ -127,7 +127,7 @@ def check_int(value: object, arg: str) -> int:
         if JAVA_INT_MIN <= value <= JAVA_INT_MAX:
             return value
         raise ArgumentValueError(
-            f"{arg} must be from {JAVA_INT_MIN} to {JAVA_INT_MAX} (a Java int, as AgentScope Java reads it), got {value}"
+            f"{arg} must be from {JAVA_INT_MIN} to {JAVA_INT_MAX} (a Java int, as AgentScope Java reads it), got {shown(value)}"
         )
     raise _fail(arg, "an int", value)
 

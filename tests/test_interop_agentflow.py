@@ -75,6 +75,15 @@ def test_seed_messages_read_as_agentscope_messages() -> None:
     assert usages == {"reasoning_tokens": 5, "image_tokens": 0}
 
 
+@pytest.mark.parametrize("kept", [5, None, [5], "x", True, 1.5], ids=repr)
+def test_edited_metadata_that_keeps_no_block_object_writes_no_block(kept: object) -> None:
+    # What the reader keeps there is a block object; anything else an edit put there is not written.
+    for message in (AssistantMessage("hi", metadata={"agentflow": {"blocks": {"0": kept, "1": kept}}}),
+                    UserMessage("hi", metadata={"agentflow": {"blocks": {"0": kept}}})):
+        (written,) = to_agentflow([message])
+        assert written["content"] == [{"type": "text", "text": "hi"}]
+
+
 def test_python_side_ids_timestamps_and_names() -> None:
     hello, mixed, _, tool, _ = from_agentflow(SEEDS["python"])
     assert hello.id == "msg-001" and hello.timestamp is not None and hello.timestamp.endswith(".250")
@@ -320,6 +329,7 @@ def test_a_nested_block_a_result_cannot_hold_is_refused_too() -> None:
         ([{"role": "user", "content": [], "timestamp": 1e300}], "messages[0].timestamp"),
         ([{"role": "user", "content": [], "timestamp": "9999-12-31T23:59:59-23:00"}], "messages[0].timestamp"),
         ([{"role": "user", "content": [], "message_id": [1]}], "messages[0].message_id"),
+        ([{"role": "user", "content": [], "message_id": 10**5000}], "messages[0].message_id"),  # past Python's digits to print
         ([{"role": "assistant", "content": [], "usages": {"prompt_tokens": "3"}}], "messages[0].usages.prompt_tokens"),
     ],
 )

@@ -152,6 +152,9 @@ def test_a_token_count_is_a_java_int(count: int) -> None:
     with pytest.raises(ArgumentValueError, match="ChatUsage.output_tokens must be from"):
         ChatUsage(0, 2**30) + ChatUsage(0, 2**30)
     assert ChatUsage(2**31 - 1).input_tokens == 2**31 - 1
+    # An int past Python's limit on digits to print is said by its size, not left to fail the message.
+    with pytest.raises(ArgumentValueError, match=r"ChatUsage.cached_tokens must be from .* got <an int of 16,610 bits>$"):
+        ChatUsage(0, 0, 10**5000)
 
 
 @pytest.mark.parametrize("text", ["2147483648", "-2147483649", "1e300", "3e9"])

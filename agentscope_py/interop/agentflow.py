@@ -33,6 +33,7 @@ from .._messages import Msg
 from .._reader import at, item, opt_dict, opt_int, opt_str, req, req_dict
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
+from ..errors import DecodeError
 from ._agentflow_blocks import READERS, read_output_quietly, written_key
 from ._agentflow_fields import (
     MISSING,
@@ -126,7 +127,15 @@ def _read_message(value: object, path: str, part: Part | None = None) -> Msg[Any
     )
     message_id = raw.get("message_id")
     if isinstance(message_id, int) and not isinstance(message_id, bool):
-        message_id = str(message_id)  # AgentFlow's Python side allows ints; the int itself is carried
+        number = message_id
+        try:
+            message_id = str(number)  # AgentFlow's Python side allows ints; the int itself is carried
+        except ValueError:  # past Python's limit on digits to print
+            raise DecodeError(
+                f"expected a string or an integer, got an integer of {number.bit_length():,} bits, too long to "
+                "write as text",
+                at(path, "message_id"),
+            ) from None
     their_metadata = opt_dict(raw.get("metadata"), at(path, "metadata")) or {}
     name, own, _ = read_ours(their_metadata.get(OURS, MISSING))
     metadata = {k: v for k, v in their_metadata.items() if k not in (_FMT, OURS)}
@@ -251,7 +260,9 @@ def _write_message(conversion: Conversion, message_index: int, message: Msg[Any]
     """The AgentFlow message for ``message``, or the messages of its parts (see :func:`_split`)."""
     extras = carried(message.metadata, _FMT)
     whole = extras.get(BLOCKS)
-    placed = [(position(key), value) for key, value in whole.items()] if isinstance(whole, Mapping) else []
+    kept = whole.items() if isinstance(whole, Mapping) else ()
+    # Blocks the reader kept are objects; anything else in edited metadata is no block to write.
+    placed = [(position(key), value) for key, value in kept if isinstance(value, Mapping)]
     pending = {index: value for index, value in placed if index is not None}
     content: list[dict[str, Any]] = []
     results: list[int] = []  # where in content the results are
