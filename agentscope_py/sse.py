@@ -18,7 +18,7 @@ connection drops (:class:`AsyncResumableEventStream` in async code, with httpx).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Set
 from typing import TYPE_CHECKING, Any
 
 from ._sse_client import ResumableEventStream
@@ -38,6 +38,7 @@ __all__ = [
     "ResumableEventStream",
     "SSEMessage",
     "SSEParser",
+    "aencode_events",
     "encode_comment",
     "encode_event",
     "encode_events",
@@ -160,6 +161,40 @@ def encode_events(
     last_event_id = check_optional_str(last_event_id, "encode_events last_event_id")
     _check_events(events)
     return _encoded(first, _after(events, last_event_id) if last_event_id else events)
+
+
+def aencode_events(
+    events: AsyncIterable[AgentEvent], *, last_event_id: str | None = None, retry: int | None = None
+) -> AsyncIterator[str]:
+    """:func:`encode_events` for events that come in async code (a reply a model is producing):
+    the same messages, as an async iterator, which an ASGI framework's streaming response takes."""
+    first = [_retry_field(retry) + "\n\n"] if retry is not None else []
+    last_event_id = check_optional_str(last_event_id, "aencode_events last_event_id")
+    given: object = events  # whatever the annotation says: this is the check that it holds
+    if not isinstance(given, AsyncIterable):
+        hint = "; encode_events takes a plain iterable" if isinstance(given, Iterable) else ""
+        raise ArgumentTypeError(f"aencode_events takes an async iterable of events, got {describe(given)}{hint}")
+    return _aencoded(first, events, last_event_id)
+
+
+async def _aencoded(
+    first: list[str], events: AsyncIterable[AgentEvent], last_event_id: str | None
+) -> AsyncIterator[str]:
+    # _after's skipping, in one loop: the events before the one with the id are held back until it
+    # comes (then dropped: the client has them), or sent at the end if it never does.
+    for text in first:
+        yield text
+    held: list[AgentEvent] | None = [] if last_event_id else None
+    async for event in events:
+        _check_event(event, "aencode_events")
+        if held is None:
+            yield _encoded_event(event)
+        elif event.id == last_event_id:
+            held = None
+        else:
+            held.append(event)
+    for event in held or ():
+        yield _encoded_event(event)
 
 
 def _check_events(events: object) -> None:

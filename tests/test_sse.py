@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 from sse_server import EVENTS, SYSTEM_CALLING
@@ -21,6 +22,7 @@ from agentscope_py import (
 from agentscope_py.event import AgentEndEvent, AgentResultEvent, TextBlockDeltaEvent
 from agentscope_py.sse import (
     SSEParser,
+    aencode_events,
     encode_comment,
     encode_event,
     encode_events,
@@ -128,6 +130,53 @@ def test_encode_events_resumes_after_a_last_event_id() -> None:
     assert next(resumed) == encode_event(EVENTS[3]) and made == [event.id for event in EVENTS[:4]]
     assert "".join(encode_events(EVENTS[:5], last_event_id="unknown")) == "".join(map(encode_event, EVENTS[:5]))
     assert next(encode_events(EVENTS, retry=250)) == "retry: 250\n\n"
+
+
+async def _live(events: list[AgentEvent], made: list[str | None]) -> AsyncIterator[AgentEvent]:
+    for event in events:
+        await asyncio.sleep(0)  # as a model makes them
+        made.append(event.id)
+        yield event
+
+
+@pytest.mark.parametrize("resume_at", [None, 0, 2, 4, "unknown"])
+@pytest.mark.parametrize("retry", [None, 250])
+def test_aencode_events_writes_what_encode_events_writes(resume_at: int | str | None, retry: int | None) -> None:
+    events = EVENTS[:5]
+    last_event_id = events[resume_at].id if isinstance(resume_at, int) else resume_at
+
+    async def written() -> list[str]:
+        return [text async for text in aencode_events(_live(events, []), last_event_id=last_event_id, retry=retry)]
+
+    assert asyncio.run(written()) == list(encode_events(events, last_event_id=last_event_id, retry=retry))
+
+
+def test_aencode_events_sends_each_event_as_it_comes_once_the_clients_last_has_passed() -> None:
+    made: list[str | None] = []
+
+    async def first() -> str:
+        return await anext(aiter(aencode_events(_live(EVENTS[:5], made), last_event_id=EVENTS[2].id)))
+
+    assert asyncio.run(first()) == encode_event(EVENTS[3])
+    assert made == [event.id for event in EVENTS[:4]]
+
+
+def test_aencode_events_checks_its_arguments_when_called_and_the_events_as_they_come() -> None:
+    with pytest.raises(ArgumentTypeError, match=r"aencode_events takes an async iterable of events, got .*list.*; encode_events takes"):
+        aencode_events(EVENTS[:2])  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="aencode_events last_event_id must be a str or None"):
+        aencode_events(_live([], []), last_event_id=5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="retry must be a non-negative int"):
+        aencode_events(_live([], []), retry=-1)
+
+    async def not_events() -> AsyncIterator[object]:
+        yield "data: x"
+
+    async def written() -> list[str]:
+        return [text async for text in aencode_events(not_events())]  # type: ignore[arg-type]
+
+    with pytest.raises(ArgumentTypeError, match="aencode_events takes AgentEvents, got 'data: x' .*; use encode_sse for text"):
+        asyncio.run(written())
 
 
 def test_parse_events_reads_a_stream_in_any_chunking() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from typing_extensions import assert_type
 
 from agentscope_py import (
@@ -29,7 +31,7 @@ from agentscope_py.interop import (
     from_vercel_ai,
     to_openai,
 )
-from agentscope_py.sse import AsyncResumableEventStream, Chunk, ResumableEventStream, parse_messages
+from agentscope_py.sse import AsyncResumableEventStream, Chunk, ResumableEventStream, aencode_events, parse_messages
 
 # every reader gives messages whose blocks are typed
 for read in (from_openai, from_anthropic, from_agentflow, from_vercel_ai, from_swarm_kit):
@@ -84,4 +86,6 @@ async def read_async(url: str) -> None:
     async for event in AsyncResumableEventStream(url, client=None, headers={"Authorization": b"Bearer t"}):
         assert_type(event, AgentEvent)
     assert_type(AsyncResumableEventStream(url).last_event_id, str)
+    # a server's body from the events an async producer yields
+    assert_type(aencode_events(AsyncResumableEventStream(url), last_event_id="e9"), AsyncIterator[str])
 
