@@ -9,7 +9,7 @@ settings, authentication or an in-process transport.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from typing import cast
 
 import anyio
@@ -18,11 +18,11 @@ import httpx
 from ._checks import describe
 from ._serializable import DEFAULT_LIMITS, DecodeLimits
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE
-from ._sse_resume import ResumableClient, is_reply_end
+from ._sse_resume import Reading, ResumableClient, is_reply_end
 from .errors import ArgumentTypeError, ArgumentValueError, StreamConnectionError
 from .event import AgentEvent
 
-__all__ = ["AsyncResumableEventStream"]
+__all__ = ["AsyncEventIteration", "AsyncResumableEventStream"]
 
 
 class AsyncResumableEventStream(ResumableClient):
@@ -33,15 +33,16 @@ class AsyncResumableEventStream(ResumableClient):
         async for event in AsyncResumableEventStream("http://127.0.0.1:8000/reply"):
             ...
 
-    The asyncio (and trio, through anyio) twin of
-    :class:`~agentscope_py.sse.ResumableEventStream`: the same arguments, the
-    same reconnections, the same errors; ``client`` is the ``httpx.AsyncClient``
-    to send the requests with (its own settings apply, but for the timeout, which
-    is ``timeout``).  Without one, each iteration makes a client of its own and
-    closes it when it ends.
+    The twin of :class:`~agentscope_py.sse.ResumableEventStream` for asyncio and
+    trio: the same arguments, the same reconnections, the same errors.
+    ``client`` is the ``httpx.AsyncClient`` to send the requests with: its own
+    settings apply, but for the timeout, which is ``timeout`` (and none for a
+    turn in its connection pool).  Without one, each iteration makes a client of
+    its own and closes it when it ends.
 
-    A reader that may stop before the end closes the iteration, so that the
-    connection closes at once: ``async with contextlib.aclosing(aiter(stream)) as events:``.
+    A loop left with ``break`` lets go of the stream at once; to close the
+    connection at once too (under trio, always), close the iteration:
+    ``async with contextlib.aclosing(aiter(stream)) as events:``.
     """
 
     def __init__(
@@ -79,23 +80,40 @@ class AsyncResumableEventStream(ResumableClient):
         scheme = "https" if self._https else "http"
         self._url = httpx.URL(scheme=scheme, host=self._host, port=self._port, raw_path=self._target.encode())
 
-    async def __aiter__(self) -> AsyncGenerator[AgentEvent, None]:
-        reading = self._start_reading()
+    def __aiter__(self) -> AsyncEventIteration:
+        return AsyncEventIteration(self)
+
+    async def _read(self, reading: Reading) -> AsyncGenerator[AgentEvent, None]:
         try:
             async with contextlib.AsyncExitStack() as own:
                 client = self._client
                 if client is None:
                     client = await own.enter_async_context(httpx.AsyncClient())
+                elif client.is_closed:
+                    raise ArgumentValueError(
+                        "the httpx.AsyncClient given as client= is closed: give one that is open, or none"
+                    )
+                # A wait for a free connection of the client's pool is no connection: it has no limit.
+                timeout = httpx.Timeout(self._timeout, pool=None)
                 while True:
                     cause: BaseException | None = None
+                    headers = [(name.encode(), value) for name, value in self._request_headers().items()]
                     try:
-                        async with self._response(client) as response:
-                            if response is None:  # the server has nothing more to send
+                        async with client.stream("GET", self._url, headers=headers, timeout=timeout) as response:
+                            if response.status_code == 204:  # the server has nothing more to send
                                 return
+                            refusal = self._refusal(
+                                response.status_code,
+                                response.reason_phrase,
+                                response.headers.get("Content-Type", ""),
+                                response.headers.get("Content-Encoding", ""),
+                            )
+                            if refusal is not None:
+                                raise refusal
                             reading.connected()
-                            # Closed as soon as the response is, not left to the garbage collector
-                            # (trio warns of that).  httpx types it an iterator; it is a generator.
-                            raw = cast("AsyncGenerator[bytes, None]", response.aiter_raw())
+                            # Closed as soon as the response is, not left to the garbage collector (trio
+                            # warns of that).  httpx types it an iterator; it is a generator.
+                            raw = cast("AsyncGenerator[bytes, None]", response.aiter_raw())  # as sent: identity
                             async with contextlib.aclosing(raw) as chunks:
                                 async for chunk in chunks:
                                     for event in reading.new_events(chunk):
@@ -105,32 +123,45 @@ class AsyncResumableEventStream(ResumableClient):
                             reading.ended()
                     except StreamConnectionError:
                         raise  # a ConnectionError, but an answer, not a drop: retrying would not help
+                    except httpx.TooManyRedirects as error:  # an answer too: the client follows redirects
+                        raise StreamConnectionError(f"{self.url}: {error}") from error
                     except (httpx.TransportError, OSError) as error:
-                        if reading.in_stop:
-                            raise
-                        if isinstance(error, httpx.UnsupportedProtocol):
-                            # The request's fault, not the network's: sending it again would fail again.
-                            raise ArgumentValueError(f"url {self.url!r} cannot be sent: {error}") from error
-                        cause = error
+                        request_fault = isinstance(error, (httpx.UnsupportedProtocol, httpx.LocalProtocolError))
+                        cause = reading.dropped(error, request_fault)
                     await anyio.sleep(reading.retry_delay(cause))
         finally:
             reading.close()
 
-    @contextlib.asynccontextmanager
-    async def _response(self, client: httpx.AsyncClient) -> AsyncIterator[httpx.Response | None]:
-        """The response whose body to read (as sent: the identity was asked for), or ``None`` when
-        the server answers 204, saying the stream is over."""
-        headers = [(name.encode(), value) for name, value in self._request_headers().items()]
-        async with client.stream("GET", self._url, headers=headers, timeout=httpx.Timeout(self._timeout)) as response:
-            if response.status_code == 204:
-                yield None
-                return
-            refusal = self._refusal(
-                response.status_code,
-                response.reason_phrase,
-                response.headers.get("Content-Type", ""),
-                response.headers.get("Content-Encoding", ""),
-            )
-            if refusal is not None:
-                raise refusal
-            yield response
+
+class AsyncEventIteration:
+    """One ``async for`` over an :class:`AsyncResumableEventStream` (what ``aiter(stream)`` gives).
+
+    It lets go of the stream as soon as it is dropped, as a loop left with ``break`` drops it, so
+    that the stream can be read on at once, as a blocking one can; the event loop closes its
+    connection soon after.  ``aclose()`` closes the connection at once.
+    """
+
+    __slots__ = ("_events", "_reading", "_stream")
+
+    def __init__(self, stream: AsyncResumableEventStream) -> None:
+        self._stream = stream
+        self._reading: Reading | None = None
+        self._events: AsyncGenerator[AgentEvent, None] | None = None
+
+    def __aiter__(self) -> AsyncEventIteration:
+        return self
+
+    async def __anext__(self) -> AgentEvent:
+        if self._events is None:  # the stream is taken at the first event asked for, as a blocking one is
+            self._reading = self._stream._start_reading()
+            self._events = self._stream._read(self._reading)
+        return await self._events.__anext__()
+
+    async def aclose(self) -> None:
+        """Close the connection and let go of the stream (an iteration never begun has neither)."""
+        if self._events is not None:
+            await self._events.aclose()
+
+    def __del__(self) -> None:
+        if self._reading is not None:
+            self._reading.close()

@@ -14,7 +14,7 @@ import time
 from collections.abc import Generator, Iterator
 
 from ._sse_resume import Reading, ResumableClient
-from .errors import ArgumentValueError, StreamConnectionError
+from .errors import StreamConnectionError
 from .event import AgentEvent
 
 __all__ = ["ResumableEventStream"]
@@ -81,12 +81,7 @@ class ResumableEventStream(ResumableClient):
             except StreamConnectionError:
                 raise  # a ConnectionError, but an answer, not a drop: retrying would not help
             except _DROPPED as error:
-                if reading.in_stop:
-                    raise
-                if isinstance(error, http.client.InvalidURL):
-                    # The request's fault, not the network's: sending it again would fail again.
-                    raise ArgumentValueError(f"url {self.url!r} cannot be sent: {error}") from error
-                cause = error
+                cause = reading.dropped(error, isinstance(error, http.client.InvalidURL))
             finally:
                 # The response, not only the connection: a body read to the end of the stream (no
                 # length, as an event stream has) holds the socket, which the connection has let go.

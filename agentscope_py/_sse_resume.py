@@ -167,12 +167,15 @@ class Reading:
         self._delivered = False  # whether any connection brought an event: the stream works, but never stops
         self._progressed = False  # whether this connection brought a new event
         self._parser = SSEParser()  # each connection's own, from connected()
-        #: Whether the caller's ``stop`` is running: an ``OSError`` it raises is theirs, not a dropped connection.
-        self.in_stop = False
+        self._in_stop = False  # an OSError raised meanwhile is the caller's stop's, not a dropped connection
+        self._closed = False
 
     def close(self) -> None:
-        """Lets go of the client, which another iteration may then read."""
-        self._client._reading.release()
+        """Lets go of the client, which another iteration may then read; once, however often called
+        (an async iteration dropped lets go at once, and its generator again when it is closed)."""
+        if not self._closed:
+            self._closed = True
+            self._client._reading.release()
 
     def connected(self) -> None:
         """A response with a body to read has begun."""
@@ -212,10 +215,20 @@ class Reading:
         stop = self._client._stop
         if stop is None:
             return False
-        self.in_stop = True
+        self._in_stop = True
         stopped = stop(event)
-        self.in_stop = False
+        self._in_stop = False  # not in a finally: dropped() must see that what stop raised is its own
         return stopped
+
+    def dropped(self, error: Exception, unsendable: bool) -> Exception:
+        """``error``, which ended a connection, as the cause to reconnect after; raised instead when
+        it is not the network's: the caller's ``stop`` raised it, or the request cannot be sent
+        (``unsendable``: sending it again would fail again)."""
+        if self._in_stop:
+            raise error
+        if unsendable:
+            raise ArgumentValueError(f"the request to {self._client.url!r} cannot be sent: {error}") from error
+        return error
 
     def retry_delay(self, cause: BaseException | None) -> float:
         """The connection is over (with ``cause``, or closed by the server): the seconds to wait
@@ -233,7 +246,7 @@ class Reading:
             connections, last = "1 connection", "it"
         else:
             connections, last = f"{fruitless} connections in a row", "the last"
-        ended = f"{last} failed with {cause!r}" if cause else f"the server closed {last}"
+        ended = f"{last} failed with {_said(cause)}" if cause else f"the server closed {last}"
         hint = ""
         if cause is None and self._delivered and client._stop is not None:
             # Events came, then clean closes: most likely the stream is over, and its last event is
@@ -247,3 +260,15 @@ class Reading:
             f"{client.url}: {connections} brought no new event ({ended}); giving up after "
             f"max_retries={client._max_retries} reconnections: check the server, or raise max_retries{hint}"
         )
+
+
+def _said(error: BaseException) -> str:
+    """``error`` as a message shows it, with what caused it when it says nothing itself (httpx's
+    ``ReadError('')`` over the ``ConnectionResetError`` it stands for)."""
+    inner: BaseException | None = error
+    for _ in range(8):  # a chain of causes can loop
+        if inner is None or str(inner):
+            break
+        inner = inner.__cause__ or inner.__context__
+    return repr(error) if inner is None or inner is error else f"{error!r} ({inner!r})"
+

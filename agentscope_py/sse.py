@@ -18,6 +18,7 @@ connection drops (:class:`AsyncResumableEventStream` in async code, with httpx).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Set
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,9 @@ __all__ = [
     "parse_events",
     "parse_messages",
 ]
+
+if not TYPE_CHECKING and importlib.util.find_spec("httpx") is None:  # a star import or help() would raise
+    __all__ = [name for name in __all__ if name != "AsyncResumableEventStream"]
 
 if TYPE_CHECKING:
     from ._sse_async import AsyncResumableEventStream

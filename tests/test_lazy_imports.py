@@ -79,7 +79,7 @@ def test_dir_lists_the_lazy_names_without_loading_them() -> None:
     )
 
 
-def test_the_sse_module_leaves_httpx_until_the_asyncio_client_is_used() -> None:
+def test_the_sse_module_leaves_httpx_until_the_async_client_is_used() -> None:
     _run(
         "import sys\n"
         "from agentscope_py import sse\n"
@@ -90,7 +90,7 @@ def test_the_sse_module_leaves_httpx_until_the_asyncio_client_is_used() -> None:
     )
 
 
-def test_without_httpx_the_asyncio_client_says_what_to_install() -> None:
+def test_without_httpx_the_async_client_says_what_to_install() -> None:
     _run(
         "import sys\n"
         "sys.modules['httpx'] = None  # as if it were not installed\n"
@@ -101,5 +101,8 @@ def test_without_httpx_the_asyncio_client_says_what_to_install() -> None:
         "    assert \"pip install 'agentscope-py[async]'\" in str(error) and error.name == 'httpx', error\n"
         "else:\n"
         "    raise AssertionError('no error')\n"
-        "assert sse.ResumableEventStream.__name__ == 'ResumableEventStream'"
+        "assert sse.ResumableEventStream.__name__ == 'ResumableEventStream'\n"
+        "# what lists the module's names leaves it out: a star import, dir(), help()\n"
+        "assert 'AsyncResumableEventStream' not in dir(sse) and 'ResumableEventStream' in dir(sse)\n"
+        "exec('from agentscope_py.sse import *', {})"
     )

@@ -14,6 +14,8 @@ import gc
 import http.client
 import itertools
 import socket
+import subprocess
+import sys
 import threading
 import warnings
 from collections.abc import AsyncIterable, Awaitable, Callable
@@ -54,7 +56,7 @@ AnyStream = ResumableEventStream | AsyncResumableEventStream
 @attrs.frozen
 class Reader:
     """One of the clients, made and read the same way whichever it is: ``run`` runs an async
-    function for the asyncio client (with asyncio or trio), ``None`` for the standard-library one."""
+    function for the async client (with asyncio or trio), ``None`` for the standard-library one."""
 
     make: type[ResumableEventStream] | type[AsyncResumableEventStream]
     run: Callable[[Callable[[], Awaitable[None]]], object] | None = None
@@ -62,6 +64,16 @@ class Reader:
     def read(self, stream: AnyStream) -> list[AgentEvent]:
         received: list[AgentEvent] = []
         self.read_into(stream, received)
+        return received
+
+    def read_first(self, stream: AnyStream, count: int) -> list[AgentEvent]:
+        """The first ``count`` events, as a reader that stops early reads them: a blocking loop left
+        with ``break``, an async one closed with ``aclosing`` (trio's rule for async generators)."""
+        if isinstance(stream, ResumableEventStream):
+            return list(itertools.islice(stream, count))
+        assert self.run is not None
+        received: list[AgentEvent] = []
+        self.run(functools.partial(_take_then_break, stream, count, received))
         return received
 
     def read_into(self, stream: AnyStream, received: list[AgentEvent]) -> None:
@@ -76,6 +88,14 @@ class Reader:
 async def _append_each(stream: AsyncIterable[AgentEvent], received: list[AgentEvent]) -> None:
     async for event in stream:
         received.append(event)
+
+
+async def _take_then_break(stream: AsyncResumableEventStream, count: int, received: list[AgentEvent]) -> None:
+    async with contextlib.aclosing(aiter(stream)) as events:
+        async for event in events:
+            received.append(event)
+            if len(received) == count:
+                break
 
 
 def _run_in_asyncio(function: Callable[[], Awaitable[None]]) -> None:
@@ -437,6 +457,15 @@ def test_a_url_is_sent_percent_encoded_as_in_a_browser(client: Reader, given: st
     assert server.paths == [sent]
 
 
+def test_a_reader_that_stops_early_lets_the_stream_be_read_on_at_once(client: Reader) -> None:
+    state = StreamServer(EVENTS)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT)
+        assert client.read_first(stream, 100) == EVENTS[:100]
+        assert client.read(stream) == EVENTS[100:]
+    assert state.last_event_ids == [None, EVENTS[99].id]
+
+
 def test_header_values_go_as_latin_1_text_or_as_the_bytes_given(client: Reader) -> None:
     headers: dict[str, str | bytes] = {"X-Place": "café", "X-Name": "事件".encode(), "X-Empty": "", "X-Tab": "a\tb"}
     with serve_bodies(["".join(map(encode_event, EVENTS))]) as server:
@@ -518,7 +547,7 @@ def test_a_url_http_client_refuses_is_an_argument_error_not_a_dropped_connection
 
     monkeypatch.setattr(http.client.HTTPConnection, "request", refuse)
     stream = ResumableEventStream("http://127.0.0.1:9/x", timeout=TIMEOUT, max_retries=3, retry_delay=0.001)
-    with pytest.raises(ArgumentValueError, match=r"url 'http://127.0.0.1:9/x' cannot be sent: URL can't contain") as info:
+    with pytest.raises(ArgumentValueError, match=r"the request to 'http://127.0.0.1:9/x' cannot be sent: URL can't contain") as info:
         list(stream)
     assert isinstance(info.value.__cause__, http.client.InvalidURL)
     assert attempts == ["/x"] and stream.reconnects == 0
@@ -581,7 +610,7 @@ def test_in_asyncio_a_client_is_read_in_worker_threads() -> None:
     assert stream.reconnects == 2
 
 
-# -- the asyncio client: the httpx client it is given, cancellation
+# -- the async client: the httpx client it is given, breaking off, cancellation
 
 
 def _mock_client(body: str, requests: list[httpx.Request]) -> httpx.AsyncClient:
@@ -594,7 +623,7 @@ def _mock_client(body: str, requests: list[httpx.Request]) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.MockTransport(answer))
 
 
-def test_the_asyncio_client_sends_the_host_and_target_as_checked_with_its_headers() -> None:
+def test_the_async_client_sends_the_host_and_target_as_checked_with_its_headers() -> None:
     requests: list[httpx.Request] = []
 
     async def read(url: str) -> list[AgentEvent]:
@@ -612,11 +641,12 @@ def test_the_asyncio_client_sends_the_host_and_target_as_checked_with_its_header
     # The same headers as the standard-library client's; the id as UTF-8, as a browser sends it.
     assert (idna.headers["Accept"], idna.headers["Accept-Encoding"]) == ("text/event-stream", "identity")
     assert [value for name, value in idna.headers.raw if name.lower() == b"last-event-id"] == ["事件-1".encode()]
-    assert idna.extensions["timeout"] == {"connect": 7.5, "read": 7.5, "write": 7.5, "pool": 7.5}
+    # A wait for a connection of the client's pool is no connection: it has no limit.
+    assert idna.extensions["timeout"] == {"connect": 7.5, "read": 7.5, "write": 7.5, "pool": None}
     assert (zoned.url.host, zoned.url.port, zoned.url.raw_path) == ("fe80::1%eth0", None, b"/events")
 
 
-def test_the_asyncio_client_sends_with_the_httpx_client_given_and_leaves_it_open() -> None:
+def test_the_async_client_sends_with_the_httpx_client_given_and_leaves_it_open() -> None:
     half = len(EVENTS) // 2
     with serve_bodies(["".join(map(encode_event, EVENTS[:half])), "".join(map(encode_event, EVENTS[half:]))]) as server:
 
@@ -631,7 +661,7 @@ def test_the_asyncio_client_sends_with_the_httpx_client_given_and_leaves_it_open
     assert server.last_event_ids == [None, EVENTS[half - 1].id]
 
 
-def test_the_asyncio_client_takes_only_an_httpx_async_client() -> None:
+def test_the_async_client_takes_only_an_httpx_async_client() -> None:
     with httpx.Client() as blocking, pytest.raises(
         ArgumentTypeError, match=r"client must be an httpx.AsyncClient or None, got .*; ResumableEventStream reads .* without one"
     ):
@@ -649,7 +679,7 @@ def test_a_cancelled_asyncio_reader_closes_its_connection_at_once() -> None:
         assert stream.reconnects == 0
 
 
-def test_an_asyncio_client_has_one_reader_and_is_read_again_from_where_it_stopped() -> None:
+def test_an_async_client_has_one_reader_and_is_read_again_from_where_it_stopped() -> None:
     state = StreamServer(EVENTS)
 
     async def read(stream: AsyncResumableEventStream) -> None:
@@ -679,9 +709,115 @@ def test_a_url_httpx_refuses_is_an_argument_error_not_a_dropped_connection() -> 
     async def read() -> None:
         async with httpx.AsyncClient(transport=httpx.MockTransport(refuse)) as http:
             stream = AsyncResumableEventStream("http://127.0.0.1:9/x", client=http, max_retries=3, retry_delay=0.001)
-            with pytest.raises(ArgumentValueError, match=r"url 'http://127.0.0.1:9/x' cannot be sent: Request URL has") as info:
+            with pytest.raises(ArgumentValueError, match=r"the request to 'http://127.0.0.1:9/x' cannot be sent: Request URL has") as info:
                 [event async for event in stream]
             assert isinstance(info.value.__cause__, httpx.UnsupportedProtocol) and stream.reconnects == 0
 
     asyncio.run(read())
     assert len(attempts) == 1
+
+
+def test_an_async_loop_left_with_break_lets_the_stream_go_at_once_as_a_blocking_one_does() -> None:
+    # Without aclosing: the iteration dropped lets go of the stream then, not when the event loop
+    # gets round to closing it.
+    state = StreamServer(EVENTS)
+
+    async def read_twice(stream: AsyncResumableEventStream) -> list[AgentEvent]:
+        received: list[AgentEvent] = []
+        async for event in stream:
+            received.append(event)
+            if len(received) == 100:
+                break
+        return received + [event async for event in stream]
+
+    with serve_events(state):
+        assert asyncio.run(read_twice(AsyncResumableEventStream(state.url, timeout=TIMEOUT))) == EVENTS
+    assert state.last_event_ids == [None, EVENTS[99].id]
+
+
+def test_streams_that_wait_for_a_connection_of_the_clients_pool_are_not_dropped() -> None:
+    # Two connections for four streams of a slow server: two wait for the first two to end, longer
+    # than their timeout, which is for a connection's silence, not for a turn in the pool.
+    state = StreamServer(EVENTS[:40], cuts=0)
+
+    async def collect(stream: AsyncResumableEventStream) -> list[AgentEvent]:
+        received = []
+        async for event in stream:
+            received.append(event)
+            await asyncio.sleep(0.01)  # a slow reader holds its connection about 0.4 s
+        return received
+
+    async def read_all() -> list[list[AgentEvent]]:
+        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=2)) as http:
+            streams = [AsyncResumableEventStream(state.url, client=http, timeout=0.2, max_retries=0) for _ in range(4)]
+            return list(await asyncio.gather(*(collect(stream) for stream in streams)))
+
+    with serve_events(state):
+        assert asyncio.run(read_all()) == [EVENTS[:40]] * 4
+
+
+def test_what_the_httpx_client_cannot_send_or_follow_is_not_retried() -> None:
+    requests: list[httpx.Request] = []
+
+    def moved(request: httpx.Request) -> httpx.Response:
+        requests.append(request)
+        return httpx.Response(307, headers={"Location": str(request.url)})
+
+    async def read(http: httpx.AsyncClient) -> None:
+        async with http:
+            stream = AsyncResumableEventStream("http://127.0.0.1:9/x", client=http, retry_delay=0.001)
+            [event async for event in stream]
+
+    # A header the caller's client carries that HTTP cannot: the request's fault, raised at once.
+    with serve_bodies([""]) as server:
+
+        async def read_with_bad_header() -> None:
+            async with httpx.AsyncClient(headers={"X Bad": "1"}) as http:
+                [event async for event in AsyncResumableEventStream(server.url, client=http, retry_delay=0.001)]
+
+        with pytest.raises(ArgumentValueError, match=r"the request to '.*' cannot be sent: Illegal header name"):
+            asyncio.run(read_with_bad_header())
+    assert server.last_event_ids == []
+    # Redirects followed in a loop: an answer, not a dropped connection.
+    with pytest.raises(StreamConnectionError, match=r"^http://127.0.0.1:9/x: Exceeded maximum allowed redirects"):
+        asyncio.run(read(httpx.AsyncClient(transport=httpx.MockTransport(moved), follow_redirects=True)))
+    assert len(requests) == 21
+
+
+def test_a_closed_httpx_client_is_refused_when_the_stream_is_read() -> None:
+    async def read() -> None:
+        http = httpx.AsyncClient()
+        await http.aclose()
+        [event async for event in AsyncResumableEventStream("http://127.0.0.1:9/x", client=http)]
+
+    with pytest.raises(ArgumentValueError, match=r"the httpx.AsyncClient given as client= is closed"):
+        asyncio.run(read())
+
+
+def test_giving_up_names_what_an_error_that_says_nothing_stands_for() -> None:
+    def reset(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadError("") from ConnectionResetError(104, "Connection reset by peer")
+
+    async def read() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(reset)) as http:
+            stream = AsyncResumableEventStream("http://127.0.0.1:9/x", client=http, max_retries=0)
+            [event async for event in stream]
+
+    with pytest.raises(StreamConnectionError, match=r"failed with ReadError\(''\) \(ConnectionResetError\(104, 'Connection reset by peer'\)\)"):
+        asyncio.run(read())
+
+
+def test_leaving_an_async_loop_with_break_ends_the_program_cleanly() -> None:
+    # The event loop closes the dropped iteration at its end: nothing may be left running then.
+    with serve_bodies(["".join(map(encode_event, EVENTS))]) as server:
+        code = (
+            "import asyncio\n"
+            "from agentscope_py.sse import AsyncResumableEventStream\n"
+            "async def main():\n"
+            f"    async for event in AsyncResumableEventStream({server.url!r}, stop=None):\n"
+            "        break\n"
+            "asyncio.run(main())\n"
+        )
+        ran = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=60)
+    assert (ran.returncode, ran.stderr) == (0, "")
+
