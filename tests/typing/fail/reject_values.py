@@ -22,7 +22,7 @@ from agentscope_py import (
 )
 from agentscope_py import TextBlok  # E: attr-defined
 from agentscope_py import sse
-from agentscope_py.event import ReplyEmitter
+from agentscope_py.event import AgentEndEvent, ReplyEmitter
 
 sse.MAX_RETRY = 1000  # E: misc "Cannot assign to final name"
 
@@ -91,3 +91,8 @@ for _ in sse.AsyncResumableEventStream("http://127.0.0.1:8000/reply"):  # E: att
 async def read_sync_client_in_async_for() -> None:
     async for _ in sse.ResumableEventStream("http://127.0.0.1:8000/reply"):  # E: attr-defined
         pass
+
+
+# a server's body: encode_events takes what a for loop reads, aencode_events what an async for reads
+sse.aencode_events([AgentEndEvent("r1")])  # E: arg-type "list[AgentEndEvent]"
+sse.encode_events(sse.AsyncResumableEventStream("http://127.0.0.1:8000/reply"))  # E: arg-type "AsyncResumableEventStream"
