@@ -3,7 +3,7 @@
 When the connection drops, the client reconnects after the delay the server
 asked for (``retry:``), sending ``Last-Event-ID`` so the server can continue
 after the last event received, and skips any event it has already yielded.
-What it sends and yields is decided in ``_sse_resume``, which the asyncio
+What it sends and yields is decided in ``_sse_resume``, which the async
 client shares.
 """
 

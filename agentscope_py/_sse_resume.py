@@ -87,12 +87,13 @@ class ResumableClient:
         last_event_id = check_optional_str(last_event_id, "last_event_id")
         if last_event_id is None:  # the argument wins over a header
             last_event_id = given
-        elif any(c in last_event_id for c in "\r\n\0"):
-            raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
-        elif has_lone_surrogate(last_event_id):  # an id read from JSON may hold one: it has no UTF-8
-            raise ArgumentValueError(
-                f"last_event_id {last_event_id!r} holds a lone surrogate, which cannot be sent as UTF-8"
-            )
+        if last_event_id is not None:
+            if any(c in last_event_id for c in "\r\n\0"):
+                raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
+            if has_lone_surrogate(last_event_id):  # an id read from JSON may hold one: it has no UTF-8
+                raise ArgumentValueError(
+                    f"last_event_id {last_event_id!r} holds a lone surrogate, which cannot be sent as UTF-8"
+                )
         retries: object = max_retries  # typed as an int, but callers without mypy may pass anything
         if not isinstance(retries, int) or isinstance(retries, bool):
             raise ArgumentTypeError(f"max_retries must be an int, got {describe(max_retries)}")

@@ -388,8 +388,9 @@ def test_the_client_checks_its_arguments(client: Reader) -> None:
         {"timeout": 1e300},
         # An id read from JSON may hold one; no header can carry it.
         {"last_event_id": "evt-\ud800"},
+        {"headers": {"Last-Event-ID": "evt-\ud800"}},
     ],
-    ids=["timeout", "retry delay", "timeout far past", "lone surrogate"],
+    ids=["timeout", "retry delay", "timeout far past", "lone surrogate", "lone surrogate in a header"],
 )
 def test_what_the_client_could_not_use_is_refused_when_it_is_made(client: Reader, arguments: dict[str, Any]) -> None:
     with pytest.raises(ArgumentValueError, match="at most 1e[+]09 seconds|lone surrogate"):
