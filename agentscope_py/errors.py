@@ -86,7 +86,9 @@ class MissingStructuredDataError(AgentScopeError, LookupError):
 
 
 class StreamError(AgentScopeError):
-    """A strict :class:`~agentscope_py.event.MessageAssembler` met an event it cannot place."""
+    """Events out of order: a strict :class:`~agentscope_py.event.MessageAssembler` met one it cannot
+    place, or a :class:`~agentscope_py.event.ReplyEmitter` or stream relay was used after it ended
+    (or read before)."""
 
 
 class StreamConnectionError(AgentScopeError, ConnectionError):

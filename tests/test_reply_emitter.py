@@ -559,7 +559,7 @@ def test_a_closed_tool_call_cannot_go_on() -> None:
     reply = ReplyEmitter()
     reply.tool_call("c1", "search", '{"q": ')
     reply.text("meanwhile")
-    with pytest.raises(ArgumentValueError, match="'c1' was closed when a block other than a tool call began"):
+    with pytest.raises(ArgumentValueError, match=r"'c1' was closed when another block began \(a text or thinking block, or one given whole with block\(\)\)"):
         reply.tool_call("c1", arguments='"cats"}')
     with pytest.raises(ArgumentValueError, match="named 'search', not 'find'"):
         reply.tool_call("c2", "search")

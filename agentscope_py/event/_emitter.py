@@ -273,8 +273,9 @@ class Emitter:
         if block is None:
             if self.segment_kind == _MODEL_CALL and ("call", call_id) in self.used:
                 raise ArgumentValueError(
-                    f"the tool call {call_id!r} was closed when a block other than a tool call began; a call's "
-                    "argument fragments must come before that (or give the call whole, with block(ToolUseBlock(...)))"
+                    f"the tool call {call_id!r} was closed when another block began (a text or thinking block, or "
+                    "one given whole with block()); a call's argument fragments must come before that (or give the "
+                    "call whole, with block(ToolUseBlock(...)))"
                 )
             if not name:
                 if call_id in self.calls_made:
