@@ -15,6 +15,7 @@ from typing import Final, NoReturn, TypeAlias
 import attrs
 
 from ._checks import check_str, describe
+from ._fields import unchecked_constructor
 from ._shown import elided
 from .errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
@@ -131,27 +132,64 @@ class SSEParser:
             self._too_large()
 
     def _read(self, text: str, messages: list[SSEMessage]) -> None:
-        start = 0
-        for match in LINE_END.finditer(text):
-            line = text[start : match.start()]
-            if self._partial:
-                self._partial.append(line)
-                line = "".join(self._partial)
-                self._partial.clear()
-                self._partial_runs = self._partial_size = 0
-            start = match.end()
-            message = self._process_line(line)
-            if message is not None:
-                messages.append(message)
-        if start < len(text):
+        # The lines split in C (by str.split when there is no CR, the common case), then read in one
+        # loop: a method call per line cost more than the reading itself.
+        lines = LINE_END.split(text) if "\r" in text else text.split("\n")
+        tail = lines.pop()  # after the last line end: the start of an unfinished line, or ""
+        if lines and self._partial:
+            self._partial.append(lines[0])
+            lines[0] = "".join(self._partial)
+            self._partial.clear()
+            self._partial_runs = self._partial_size = 0
+        limit = self.max_message_size
+        size, data = self._size, self._data
+        try:
+            for line in lines:
+                if not line:
+                    size = 0
+                    message = self._dispatch()
+                    data = self._data
+                    if message is not None:
+                        messages.append(message)
+                    continue
+                # Every line counts as its unfinished tail did: whether a message fits cannot depend
+                # on where the chunks happened to split it.
+                if line[0] == ":":  # a comment, often a keep-alive: dropped, so it counts alone
+                    if len(line) > limit:
+                        self._too_large()
+                    continue
+                size += len(line)
+                if size > limit:
+                    self._too_large()
+                field, colon, value = line.partition(":")
+                if colon and value[:1] == " ":
+                    value = value[1:]
+                if field == "data":
+                    data.append(value)
+                    if len(data) - self._data_runs >= _RUN:
+                        self._data_runs = _join_run(data, self._data_runs, "\n")
+                elif field == "event":
+                    self._event_type = value
+                elif field == "id":
+                    if "\0" not in value:
+                        self._id_buffer = value
+                elif field == "retry":
+                    if value.isascii() and value.isdigit():
+                        digits = value.lstrip("0")
+                        too_long = len(digits) > len(str(MAX_RETRY))  # int() of a million digits is slow
+                        self.retry = MAX_RETRY if too_long else min(int(digits or "0"), MAX_RETRY)
+                # any other field is ignored, as the standard says
+        finally:
+            self._size = size
+        if tail:
             partial = self._partial
-            partial.append(text[start:])
+            partial.append(tail)
             if len(partial) - self._partial_runs >= _RUN:
                 self._partial_runs = _join_run(partial, self._partial_runs, "")
-            self._partial_size += len(text) - start
+            self._partial_size += len(tail)
             # An unfinished comment counts alone, as it will once finished.
             held = self._partial_size if partial[0][0] == ":" else self._partial_size + self._size
-            if held > self.max_message_size:
+            if held > limit:
                 self._too_large()
 
     def _too_large(self) -> NoReturn:
@@ -163,39 +201,6 @@ class SSEParser:
             "pass max_message_size=... to accept larger ones"
         )
 
-    def _process_line(self, line: str) -> SSEMessage | None:
-        if not line:
-            self._size = 0
-            return self._dispatch()
-        # Every line counts as its unfinished tail did: whether a message fits cannot depend on
-        # where the chunks happened to split it.
-        if line[0] == ":":  # a comment, often a keep-alive: dropped, so it counts alone
-            if len(line) > self.max_message_size:
-                self._too_large()
-            return None
-        self._size += len(line)
-        if self._size > self.max_message_size:
-            self._too_large()
-        field, colon, value = line.partition(":")
-        if colon and value[:1] == " ":
-            value = value[1:]
-        if field == "data":
-            data = self._data
-            data.append(value)
-            if len(data) - self._data_runs >= _RUN:
-                self._data_runs = _join_run(data, self._data_runs, "\n")
-        elif field == "event":
-            self._event_type = value
-        elif field == "id":
-            if "\0" not in value:
-                self._id_buffer = value
-        elif field == "retry":
-            if value.isascii() and value.isdigit():
-                digits = value.lstrip("0")
-                self.retry = MAX_RETRY if len(digits) > len(str(MAX_RETRY)) else min(int(digits or "0"), MAX_RETRY)
-        # any other field is ignored, as the standard says
-        return None
-
     def _dispatch(self) -> SSEMessage | None:
         # The id takes effect at the blank line, even for a message without data.
         self.last_event_id = self._id_buffer
@@ -205,7 +210,11 @@ class SSEParser:
         data = "\n".join(self._data)
         self._data = []
         self._data_runs = 0
-        return SSEMessage(event_type or "message", data, self.last_event_id)
+        return _new_message(event_type or "message", data, self.last_event_id)
+
+
+# SSEMessage without attrs' frozen __init__, a third of a message's cost: its fields are the parser's own strings.
+_new_message = unchecked_constructor(SSEMessage)
 
 
 def _join_run(pieces: list[str], joined: int, separator: str) -> int:
