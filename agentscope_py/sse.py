@@ -9,20 +9,22 @@ event's JSON::
     data: {"type":"TEXT_BLOCK_DELTA","id":"3f2a…","createdAt":"…","replyId":"r1","blockId":"text","delta":"Hel"}
 
 Server side, :func:`encode_events` writes a stream and resumes it after a
-client's ``Last-Event-ID``.  Client side, :class:`SSEParser` parses any event
-stream incrementally, :func:`parse_events` turns one into agent events, and
+client's ``Last-Event-ID`` (:func:`aencode_events` in async code), and an
+:class:`EventLog` keeps a stream being produced for every client that follows
+it.  Client side, :class:`SSEParser` parses any event stream incrementally,
+:func:`parse_events` turns one into agent events, and
 :class:`ResumableEventStream` reads one over HTTP, reconnecting when the
 connection drops (:class:`AsyncResumableEventStream` in async code, with httpx).
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Set
 from typing import TYPE_CHECKING, Any
 
 from ._sse_client import ResumableEventStream
+from ._sse_log import EventLog
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from ._sse_resume import decode_event, is_agent_event_message, is_reply_end
 from ._checks import check_optional_str, check_str, describe
@@ -36,6 +38,7 @@ __all__ = [
     "MAX_RETRY",
     "AsyncResumableEventStream",
     "Chunk",
+    "EventLog",
     "ResumableEventStream",
     "SSEMessage",
     "SSEParser",

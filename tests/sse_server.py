@@ -29,9 +29,9 @@ from agentscope_py import (
     ToolUseBlock,
 )
 from agentscope_py.event import AgentEvent, events_from_message
-from agentscope_py.sse import encode_comment, encode_events
+from agentscope_py.sse import EventLog, encode_comment, encode_events
 
-__all__ = ["EVENTS", "MESSAGE", "SYSTEM_CALLING", "RawServer", "StreamServer", "serve_bodies", "serve_events", "serve_raw"]
+__all__ = ["EVENTS", "MESSAGE", "SYSTEM_CALLING", "LogServer", "RawServer", "StreamServer", "serve_bodies", "serve_events", "serve_log", "serve_raw"]
 
 SOCKET_TIMEOUT = 5.0
 
@@ -204,6 +204,54 @@ def serve_events(state: StreamServer, path: str = "/reply") -> Iterator[StreamSe
             yield state
         finally:
             state._stopping.set()  # a stalled connection stops waiting, so the server can shut down
+
+
+@attrs.define
+class LogServer:
+    """Streams what ``log`` holds and is given, to each connection from its ``Last-Event-ID``; the
+    n-th connection is dropped in the middle of its ``cut_after[n]``-th message."""
+
+    log: EventLog
+    cut_after: Sequence[int] = ()
+    url: str = ""
+    last_event_ids: list[str | None] = attrs.field(factory=list)
+
+
+def _log_handler(state: LogServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        timeout = SOCKET_TIMEOUT
+
+        def do_GET(self) -> None:
+            last_event_id = _last_event_id(self)
+            state.last_event_ids.append(last_event_id)
+            connection = len(state.last_event_ids) - 1
+            cut = state.cut_after[connection] if connection < len(state.cut_after) else None
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            try:
+                for count, text in enumerate(encode_events(state.log.follow(last_event_id), retry=1)):
+                    data = text.encode()
+                    if count == cut:
+                        self.wfile.write(data[: len(data) // 2])  # then the connection drops
+                        return
+                    self.wfile.write(data)
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client left first
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@contextmanager
+def serve_log(state: LogServer) -> Iterator[LogServer]:
+    """Serve ``state`` at ``http://127.0.0.1:<free port>/reply`` for the duration of the block."""
+    with _serving(_log_handler(state), "/reply") as url:
+        state.url = url
+        yield state
 
 
 def keep_alive_preamble() -> str:

@@ -96,3 +96,5 @@ async def read_sync_client_in_async_for() -> None:
 # a server's body: encode_events takes what a for loop reads, aencode_events what an async for reads
 sse.aencode_events([AgentEndEvent("r1")])  # E: arg-type "list[AgentEndEvent]"
 sse.encode_events(sse.AsyncResumableEventStream("http://127.0.0.1:8000/reply"))  # E: arg-type "AsyncResumableEventStream"
+sse.EventLog().add(AgentEndEvent("r1"))  # E: arg-type "AgentEndEvent"
+

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 from typing_extensions import assert_type
 
@@ -31,7 +31,15 @@ from agentscope_py.interop import (
     from_vercel_ai,
     to_openai,
 )
-from agentscope_py.sse import AsyncResumableEventStream, Chunk, ResumableEventStream, aencode_events, parse_messages
+from agentscope_py.sse import (
+    AsyncResumableEventStream,
+    Chunk,
+    EventLog,
+    ResumableEventStream,
+    aencode_events,
+    encode_events,
+    parse_messages,
+)
 
 # every reader gives messages whose blocks are typed
 for read in (from_openai, from_anthropic, from_agentflow, from_vercel_ai, from_swarm_kit):
@@ -88,4 +96,12 @@ async def read_async(url: str) -> None:
     assert_type(AsyncResumableEventStream(url).last_event_id, str)
     # a server's body from the events an async producer yields
     assert_type(aencode_events(AsyncResumableEventStream(url), last_event_id="e9"), AsyncIterator[str])
+
+# a log of a reply being produced: events in, a blocking or an async follower out
+log = EventLog()
+log.add(live.events)
+log.close()
+assert_type(log.follow(), Iterator[AgentEvent])
+assert_type(log.afollow("e9"), AsyncIterator[AgentEvent])
+assert "".join(encode_events(log.follow())) == "".join(encode_events(live.events))
 
