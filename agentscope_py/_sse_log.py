@@ -10,11 +10,13 @@ as it is added, until the log is closed; the producer adds from any thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncGenerator, Generator, Iterable, Iterator
 
-from ._checks import check_optional_str, describe
-from .errors import ArgumentTypeError, StreamError
+from ._checks import check_float, check_optional_str, describe
+from ._sse_write import encode_comment, encoded_event, retry_field
+from .errors import ArgumentTypeError, ArgumentValueError, StreamError
 from .event import AgentEvent
 
 __all__ = ["EventLog"]
@@ -24,17 +26,22 @@ class EventLog:
     """The events of a stream being produced, kept for every client that follows it.
 
     The producer calls ``add(events)`` as it makes them (the lists a
-    :class:`~agentscope_py.event.ReplyEmitter`'s methods return, say) and
-    ``close()`` at the end, also when it fails: a follower waits for events until
-    the log is closed.  ``follow(last_event_id)`` (blocking, for a threaded
-    server) and ``afollow(last_event_id)`` (asyncio) give a client the events
-    after the one with that id (all of them for ``None``, or an id the log never
-    had: a resumable client drops what it has already seen), then each new one as
-    it is added.  Hand either to :func:`encode_events` or :func:`aencode_events`.
+    :class:`~agentscope_py.event.ReplyEmitter`'s methods return, say), from any
+    thread, and ``close()`` at the end, also when it fails: a follower waits for
+    events until the log is closed.
 
-    Thread-safe: add from one thread while clients follow in others, or in an
-    event loop.  The log keeps every event: make one per reply, and let it go
-    once no client can come back for it.
+    A request answers with ``encode_events(last_event_id, keep_alive=...)`` (the
+    SSE text, for a threaded server) or ``aencode_events(...)`` (asyncio): the
+    events after the one with the client's ``Last-Event-ID`` (all of them for
+    ``None``, or an id the log never had: a resumable client drops what it has
+    seen), then each new one as it is added, and a keep-alive comment whenever
+    none came for ``keep_alive`` seconds, which keeps proxies from closing an idle
+    stream and ends the request of a client that has gone.  ``follow`` and
+    ``afollow`` give the events themselves.  ``has_more(last_event_id)`` says
+    whether that client has anything left to get (else answer ``204 No Content``).
+
+    The log keeps every event: make one per reply, and let it go once no client
+    can come back for it.
     """
 
     __slots__ = ("__weakref__", "_changed", "_closed", "_events", "_positions", "_waiters")
@@ -44,8 +51,8 @@ class EventLog:
         self._positions: dict[str, int] = {}  # an event id -> where it stands (its first time)
         self._closed = False
         self._changed = threading.Condition()  # guards everything here; blocking followers wait on it
-        # The futures that asyncio followers await, each with its loop: set from whatever thread adds.
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        # The futures asyncio followers await, by their loop: set from whatever thread adds.
+        self._waiters: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
 
     @property
     def events(self) -> tuple[AgentEvent, ...]:
@@ -72,6 +79,8 @@ class EventLog:
         with self._changed:
             if self._closed:
                 raise StreamError("this EventLog is closed: start a new one for the next stream")
+            if not added:
+                return
             for event in added:
                 if event.id is not None:
                     self._positions.setdefault(event.id, len(self._events))
@@ -84,68 +93,161 @@ class EventLog:
             self._closed = True
             self._wake()
 
-    def follow(self, last_event_id: str | None = None) -> Iterator[AgentEvent]:
-        """The events after the one with ``last_event_id``, then each as it is added, until the log
-        is closed; blocks while it waits for the next."""
-        return self._follow(check_optional_str(last_event_id, "EventLog.follow last_event_id"))
+    def has_more(self, last_event_id: str | None) -> bool:
+        """Whether a client that had the event ``last_event_id`` has more to get: events after it, or
+        a log still open.  A server answers a client that has not ``204 No Content``, which ends
+        its resumable client."""
+        check_optional_str(last_event_id, "EventLog.has_more last_event_id")
+        with self._changed:
+            return not self._closed or self._after(last_event_id) < len(self._events)
 
-    def afollow(self, last_event_id: str | None = None) -> AsyncIterator[AgentEvent]:
+    def follow(self, last_event_id: str | None = None) -> Generator[AgentEvent, None, None]:
+        """The events after the one with ``last_event_id``, then each as it is added, until the log
+        is closed; blocks while it waits for the next.  (Handed to the module's ``encode_events``,
+        give that no ``last_event_id``: this skipped to it already.)"""
+        check_optional_str(last_event_id, "EventLog.follow last_event_id")
+        return _events_only(self._follow(last_event_id, None))
+
+    def afollow(self, last_event_id: str | None = None) -> AsyncGenerator[AgentEvent, None]:
         """:meth:`follow` for asyncio: awaits the next event instead of blocking."""
-        return self._afollow(check_optional_str(last_event_id, "EventLog.afollow last_event_id"))
+        check_optional_str(last_event_id, "EventLog.afollow last_event_id")
+        return _aevents_only(self._afollow(last_event_id, None))
+
+    def encode_events(
+        self, last_event_id: str | None = None, *, retry: int | None = None, keep_alive: float | None = None
+    ) -> Generator[str, None, None]:
+        """The SSE text for a client that had ``last_event_id``: ``retry`` first when given, then the
+        events :meth:`follow` gives, and ``": keep-alive"`` after every ``keep_alive`` seconds
+        without one (``None``: never)."""
+        check_optional_str(last_event_id, "EventLog.encode_events last_event_id")
+        first = [] if retry is None else [retry_field(retry) + "\n\n"]
+        return _encoded(first, self._follow(last_event_id, _wait(keep_alive)))
+
+    def aencode_events(
+        self, last_event_id: str | None = None, *, retry: int | None = None, keep_alive: float | None = None
+    ) -> AsyncGenerator[str, None]:
+        """:meth:`encode_events` for asyncio (the body of an ASGI streaming response)."""
+        check_optional_str(last_event_id, "EventLog.aencode_events last_event_id")
+        first = [] if retry is None else [retry_field(retry) + "\n\n"]
+        return _aencoded(first, self._afollow(last_event_id, _wait(keep_alive)))
 
     def _wake(self) -> None:
-        # Called holding the lock.
+        # Called holding the lock; one callback for each loop that has followers waiting.
         self._changed.notify_all()
-        for loop, future in self._waiters:
+        for loop, futures in self._waiters.items():
             try:
-                loop.call_soon_threadsafe(_resolve, future)
+                loop.call_soon_threadsafe(_resolve, futures)
             except RuntimeError:  # its loop is closed: no one is left to wake, and the producer goes on
                 pass
-        self._waiters.clear()
+        self._waiters = {}
 
     def _after(self, last_event_id: str | None) -> int:
         position = None if last_event_id is None else self._positions.get(last_event_id)
         return 0 if position is None else position + 1
 
-    def _follow(self, last_event_id: str | None) -> Iterator[AgentEvent]:
+    def _follow(self, last_event_id: str | None, keep_alive: float | None) -> Iterator[AgentEvent | None]:
+        """The events, and ``None`` after each ``keep_alive`` seconds without one."""
         with self._changed:
             index = self._after(last_event_id)
         while True:
             with self._changed:
-                while index == len(self._events) and not self._closed:
-                    self._changed.wait()
+                idle = index == len(self._events) and not self._closed
+                if idle:
+                    self._changed.wait(keep_alive)
                 batch, done = self._events[index:], self._closed
+            if idle and not batch and not done:
+                yield None
+                continue
             index += len(batch)
             yield from batch  # outside the lock: a slow client holds up no one
             if done:  # nothing is added after the close: the batch held the rest
                 return
 
-    async def _afollow(self, last_event_id: str | None) -> AsyncIterator[AgentEvent]:
-        loop = asyncio.get_running_loop()
+    async def _afollow(
+        self, last_event_id: str | None, keep_alive: float | None
+    ) -> AsyncGenerator[AgentEvent | None, None]:
         with self._changed:
             index = self._after(last_event_id)
         while True:
             with self._changed:
                 batch, done = self._events[index:], self._closed
-                waiter = None
                 if not batch and not done:
-                    waiter = (loop, loop.create_future())
-                    self._waiters.append(waiter)
-            if waiter is not None:
-                try:
-                    await waiter[1]
-                finally:
-                    with self._changed:  # cancelled: no one need wake it any more
-                        if waiter in self._waiters:
-                            self._waiters.remove(waiter)
+                    loop = _running_loop()
+                    future: asyncio.Future[None] = loop.create_future()
+                    self._waiters.setdefault(loop, []).append(future)
+            if batch or done:
+                index += len(batch)
+                for event in batch:
+                    yield event
+                if done:
+                    return
                 continue
-            index += len(batch)
-            for event in batch:
+            idle = False
+            try:
+                await asyncio.wait_for(future, keep_alive)
+            except asyncio.TimeoutError:
+                idle = True
+            finally:
+                with self._changed:  # woken, timed out or cancelled: no one need wake it any more
+                    waiting = self._waiters.get(loop, [])
+                    if future in waiting:
+                        waiting.remove(future)
+                        if not waiting:  # nor keep the loop
+                            del self._waiters[loop]
+            if idle:
+                yield None
+
+
+_KEEP_ALIVE = encode_comment("keep-alive")
+
+
+def _events_only(followed: Iterator[AgentEvent | None]) -> Generator[AgentEvent, None, None]:
+    for event in followed:
+        if event is not None:
+            yield event
+
+
+async def _aevents_only(followed: AsyncGenerator[AgentEvent | None, None]) -> AsyncGenerator[AgentEvent, None]:
+    async with contextlib.aclosing(followed) as events:
+        async for event in events:
+            if event is not None:
                 yield event
-            if done:
-                return
 
 
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():  # a follower cancelled meanwhile
-        future.set_result(None)
+def _encoded(first: list[str], followed: Iterator[AgentEvent | None]) -> Generator[str, None, None]:
+    yield from first
+    for event in followed:
+        yield _KEEP_ALIVE if event is None else encoded_event(event)
+
+
+async def _aencoded(first: list[str], followed: AsyncGenerator[AgentEvent | None, None]) -> AsyncGenerator[str, None]:
+    for text in first:
+        yield text
+    async with contextlib.aclosing(followed) as events:
+        async for event in events:
+            yield _KEEP_ALIVE if event is None else encoded_event(event)
+
+
+def _wait(keep_alive: float | None) -> float | None:
+    if keep_alive is None:
+        return None
+    seconds = check_float(keep_alive, "keep_alive", stored=False)
+    if not 0 < seconds <= 1e9:
+        raise ArgumentValueError(f"keep_alive must be > 0 and at most 1e9 seconds, or None, got {keep_alive!r}")
+    return seconds
+
+
+def _running_loop() -> asyncio.AbstractEventLoop:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        raise RuntimeError(
+            "EventLog.afollow and aencode_events wait for events with asyncio, and no asyncio loop runs here "
+            "(trio?): follow the log in a worker thread instead (EventLog.follow, EventLog.encode_events)"
+        ) from None
+
+
+def _resolve(futures: list[asyncio.Future[None]]) -> None:
+    for future in futures:
+        if not future.done():  # a follower cancelled meanwhile
+            future.set_result(None)

@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from ._sse_client import ResumableEventStream
 from ._sse_log import EventLog
-from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, LINE_END, MAX_RETRY, Chunk, SSEMessage, SSEParser
+from ._sse_write import check_event, encode_comment, encode_event, encode_sse, encoded_event, retry_field
+from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, MAX_RETRY, Chunk, SSEMessage, SSEParser
 from ._sse_resume import decode_event, is_agent_event_message, is_reply_end
-from ._checks import check_optional_str, check_str, describe
-from ._json import has_lone_surrogate
-from ._shown import elided
-from .errors import ArgumentTypeError, ArgumentValueError
+from ._checks import check_optional_str, describe
+from .errors import ArgumentTypeError
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from .event import AgentEvent
 
@@ -83,75 +82,6 @@ else:
 _PIECE_SIZE = 64 * 1024  # characters or bytes of a stream given whole, parsed at a time
 
 
-def _single_line(value: str, name: str) -> str:
-    if "\n" in value or "\r" in value:
-        raise ArgumentValueError(f"an SSE {name} cannot contain a line break, got {value!r}")
-    return _utf8(value, name)
-
-
-def _utf8(value: str, name: str) -> str:
-    # A stream is UTF-8 (a JSON document read with "\ud800" holds one): the text could not be sent.
-    if has_lone_surrogate(value):
-        raise ArgumentValueError(
-            f"an SSE {name} cannot contain a lone surrogate, which UTF-8 cannot encode, got {elided(value)}"
-        )
-    return value
-
-
-def _retry_field(retry: int) -> str:
-    if type(retry) is not int:
-        raise ArgumentTypeError(f"retry must be an int (milliseconds), got {describe(retry)}")
-    if retry < 0:
-        raise ArgumentValueError(f"retry must be a non-negative int (milliseconds), got {retry!r}")
-    return f"retry: {retry}"
-
-
-def encode_sse(data: str, *, event: str | None = None, id: str | None = None, retry: int | None = None) -> str:
-    """One SSE message: optional ``id``, ``event`` and ``retry`` (milliseconds) fields, then
-    ``data`` (one ``data:`` line per line of it), then the blank line that dispatches it."""
-    check_str(data, "encode_sse data")
-    check_optional_str(event, "encode_sse event")
-    check_optional_str(id, "encode_sse id")
-    return _message(_utf8(data, "data field"), event, id, retry)
-
-
-def _message(data: str, event: str | None, id: str | None, retry: int | None) -> str:
-    lines = []
-    if id is not None:
-        if "\0" in id:
-            raise ArgumentValueError(f"an SSE id cannot contain NUL, got {id!r}")
-        lines.append(f"id: {_single_line(id, 'id')}")
-    if event is not None:
-        lines.append(f"event: {_single_line(event, 'event name')}")
-    if retry is not None:
-        lines.append(_retry_field(retry))
-    # Only CR and LF end lines in SSE: str.splitlines would also split at U+2028 and others.
-    lines.extend(f"data: {line}" for line in LINE_END.split(data))
-    return "\n".join(lines) + "\n\n"
-
-
-def encode_event(event: AgentEvent, *, retry: int | None = None) -> str:
-    """The SSE message of ``event``: ``id:`` its id, ``event:`` its type, ``data:`` its JSON."""
-    _check_event(event, "encode_event")
-    return _encoded_event(event, retry)
-
-
-def _encoded_event(event: AgentEvent, retry: int | None = None) -> str:
-    # The JSON is one line, its lone surrogates escaped: only the id is checked.
-    return _message(event.to_json(), event.type.value, event.id, retry)
-
-
-def _check_event(event: object, caller: str) -> None:
-    if not isinstance(event, AgentEvent):
-        raise ArgumentTypeError(f"{caller} takes AgentEvents, got {describe(event)}; use encode_sse for text")
-
-
-def encode_comment(text: str = "") -> str:
-    """A comment line, ignored by clients: a keep-alive that stops proxies closing an idle stream."""
-    check_str(text, "encode_comment text")
-    return f": {_single_line(text, 'comment')}\n\n" if text else ":\n\n"
-
-
 def encode_events(
     events: Iterable[AgentEvent], *, last_event_id: str | None = None, retry: int | None = None
 ) -> Iterator[str]:
@@ -164,7 +94,7 @@ def encode_events(
     ``retry`` (milliseconds) is sent first to set the client's reconnection delay.
     The arguments are checked when it is called; the events are encoded as they come.
     """
-    first = [_retry_field(retry) + "\n\n"] if retry is not None else []  # no data: clients take the field only
+    first = [retry_field(retry) + "\n\n"] if retry is not None else []  # no data: clients take the field only
     last_event_id = check_optional_str(last_event_id, "encode_events last_event_id")
     _check_events(events)
     return _encoded(first, _after(events, last_event_id) if last_event_id else events)
@@ -175,7 +105,7 @@ def aencode_events(
 ) -> AsyncIterator[str]:
     """:func:`encode_events` for events that come in async code (a reply a model is producing):
     the same messages, as an async iterator, which an ASGI framework's streaming response takes."""
-    first = [_retry_field(retry) + "\n\n"] if retry is not None else []
+    first = [retry_field(retry) + "\n\n"] if retry is not None else []
     last_event_id = check_optional_str(last_event_id, "aencode_events last_event_id")
     given: object = events  # whatever the annotation says: this is the check that it holds
     if not isinstance(given, AsyncIterable):
@@ -193,15 +123,15 @@ async def _aencoded(
         yield text
     held: list[AgentEvent] | None = [] if last_event_id else None
     async for event in events:
-        _check_event(event, "aencode_events")
+        check_event(event, "aencode_events")
         if held is None:
-            yield _encoded_event(event)
+            yield encoded_event(event)
         elif event.id == last_event_id:
             held = None
         else:
             held.append(event)
     for event in held or ():
-        yield _encoded_event(event)
+        yield encoded_event(event)
 
 
 def _check_events(events: object) -> None:
@@ -217,8 +147,8 @@ def _check_events(events: object) -> None:
 def _encoded(first: list[str], events: Iterable[AgentEvent]) -> Iterator[str]:
     yield from first
     for event in events:
-        _check_event(event, "encode_events")
-        yield _encoded_event(event)
+        check_event(event, "encode_events")
+        yield encoded_event(event)
 
 
 def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEvent]:
@@ -227,7 +157,7 @@ def _after(events: Iterable[AgentEvent], last_event_id: str) -> Iterator[AgentEv
     held: list[AgentEvent] = []
     rest = iter(events)
     for event in rest:
-        _check_event(event, "encode_events")  # now, not once the id is found: it may never be
+        check_event(event, "encode_events")  # now, not once the id is found: it may never be
         if event.id == last_event_id:
             yield from rest
             return

@@ -9,9 +9,9 @@ import time
 import pytest
 from sse_server import EVENTS, LogServer, serve_log
 
-from agentscope_py import AgentEvent, ArgumentTypeError, StreamError
+from agentscope_py import AgentEvent, ArgumentTypeError, ArgumentValueError, StreamError
 from agentscope_py.event import ReplyEmitter, assemble
-from agentscope_py.sse import EventLog, ResumableEventStream
+from agentscope_py.sse import EventLog, ResumableEventStream, encode_events
 
 TIMEOUT = 5.0
 PART = EVENTS[:50]
@@ -96,7 +96,7 @@ def test_a_cancelled_asyncio_follower_leaves_no_waiter_behind() -> None:
         follower.cancel()
         with pytest.raises(asyncio.CancelledError):
             await follower
-        assert log._waiters == []
+        assert log._waiters == {}
         log.add(PART[3:4])  # nothing to wake, nothing raised
         log.close()
 
@@ -153,8 +153,85 @@ def test_a_follower_whose_event_loop_closed_does_not_trouble_the_producer() -> N
     task = loop.create_task(_collect(log, PART[0].id))
     task._log_destroy_pending = False  # type: ignore[attr-defined]  # left pending on purpose: no warning
     loop.run_until_complete(asyncio.sleep(0.01))  # it waits for an event
-    assert len(log._waiters) == 1
+    assert sum(map(len, log._waiters.values())) == 1
     loop.close()  # abandoned, as a crashed server thread leaves it
     log.add(PART[1:2])  # no RuntimeError from the closed loop
     log.close()
-    assert list(log.follow()) == PART[:2] and log._waiters == []
+    assert list(log.follow()) == PART[:2] and log._waiters == {}
+
+
+def test_the_log_writes_a_clients_stream_with_keep_alives_while_it_waits() -> None:
+    log = _log(PART[:3], closed=False)
+    written: list[str] = []
+
+    def serve() -> None:
+        written.extend(log.encode_events(PART[0].id, retry=10, keep_alive=0.02))
+
+    request = threading.Thread(target=serve, daemon=True)
+    request.start()
+    time.sleep(0.15)  # the producer thinks: the client gets keep-alives, not a closed stream
+    log.add(PART[3:5])
+    log.close()
+    request.join(TIMEOUT)
+    keep_alives = written.count(": keep-alive\n\n")
+    assert keep_alives >= 2
+    assert [text for text in written if text != ": keep-alive\n\n"] == list(encode_events(PART[:5], last_event_id=PART[0].id, retry=10))
+
+
+def test_asyncio_requests_get_the_same_text_and_keep_alives() -> None:
+    log = _log(PART[:3], closed=False)
+
+    async def main() -> list[str]:
+        async def later() -> None:
+            await asyncio.sleep(0.15)
+            log.add(PART[3:5])
+            log.close()
+
+        producer = asyncio.create_task(later())
+        written = [text async for text in log.aencode_events(PART[0].id, retry=10, keep_alive=0.02)]
+        await producer
+        return written
+
+    written = asyncio.run(main())
+    assert written.count(": keep-alive\n\n") >= 2
+    assert [text for text in written if text != ": keep-alive\n\n"] == list(encode_events(PART[:5], last_event_id=PART[0].id, retry=10))
+    assert log._waiters == {}
+
+
+def test_has_more_says_when_a_client_should_be_answered_204() -> None:
+    log = _log(PART[:3], closed=False)
+    assert log.has_more(PART[2].id) and log.has_more(None)  # open: more may come
+    log.close()
+    assert log.has_more(PART[1].id) and log.has_more("unknown") and log.has_more(None)
+    assert not log.has_more(PART[2].id)  # it has everything: 204 No Content
+    empty = EventLog()
+    empty.close()
+    assert not empty.has_more(None)  # nothing at all, and nothing to come
+
+
+def test_a_repeated_id_resumes_after_its_first_time() -> None:
+    repeated = [PART[0], PART[1], PART[0], PART[2]]  # a producer that sent an event twice
+    log = _log(repeated)
+    assert list(log.follow(PART[0].id)) == repeated[1:]
+
+
+def test_under_trio_afollow_reads_a_closed_log_and_says_why_it_cannot_wait() -> None:
+    import trio
+
+    closed = _log(PART[:3])
+
+    async def read(log: EventLog) -> list[AgentEvent]:
+        return [event async for event in log.afollow()]
+
+    assert trio.run(read, closed) == PART[:3]
+    with pytest.raises(RuntimeError, match=r"wait for events with asyncio.*\(trio\?\): follow the log in a worker thread"):
+        trio.run(read, _log(PART[:3], closed=False))
+
+
+def test_keep_alive_is_checked_when_asked_for() -> None:
+    log = EventLog()
+    for keep_alive in (0.0, -1.0, 1e10):
+        with pytest.raises(ArgumentValueError, match="keep_alive must be > 0 and at most 1e9 seconds, or None"):
+            log.encode_events(keep_alive=keep_alive)
+    with pytest.raises(ArgumentTypeError, match="keep_alive must be a number"):
+        log.aencode_events(keep_alive="15")  # type: ignore[arg-type]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Generator
 
 from typing_extensions import assert_type
 
@@ -101,7 +101,8 @@ async def read_async(url: str) -> None:
 log = EventLog()
 log.add(live.events)
 log.close()
-assert_type(log.follow(), Iterator[AgentEvent])
-assert_type(log.afollow("e9"), AsyncIterator[AgentEvent])
+assert_type(log.follow(), Generator[AgentEvent, None, None])
+assert_type(log.afollow("e9"), AsyncGenerator[AgentEvent, None])
+assert_type(log.encode_events("e9", keep_alive=15.0), Generator[str, None, None])
 assert "".join(encode_events(log.follow())) == "".join(encode_events(live.events))
 
