@@ -1,0 +1,132 @@
+"""What the events that stream no block mean for a reply: a block sent whole (a hint, the block
+of a content-block ``CustomEvent``), the reply's outcome (the generate reason events name, the
+agent's own result), and the events no message holds.
+
+``MessageAssembler`` inherits these handlers; its table in ``_assembler`` says which event
+class each one serves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._blocks import ContentBlock, HintBlock, ToolUseBlock
+from .._checks import describe
+from .._enums import GenerateReason, ToolCallState
+from .._frozen import thawed
+from .._messages import AssistantMessage, Msg
+from ..errors import DecodeError
+from ._anomalies import AnomalyKind, describe_event
+from ._base import AgentEvent
+from ._block_events import HintBlockEvent
+from ._delta_runs import DeltaRuns
+from ._lifecycle import AgentResultEvent, CustomEvent
+from ._reply_state import WholeBlock
+from ._stream_keys import CONTENT_BLOCK_EVENT
+
+__all__ = ["WholeEventHandlers"]
+
+
+class WholeEventHandlers(DeltaRuns):
+    """The handlers of events that stream no block; ``MessageAssembler`` inherits them."""
+
+    def _on_hint(self, event: HintBlockEvent, _: None) -> list[AssistantMessage]:
+        # AgentScope Java's harness streams a hint under its session's reply id, the same in every
+        # reply of the session: inside an agent's reply, a hint belongs to it whatever its reply id.
+        # Routed by its reply id when that is a completed reply's (a late hint), or its source has no
+        # reply open (a bare model call's hint).
+        source, reply_id = event.source, event.reply_id
+        if source in self._agent_replies and (source, reply_id) not in self._completed:
+            reply = self._route_by_source(event)
+        else:
+            reply = self._route(event, reply_id)
+        if reply is not None:
+            reply.blocks.append(WholeBlock(HintBlock(event.block_id, event.hint, event.hint_source)))
+            reply.cached = None
+        return []
+
+    def _on_custom(self, event: CustomEvent, _: None) -> list[AssistantMessage]:
+        if event.name != CONTENT_BLOCK_EVENT:
+            return []  # application events: not part of any message
+        reply_id = event.value.get("replyId")
+        malformed = reply_id is not None and not isinstance(reply_id, str)
+        problem = f"{describe_event(event)}: replyId must be a string"
+        if malformed and self._agent_replies.get(event.source) is None and self._latest_bare_reply(event.source) is None:
+            self._report(AnomalyKind.MALFORMED_EVENT, problem, event)  # and OUTSIDE_REPLY below: both are true
+        reply = self._route_by_source(event) if malformed or reply_id is None else self._route(event, reply_id)
+        if reply is None:  # also a replay: its problem was reported when it first came
+            return []
+        if malformed:  # the block is applied all the same, to the source's reply
+            self._refuse(AnomalyKind.MALFORMED_EVENT, problem, event, reply)
+        try:
+            block = ContentBlock.from_dict(thawed(event.value.get("block")))
+        except DecodeError as error:
+            self._refuse(
+                AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: its block is unreadable: {error}", event, reply
+            )
+            return []
+        reply.blocks.append(WholeBlock(block))
+        reply.cached = None
+        return []
+
+    def _on_generate_reason(self, event: Any, reason: GenerateReason | None) -> list[AssistantMessage]:
+        # The last event that names a reason decides it (Java sends RequireUserConfirmEvent, then
+        # RequestStopEvent with the same reason), unless the run's result stated one.
+        reply = self._route_by_source(event)
+        if reply is None:
+            return []
+        if not reply.reason_from_result:
+            reply.reason = event.generate_reason if reason is None else reason
+        for listed in getattr(event, "tool_calls", ()):
+            # Java streams no state for the calls that wait, and lists them as the model made them,
+            # PENDING: those waiting for the user are ASKING in its final message.
+            call = reply.calls.get(listed.id)
+            if call is not None and not call.state_given:
+                asking = reason is GenerateReason.PERMISSION_ASKING and listed.state is ToolCallState.PENDING
+                call.state = ToolCallState.ASKING if asking else listed.state
+                call.built = None
+        reply.cached = None
+        return []
+
+    def _on_agent_result(self, event: AgentResultEvent, _: None) -> list[AssistantMessage]:
+        # Java's own final message, what its call() returns.  Its blocks are not the reply's (Java's
+        # holds the last model call's only), but a generate reason it states and its calls' states are
+        # what the run ended with, where the events said otherwise or nothing: a run stopped by a hook
+        # after it asked for external execution, a summary interrupted after the iterations ran out,
+        # INTERRUPTED and STRUCTURED_OUTPUT (stated only here), a call the permission check let
+        # through (ALLOWED).  A result stating none leaves the events' reason: a producer may not write it.
+        result = event.result
+        reply = self._agent_replies.get(event.source)
+        # ``_route_by_source`` records the event's id; a replay changes nothing.
+        if reply is None or result is None or self._route_by_source(event) is not reply:
+            return []
+        reason = result.get_generate_reason()
+        if reason is not GenerateReason.MODEL_STOP:
+            reply.reason, reply.reason_from_result = reason, True
+        for block in result.get_content_blocks(ToolUseBlock):
+            call = reply.calls.get(block.id)
+            if call is not None and not call.state_given:
+                call.state = block.state
+                call.built = None
+        reply.cached = None
+        return []
+
+    def _on_other(self, event: AgentEvent, _: None) -> list[AssistantMessage]:
+        return []  # confirmations and sub-agent notices: not part of the message
+
+    def _on_unknown(self, event: object, _: None) -> list[AssistantMessage]:
+        # The wire form given as it came (a parsed document, its text), or the message itself: the way
+        # to events is one call away.
+        if isinstance(event, (Mapping, str, bytes)):
+            hint = "; decode it first with AgentEvent.from_dict or AgentEvent.from_json"
+        elif isinstance(event, Msg):
+            hint = "; events_from_message(msg) gives the events that stream a message"
+        else:
+            hint = ""
+        if isinstance(event, AgentEvent):  # a subclass of no event class the assembler handles
+            what, kept = describe_event(event), event
+        else:  # its type says more than an event's fields, which it has none of
+            what, kept = describe(event), None
+        self._report(AnomalyKind.UNKNOWN_EVENT, f"{what} is not an event this assembler knows; dropped{hint}", kept)
+        return []
