@@ -21,6 +21,7 @@ from ._checks import (
     check_str,
     describe,
     is_iterable_of_items,
+    unbuilt_hint,
     unordered_hint,
 )
 from ._enums import ToolCallState, ToolResultState
@@ -229,7 +230,7 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
         for index, block in enumerate(blocks):
             if not isinstance(block, ContentBlock):
                 raise ArgumentTypeError(
-                    f"ToolResultBlock.output[{index}] must be a content block, got {describe(block)}"
+                    f"ToolResultBlock.output[{index}] must be a content block, got {describe(block)}{unbuilt_hint(block)}"
                 )
         return blocks
     given: object = value  # typed as what it should be; at run time it may be anything, a str too

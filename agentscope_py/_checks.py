@@ -239,6 +239,11 @@ def is_iterable_of_items(value: object) -> bool:
     )
 
 
+def unbuilt_hint(value: object) -> str:
+    """For a builder given where what it builds belongs: the ``.build()`` call it is missing."""
+    return "; that is a builder: call .build() on it" if callable(getattr(type(value), "build", None)) else ""
+
+
 def unordered_hint(value: object, *, blocks: bool = True) -> str:
     """Why ``value``, refused by :func:`is_iterable_of_items`, is not items, when it is not plain;
     ``blocks``: the items wanted are content blocks (a mapping may be one's JSON)."""
@@ -246,4 +251,4 @@ def unordered_hint(value: object, *, blocks: bool = True) -> str:
         return "; a set has no order, and content does: give a list" if blocks else "; a set has no order: give a list"
     if isinstance(value, Mapping) and blocks:
         return "; a mapping is no block: ContentBlock.from_dict reads a block's JSON"
-    return ""
+    return unbuilt_hint(value)

@@ -8,6 +8,7 @@ from typing import Any, Union, get_args, get_origin
 
 from ._blocks import ContentBlock, TextBlock
 from ._checks import describe, is_iterable_of_items, unordered_hint
+from ._enums import MsgRole
 from .errors import ArgumentTypeError
 
 __all__ = ["check_block_class", "normalize_content"]
@@ -44,9 +45,11 @@ def normalize_content(items: tuple[Any, ...], arg: str) -> tuple[ContentBlock, .
 
 
 def _bad_item(item: object, arg: str, index: int) -> ArgumentTypeError:
-    return ArgumentTypeError(
-        f"{arg}[{index}] must be a str or a content block instance, got {describe(item)}{unordered_hint(item)}"
-    )
+    if isinstance(item, MsgRole):  # the role given positionally, beside the content
+        hint = "; a role is not content: Msg takes it as role=..., and each role has its class (AssistantMessage(...))"
+    else:
+        hint = unordered_hint(item)
+    return ArgumentTypeError(f"{arg}[{index}] must be a str or a content block instance, got {describe(item)}{hint}")
 
 
 def check_block_class(cls: object, method: str) -> None:

@@ -36,9 +36,10 @@ class FrozenDict(dict[str, Any]):
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
-            "this mapping is read-only, as messages, blocks and events never change; .copy() gives a plain dict "
-            "(plain all the way down) to change and build a new object with, such as "
-            "msg.with_metadata(changed) or attrs.evolve(block, input=changed)"
+            "this mapping is read-only, as messages, blocks and events never change: build a new object with "
+            "the change, such as msg.with_metadata({**msg.metadata, key: value}) or "
+            "attrs.evolve(block, input={**block.input, key: value}); .copy() gives a plain dict, plain all the way "
+            "down, to change"
         )
 
     __setitem__ = __delitem__ = _refuse
@@ -77,9 +78,9 @@ class FrozenList(list[Any]):
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
-            "this list is read-only, as messages, blocks and events never change; .copy() of it, or of the mapping "
-            "holding it, gives plain values to change and build a new object with, such as "
-            "msg.with_metadata(changed)"
+            "this list is read-only, as messages, blocks and events never change: build a new object with "
+            "the change, such as msg.with_metadata({**msg.metadata, key: [*items, item]}); .copy() gives a plain "
+            "list, plain all the way down, to change"
         )
 
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse

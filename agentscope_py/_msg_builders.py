@@ -2,7 +2,8 @@
 
 ``MessageBuilder`` holds what every message builder does; ``MsgBuilder`` (plain
 ``Msg``) adds ``role(...)``; ``RoleMessageBuilder`` builds one role-pinned class
-and has no usable ``role(...)``: mypy rejects the call and it raises at run time.
+and has no usable ``role(...)``: mypy rejects the call, and at run time it takes
+only the class's own role.
 Each ``build()`` generates a fresh id and timestamp unless they were set, and
 checks everything again.
 """
@@ -10,7 +11,7 @@ checks everything again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, NoReturn, overload
+from typing import TYPE_CHECKING, Any, Generic, overload
 
 from typing_extensions import Never, Self, TypeVar
 
@@ -155,11 +156,18 @@ class RoleMessageBuilder(MessageBuilder[_M, _B]):
 
     __slots__ = ()
 
-    def role(self, role: Never) -> NoReturn:
-        """Not available: the role is fixed by the class.  Use ``Msg.builder()`` to set a role."""
+    def role(self, role: Never) -> Self:
+        """Not for typed code (mypy rejects the call): the class fixes the role; ``Msg.builder()`` sets one.
+
+        Code written for any message class (``cls.builder().role(role)`` with ``cls: type[Msg]``) reaches
+        it all the same: the class's own role is accepted, so that such code works with this class too."""
+        given: object = role
+        if given is self._role or (given is not None and check_enum(given, MsgRole, "role") is self._role):
+            return self
         name = self._msg_cls.__name__
         raise ArgumentTypeError(
-            f"{name} role is fixed to {self._role.value if self._role else None}; use Msg.builder() to set role."
+            f"{name} role is fixed to {self._role.value if self._role else None}, got {describe(given)}; "
+            "use Msg.builder() to set a role"
         )
 
 

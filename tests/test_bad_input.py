@@ -30,6 +30,7 @@ from agentscope_py import (
     MissingStructuredDataError,
     Msg,
     MsgRole,
+    RequireExternalExecutionEvent,
     RoleContentError,
     StreamError,
     TextBlock,
@@ -160,6 +161,28 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
         lambda: UserConfirmResultEvent("r", _of(frozenset())), "; a set has no order: give a list",
     ),
     ("ToolResultBlock.output", OUTPUT, "'text' (str)", lambda: ToolResultBlock("c", "n", _of("text")), ": wrap text in a TextBlock"),
+    # a builder given without its build() call, and a role given as content (Java's order)
+    (
+        "UserMessage content[0]", CONTENT_ITEM, "TextBlockBuilder(text='hi') (TextBlockBuilder)",
+        lambda: UserMessage(_of(TextBlock.builder().text("hi"))), "; that is a builder: call .build() on it",
+    ),
+    (
+        "ToolResultBlock.output[0]", "must be a content block", "TextBlockBuilder(text='x') (TextBlockBuilder)",
+        lambda: ToolResultBlock("c", "n", [_of(TextBlock.builder().text("x"))]), "; that is a builder: call .build() on it",
+    ),
+    (
+        "ToolResultBlock.output", OUTPUT, "TextBlockBuilder(text='x') (TextBlockBuilder)",
+        lambda: ToolResultBlock("c", "n", _of(TextBlock.builder().text("x"))), "; that is a builder: call .build() on it",
+    ),
+    (
+        "tool_calls[0]", "must be a ToolUseBlock", "ToolUseBlockBuilder(id='c', name=None) (ToolUseBlockBuilder)",
+        lambda: RequireExternalExecutionEvent("r", [_of(ToolUseBlock.builder().id("c"))]), "; that is a builder: call .build() on it",
+    ),
+    (
+        "Msg content[1]", CONTENT_ITEM, "<MsgRole.ASSISTANT: 'ASSISTANT'> (MsgRole)",
+        lambda: Msg("hi", _of(MsgRole.ASSISTANT)),
+        "; a role is not content: Msg takes it as role=..., and each role has its class (AssistantMessage(...))",
+    ),
     # message fields
     ("UserMessage.name", OPTIONAL_STR, "3 (int)", lambda: UserMessage("x", name=_of(3)), ""),
     ("UserMessage.id", OPTIONAL_STR, "3 (int)", lambda: UserMessage("x", id=_of(3)), ""),

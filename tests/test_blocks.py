@@ -303,8 +303,11 @@ def test_tuples_are_stored_as_the_json_arrays_they_are_written_as() -> None:
 
 
 def test_the_error_says_how_to_change_a_mapping() -> None:
-    with pytest.raises(TypeError, match=r"\.copy\(\) gives a plain dict .* attrs\.evolve\(block, input=changed\)"):
+    # The way it shows first type-checks: the fields are typed Mapping, which has no copy().
+    with pytest.raises(TypeError, match=r"attrs\.evolve\(block, input=\{\*\*block\.input, key: value\}\); \.copy\(\) gives a plain dict"):
         ToolUseBlock("c", "n", {"a": 1}).input["a"] = 2  # type: ignore[index]
+    with pytest.raises(TypeError, match=r"msg\.with_metadata\(\{\*\*msg\.metadata, key: \[\*items, item\]\}\); \.copy\(\) gives a plain list"):
+        ToolUseBlock("c", "n", {"tags": ["a"]}).input["tags"].append("b")
 
 
 # -- ToolUseBlock and ToolResultBlock ------------------------------------------------

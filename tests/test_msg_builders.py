@@ -244,13 +244,25 @@ def _set_role(builder: RoleMessageBuilder[Any, Any], role: MsgRole) -> None:
     builder.role(role)  # type: ignore[arg-type]  # mypy refuses it too: see tests/typing/fail
 
 
-@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
-@pytest.mark.parametrize("new_role", list(MsgRole))
-def test_pinned_builders_cannot_change_role(role: MsgRole, cls: type[Msg[Any]], new_role: MsgRole) -> None:
+@pytest.mark.parametrize(
+    ("role", "cls", "new_role"),
+    [(role, cls, new_role) for role, cls in ROLE_CLASSES for new_role in [*MsgRole, None] if new_role is not role],
+)
+def test_pinned_builders_cannot_change_role(role: MsgRole, cls: type[Msg[Any]], new_role: MsgRole | None) -> None:
     builder: MessageBuilder[Any, Any] = cls.builder()
     assert isinstance(builder, RoleMessageBuilder)
-    with pytest.raises(ArgumentTypeError, match=rf"^{cls.__name__} role is fixed to {role.value}; use Msg.builder\(\)"):
-        _set_role(builder, new_role)
+    with pytest.raises(ArgumentTypeError, match=rf"^{cls.__name__} role is fixed to {role.value}, got .*; use Msg.builder\(\)"):
+        _set_role(builder, new_role)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("role", "cls"), ROLE_CLASSES)
+def test_code_for_any_message_class_may_set_a_pinned_builders_own_role(role: MsgRole, cls: type[Msg[Any]]) -> None:
+    # Typed as any message class's builder, the call type-checks: the pinned class takes its own role.
+    def make(message_class: type[Msg[Any]], message_role: MsgRole) -> Msg[Any]:
+        return message_class.builder().role(message_role).build()
+
+    made = make(cls, role)
+    assert type(made) is cls and made.role is role
 
 
 def test_builder_repr_shows_what_was_set() -> None:

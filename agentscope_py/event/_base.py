@@ -15,7 +15,7 @@ import attrs
 from typing_extensions import Self
 
 from .._blocks import ContentBlock
-from .._checks import check_mapping, describe, is_iterable_of_items, unordered_hint
+from .._checks import check_mapping, describe, is_iterable_of_items, unbuilt_hint, unordered_hint
 from .._fields import checked_fields, register_converter
 from .._ids import new_event_time, new_hex_id
 from .._serializable import JsonSerializable
@@ -133,7 +133,7 @@ def to_tuple(value: Iterable[_T] | None, item_type: type[_T], arg: str) -> tuple
     items = tuple(value)
     for index, item in enumerate(items):
         if not isinstance(item, item_type):
-            raise ArgumentTypeError(f"{arg}[{index}] must be a {what}, got {describe(item)}")
+            raise ArgumentTypeError(f"{arg}[{index}] must be a {what}, got {describe(item)}{unbuilt_hint(item)}")
     return items
 
 

@@ -59,6 +59,14 @@ def builder_for_any_role(role: MsgRole | None) -> Msg:
     return builder.text_content("hi").build()
 
 
+def built_by_class(cls: type[Msg], role: MsgRole) -> Msg:
+    # Seen as any message class, a role class's builder has role(): it takes the class's own role.
+    return cls.builder().role(role).text_content("hi").build()
+
+
+assert type(built_by_class(UserMessage, MsgRole.USER)) is UserMessage
+
+
 # setters return the builder, so chains keep their type
 assert_type(Msg.builder(), MsgBuilder)
 assert_type(Msg.builder().name("n").role(None), MsgBuilder)
