@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -262,6 +263,75 @@ def test_the_calls_without_a_result_are_the_ones_asking_for_permission() -> None
     message = reply.message
     assert message.get_generate_reason() is GenerateReason.PERMISSION_ASKING
     assert [call.state for call in message.get_content_blocks(ToolUseBlock)] == [ToolCallState.PENDING, ToolCallState.ASKING]
+
+
+def test_a_call_id_used_again_in_the_next_answer_is_told_apart_by_its_result() -> None:
+    # Providers number their calls anew in each answer: the second call_0 waits, the first was answered.
+    reply = ReplyEmitter()
+    reply.tool_call("call_0", "get_weather", "{}")
+    reply.block(ToolResultBlock("call_0", "get_weather", [TextBlock("sunny")], state=ToolResultState.SUCCESS))
+    reply.tool_call("call_0", "delete_file", '{"path": "b.txt"}')
+    (asking,) = [event for event in reply.finish(GenerateReason.PERMISSION_ASKING) if isinstance(event, RequireUserConfirmEvent)]
+    assert [(call.id, call.name) for call in asking.tool_calls] == [("call_0", "delete_file")]
+    calls = reply.message.get_content_blocks(ToolUseBlock)
+    assert [(call.name, call.state) for call in calls] == [("get_weather", ToolCallState.PENDING), ("delete_file", ToolCallState.ASKING)]
+    assert assemble(reply.events) == [reply.message]
+
+
+@pytest.mark.parametrize(
+    ("reason", "result", "listed"),
+    [
+        (GenerateReason.TOOL_SUSPENDED, ToolResultBlock.suspended(ToolUseBlock("call_0", "run")), "tool_calls"),
+        (GenerateReason.ALL_TOOLS_DENIED, ToolResultBlock("call_0", "run", state=ToolResultState.DENIED), "denied_tool_calls"),
+    ],
+)
+def test_only_the_call_a_waiting_result_answers_is_listed(reason: GenerateReason, result: ToolResultBlock, listed: str) -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("call_0", "lookup", "{}")
+    reply.block(ToolResultBlock("call_0", "lookup", [TextBlock("done")], state=ToolResultState.SUCCESS))
+    reply.tool_call("call_0", "run", "{}")
+    reply.block(result)
+    event = reply.finish(reason)[0]
+    assert [(call.id, call.name) for call in getattr(event, listed)] == [("call_0", "run")]
+
+
+def test_a_whole_pending_call_waits_for_the_user_as_a_streamed_one_does() -> None:
+    reply = ReplyEmitter()
+    reply.block(ToolUseBlock("call_2", "delete_file", {"path": "b.txt"}))
+    reply.block(ToolUseBlock("call_3", "read_file", {"path": "a.txt"}, state=ToolCallState.ALLOWED))
+    reply.finish(GenerateReason.PERMISSION_ASKING)
+    states = [call.state for call in reply.message.get_content_blocks(ToolUseBlock)]
+    assert states == [ToolCallState.ASKING, ToolCallState.ALLOWED]  # a state given stays
+    assert assemble(reply.events) == [reply.message]
+
+
+def test_a_client_in_another_time_zone_builds_the_same_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    # POSIX zone strings: no time zone database needed.
+    monkeypatch.setenv("TZ", "UTC0")
+    time.tzset()
+    try:
+        reply = ReplyEmitter("Friday")
+        reply.text("Hello.")
+        reply.finish()
+        monkeypatch.setenv("TZ", "JST-9")  # the client: nine hours east
+        time.tzset()
+        assert assemble(parse_events(encode_events(reply.events))) == [reply.message]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_a_usage_the_sum_cannot_hold_is_refused_and_the_reply_goes_on() -> None:
+    reply = ReplyEmitter()
+    reply.text("One.")
+    reply.end_model_call(ChatUsage(2_000_000_000, 10))
+    reply.text("Two.")
+    with pytest.raises(ArgumentValueError, match=r"^ReplyEmitter\.end_model_call: the reply's usage so far plus this one"):
+        reply.end_model_call(ChatUsage(2_000_000_000, 10))
+    reply.end_model_call(ChatUsage(1, 1))
+    reply.finish()
+    assert reply.message.usage == ChatUsage(2_000_000_001, 11)
+    assert assemble(reply.events) == [reply.message]
 
 
 def test_a_suspended_result_asks_for_external_execution_under_its_acting_phase() -> None:

@@ -55,7 +55,7 @@ from ._tool_events import (
     ToolResultStartEvent,
     ToolResultTextDeltaEvent,
 )
-from ._emitter import events_from_message
+from ._message_events import events_from_message
 from ._reply_emitter import ReplyEmitter
 from ..errors import StreamError  # what a strict assembler raises, beside it as in api.md §8
 from ._types import AgentEventType

@@ -1,6 +1,6 @@
-"""The event stream a server sends for an assistant reply: ``events_from_message`` for a
-finished message, and the ``Emitter`` a :class:`~agentscope_py.event.ReplyEmitter` drives
-as a reply is produced.
+"""The event stream a server sends for an assistant reply, written by one ``Emitter``:
+``events_from_message`` (``_message_events``) drives it for a finished message, and a
+:class:`~agentscope_py.event.ReplyEmitter` as a reply is produced.
 
 The stream has AgentScope's shape (``AgentStartEvent``, model calls streaming
 their blocks start → deltas → end, acting phases streaming tool results, the
@@ -25,15 +25,14 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._checks import check_bool, describe
-from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
+from .._enums import GenerateReason, ToolCallState, ToolResultState
 from .._ids import new_hex_id
 from .._json import encode_value
 from .._messages import Msg
 from .._sources import Base64Source
 from .._tool_arguments import parse_tool_arguments
 from .._usage import ChatUsage
-from ..errors import ArgumentTypeError, ArgumentValueError
+from ..errors import ArgumentValueError
 from ._base import AgentEvent
 from ._block_events import (
     DataBlockDeltaEvent,
@@ -72,60 +71,10 @@ from ._tool_events import (
     ToolResultTextDeltaEvent,
 )
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "Emitter", "events_from_message"]
+__all__ = ["ACTING", "MODEL_CALL", "Emitter"]
 
-#: Characters (code points) per delta when the caller does not say.
-DEFAULT_CHUNK_SIZE = 32
-
-_MODEL_CALL, _ACTING = "model call", "acting"
-
-
-def events_from_message(
-    msg: Msg[Any], *, chunk_size: int = DEFAULT_CHUNK_SIZE, source: str | None = None, with_result: bool = False
-) -> list[AgentEvent]:
-    """The events that stream ``msg``, an assistant message, as an AgentScope server sends them.
-
-    Text, thinking, base64 data and tool-call arguments arrive in deltas of
-    ``chunk_size`` characters (code points: a character is never split).
-    ``source`` tags every event, as a sub-agent's events are tagged.
-    ``with_result=True`` adds the ``AgentResultEvent`` Java ends a reply with, the
-    whole message in one event, before the end: for Java's clients, which read the
-    reply there.  An assembler does not need it.
-    ``assemble(events_from_message(msg))`` gives back ``[msg]``, equal in every field.
-    """
-    if not isinstance(msg, Msg):
-        raise ArgumentTypeError(f"events_from_message needs an assistant message, got {describe(msg)}")
-    if msg.role is not MsgRole.ASSISTANT:
-        raise ArgumentValueError(
-            f"events_from_message streams assistant replies; got a {getattr(msg.role, 'value', 'role-less')} message "
-            "(only an agent's reply is sent as events)"
-        )
-    if type(chunk_size) is not int:
-        raise ArgumentTypeError(f"chunk_size must be an int (characters per delta), got {describe(chunk_size)}")
-    if chunk_size < 1:
-        raise ArgumentValueError(f"chunk_size must be a positive int (characters per delta), got {chunk_size!r}")
-    if source is not None and not isinstance(source, str):
-        raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")
-    check_bool(with_result, "with_result")
-    emitter = Emitter(chunk_size, source)
-    info: dict[str, Any] = {"timestamp": msg.timestamp}
-    if msg.metadata:
-        info["metadata"] = msg.metadata
-    reply_id = msg.id
-    if reply_id is None:  # a reply needs an id of its own to be told apart from others
-        reply_id, info["id"] = new_hex_id(), None
-    emitter.start(reply_id, msg.name, info)
-    emitter.usage = msg.usage
-    emitter.segment(_MODEL_CALL, None)  # the usage travels on the first model call, even an empty one
-    for block in msg.content:
-        emitter.block(block)
-    emitter.end_segment()
-    calls = msg.get_content_blocks(ToolUseBlock)
-    asking = [call for call in calls if call.state is ToolCallState.ASKING]
-    emitter.generate_reason(msg.get_generate_reason(), calls, msg.get_content_blocks(ToolResultBlock), asking)
-    emitter.end(reply_id, msg if with_result else None)
-    return emitter.events
-
+#: The kinds of segment a reply is split into, each under a reply id of its own.
+MODEL_CALL, ACTING = "model call", "acting"
 
 def _parses_to_exactly(arguments: str, tool_input: Mapping[str, Any]) -> bool:
     """Whether the assembler, parsing ``arguments``, makes ``tool_input`` again, to its JSON: ``==``
@@ -173,9 +122,12 @@ class Emitter:
     any number of tool results, until each is ended or the segment is.
     """
 
-    def __init__(self, chunk_size: int | None, source: str | None) -> None:
+    def __init__(self, chunk_size: int | None, source: str | None, *, live: bool = False) -> None:
         self.chunk_size = chunk_size  # characters per delta of a whole block; None: one delta
         self.source = source
+        # A reply being produced (``ReplyEmitter``), rather than a finished message: a tool call given
+        # whole may still be waiting for the user, whom the reply's end asks.
+        self.live = live
         self.events: list[AgentEvent] = []
         self.segment_kind = ""
         self.segment_id: str | None = None
@@ -186,7 +138,7 @@ class Emitter:
         self.open: _OpenBlock | None = None  # the text or thinking block being streamed
         self.open_calls: dict[str | None, _OpenBlock] = {}  # the tool calls being streamed, by id
         self.open_results: dict[str | None, _OpenBlock] = {}  # the tool results being streamed, by call id
-        self.calls_made: set[str | None] = set()  # the id of every tool call sent
+        self.call_names: dict[str | None, str | None] = {}  # the id of every tool call sent -> its latest call's name
         # The ids of the results ended without a state because their acting phase ended, until a call
         # of that id is made again: output for one then would be a second result of that call.
         self.left_running: set[str | None] = set()
@@ -215,9 +167,9 @@ class Emitter:
         if kind != self.segment_kind or (identity is not None and identity in self.used):
             self.end_segment()
             self.segment_kind, self.segment_id, self.used = kind, new_hex_id(), set()
-            if kind == _ACTING:
+            if kind == ACTING:
                 self.acting_id = self.segment_id
-            if kind == _MODEL_CALL:
+            if kind == MODEL_CALL:
                 self.add(ModelCallStartEvent, self.segment_id)
                 self.counters.clear()  # as in Java, each model call's blocks are "text" and "thinking" again
         if identity is not None:
@@ -226,7 +178,7 @@ class Emitter:
 
     def end_segment(self) -> None:
         self.close_blocks()
-        if self.segment_kind == _MODEL_CALL:
+        if self.segment_kind == MODEL_CALL:
             self.add(ModelCallEndEvent, self.segment_id, self.usage)
             self.usage = None
         self.segment_kind = ""
@@ -234,7 +186,7 @@ class Emitter:
     def end_model_call(self, usage: ChatUsage | None) -> None:
         """End the model call under way with ``usage``; with none under way, ``usage`` needs one
         of its own (an empty model call), and no usage needs nothing."""
-        if self.segment_kind != _MODEL_CALL:
+        if self.segment_kind != MODEL_CALL:
             if usage is None:
                 return
             if self.open_results:
@@ -243,7 +195,7 @@ class Emitter:
                     "and a usage now would need a model call of its own, which ends their acting phase; give a "
                     "model call's usage before its first tool_result, or end the results first (end_tool_result)"
                 )
-            self.segment(_MODEL_CALL, None)
+            self.segment(MODEL_CALL, None)
         self.usage = usage
         self.end_segment()
 
@@ -271,25 +223,25 @@ class Emitter:
         ``metadata``: the call's, sent when it closes."""
         block = self.open_calls.get(call_id)
         if block is None:
-            if self.segment_kind == _MODEL_CALL and ("call", call_id) in self.used:
+            if self.segment_kind == MODEL_CALL and ("call", call_id) in self.used:
                 raise ArgumentValueError(
                     f"the tool call {call_id!r} was closed when another block began (a text or thinking block, or "
                     "one given whole with block()); a call's argument fragments must come before that (or give the "
                     "call whole, with block(ToolUseBlock(...)))"
                 )
             if not name:
-                if call_id in self.calls_made:
+                if call_id in self.call_names:
                     raise ArgumentValueError(
                         f"the tool call {call_id!r} was closed when its model call ended (end_model_call, a tool "
                         "result or the end of the reply): a call's fragments must come before that"
                     )
                 raise ArgumentValueError(f"the tool call {call_id!r} opens here: give its name with its first fragment")
             self.close_text()  # calls stay open beside each other: some providers interleave their fragments
-            reply_id = self.segment(_MODEL_CALL, ("call", call_id))
+            reply_id = self.segment(MODEL_CALL, ("call", call_id))
             self.add(ToolCallStartEvent, reply_id, call_id, name)
             block = _OpenBlock("call", (reply_id, call_id, name), ToolCallDeltaEvent, ToolCallEndEvent)
             self.open_calls[call_id] = block
-            self.made_call(call_id)
+            self.made_call(call_id, name)
         elif name and name != block.args[2]:  # a provider may send the name again, or "" after the first
             raise ArgumentValueError(f"the tool call {call_id!r} is named {block.args[2]!r}, not {name!r}")
         if metadata is not None:
@@ -303,7 +255,7 @@ class Emitter:
         block = self.open_results.get(call_id)
         if block is None:
             self.check_new_result(call_id, whole=False)
-            reply_id = self.segment(_ACTING, ("result", call_id))
+            reply_id = self.segment(ACTING, ("result", call_id))
             self.add(ToolResultStartEvent, reply_id, call_id, name)
             block = _OpenBlock("result", (reply_id, call_id, name), ToolResultTextDeltaEvent, ToolResultEndEvent)
             self.open_results[call_id] = block
@@ -321,7 +273,7 @@ class Emitter:
         if block is None:
             if call_id in self.left_running:
                 why = " (it was left RUNNING when its acting phase ended)"
-            elif self.segment_kind == _ACTING and ("result", call_id) in self.used:
+            elif self.segment_kind == ACTING and ("result", call_id) in self.used:
                 why = " (it ended already)"
             else:
                 why = ""
@@ -338,7 +290,7 @@ class Emitter:
                 f"the tool result {call_id!r} was left RUNNING when a block of the model ended its acting phase: "
                 "end a result with end_tool_result before the reply goes on"
             )
-        if self.segment_kind != _ACTING or ("result", call_id) not in self.used:
+        if self.segment_kind != ACTING or ("result", call_id) not in self.used:
             return
         if not whole:
             raise ArgumentValueError(
@@ -351,8 +303,8 @@ class Emitter:
                 f"phase of its own, which ends the results being streamed ({_listed(self.open_results)}): end them first"
             )
 
-    def made_call(self, call_id: str | None) -> None:
-        self.calls_made.add(call_id)
+    def made_call(self, call_id: str | None, name: str | None) -> None:
+        self.call_names[call_id] = name
         self.left_running.discard(call_id)  # its result is that of a new call
 
     def close_text(self) -> None:
@@ -395,17 +347,17 @@ class Emitter:
         elif type(block) is ToolUseBlock:
             self.tool_call(block)
         elif type(block) is HintBlock:
-            reply_id = self.segment(_MODEL_CALL, None)
+            reply_id = self.segment(MODEL_CALL, None)
             self.add(HintBlockEvent, reply_id, block.id, block.source, block.hint)
         else:  # no event streams it: it travels whole, as its JSON
-            reply_id = self.segment(_MODEL_CALL, None)
+            reply_id = self.segment(MODEL_CALL, None)
             self.add(CustomEvent, CONTENT_BLOCK_EVENT, {"replyId": reply_id, "block": block.to_dict()})
 
     def open_text(self, kind: str, metadata: Mapping[str, Any] | None) -> _OpenBlock:
         # Java's block ids are "text" and "thinking" in every model call; a second block of a kind in
         # one model call needs an id of its own, or it would continue the first.
         start, delta, end = _TEXT_EVENTS[kind]
-        reply_id = self.segment(_MODEL_CALL, None)
+        reply_id = self.segment(MODEL_CALL, None)
         count = self.counters[kind] = self.counters.get(kind, 0) + 1
         block_id = kind if count == 1 else f"{kind}-{count}"
         self.add(start, reply_id, block_id, metadata=metadata)
@@ -418,7 +370,7 @@ class Emitter:
         self.add(block.end, *block.args)
 
     def data(self, block: DataBlock, source: Base64Source) -> None:
-        reply_id = self.segment(_MODEL_CALL, ("data", block.id))
+        reply_id = self.segment(MODEL_CALL, ("data", block.id))
         extras: dict[str, Any] = {"media_type": source.media_type}
         if block.name is not None:
             extras["name"] = block.name
@@ -428,10 +380,14 @@ class Emitter:
         self.add(DataBlockEndEvent, reply_id, block.id)
 
     def tool_call(self, block: ToolUseBlock) -> None:
-        reply_id = self.segment(_MODEL_CALL, ("call", block.id))
-        self.made_call(block.id)
-        # The state is always stated, so that a later RequireUserConfirmEvent cannot change it.
-        extras: dict[str, Any] = {"state": block.state.value}
+        reply_id = self.segment(MODEL_CALL, ("call", block.id))
+        self.made_call(block.id, block.name)
+        # The state is stated, so that a later RequireUserConfirmEvent cannot change it; but in a live
+        # reply a PENDING call may be one the reply's end lists as waiting for the user (then ASKING),
+        # as a call streamed with tool_call() is.
+        extras: dict[str, Any] = {}
+        if not (self.live and block.state is ToolCallState.PENDING):
+            extras["state"] = block.state.value
         if block.metadata:
             extras["metadata"] = block.metadata
         arguments = block.content
@@ -455,7 +411,7 @@ class Emitter:
                 "tool_result() and end it with end_tool_result()"
             )
         self.check_new_result(block.id, whole=True)
-        reply_id = self.segment(_ACTING, ("result", block.id))
+        reply_id = self.segment(ACTING, ("result", block.id))
         args = (reply_id, block.id, block.name)
         self.add(ToolResultStartEvent, *args)
         after_text = False  # consecutive text deltas merge, so a text right after text goes whole
@@ -472,22 +428,24 @@ class Emitter:
     # -- generate reason ---------------------------------------------------------------
 
     def generate_reason(
-        self, reason: GenerateReason, calls: list[ToolUseBlock], results: list[ToolResultBlock], asking: list[ToolUseBlock]
+        self,
+        reason: GenerateReason,
+        pairs: list[tuple[ToolUseBlock, ToolResultBlock | None]],
+        asking: list[ToolUseBlock],
     ) -> None:
-        """The events stating ``reason``, for a reply of ``calls`` and ``results``; ``asking``: the
-        calls that wait for the user."""
+        """The events stating ``reason``, for a reply whose calls and results are ``pairs`` (see
+        ``_answers``); ``asking``: the calls that wait for the user."""
         if reason is GenerateReason.MODEL_STOP:
             return  # the default: no event states it
         if reason is GenerateReason.PERMISSION_ASKING:
             self.add(RequireUserConfirmEvent, new_hex_id(), asking)
             self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
         elif reason is GenerateReason.TOOL_SUSPENDED:
-            suspended = {result.id for result in results if result.is_suspended}
+            suspended = [call for call, result in pairs if result is not None and result.is_suspended]
             # Under the reply id of the acting phase whose results wait, as Java sends it.
-            acting_id = self.acting_id or new_hex_id()
-            self.add(RequireExternalExecutionEvent, acting_id, [call for call in calls if call.id in suspended])
+            self.add(RequireExternalExecutionEvent, self.acting_id or new_hex_id(), suspended)
         elif reason is GenerateReason.ALL_TOOLS_DENIED:
-            denied = {result.id for result in results if result.state is ToolResultState.DENIED}
-            self.add(AllToolsDeniedEvent, [call for call in calls if call.id in denied])
+            denied = [call for call, result in pairs if result is not None and result.state is ToolResultState.DENIED]
+            self.add(AllToolsDeniedEvent, denied)
         else:
             self.add(RequestStopEvent, reason.name.lower().replace("_", " "), reason)

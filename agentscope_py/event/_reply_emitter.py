@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._blocks import ContentBlock, TextBlock, ToolUseBlock
 from .._checks import check_bool, check_enum, check_mapping, check_optional_str, check_str, describe
 from .._enums import GenerateReason, ToolResultState
 from .._frozen import FrozenDict
-from .._ids import new_msg_id
+from .._ids import new_msg_id, new_msg_timestamp
 from .._messages import AssistantMessage, Msg
 from .._usage import ChatUsage
-from ..errors import ArgumentTypeError, StreamError
+from ..errors import ArgumentTypeError, ArgumentValueError, StreamError
 from ._assembler import MessageAssembler
+from ._answers import answers
 from ._base import AgentEvent
 from ._emitter import Emitter
 
@@ -60,7 +61,7 @@ class ReplyEmitter:
         self._metadata = _without_reason(check_mapping(metadata, "ReplyEmitter metadata"))
         # A whole block is all there: it goes in deltas as large as a client reads whole (the SSE
         # parser's default limit is 64 Mi characters, and JSON may write a character as six).
-        self._emitter = Emitter(_WHOLE_BLOCK_DELTA, self._source)
+        self._emitter = Emitter(_WHOLE_BLOCK_DELTA, self._source, live=True)
         # Fed every event as it is made: the message is what a client assembles, by construction.
         self._assembler = MessageAssembler(strict=True)
         self._sent = 0  # events returned to the caller so far
@@ -171,7 +172,7 @@ class ReplyEmitter:
                 f"ReplyEmitter.tool_result output must be a str or a content block instance, got {describe(output)}"
             )
         if not name:  # as for a call: some producers repeat the name as ""
-            name = None if id in self._emitter.open_results else self._call_name(id)
+            name = None if id in self._emitter.open_results else self._emitter.call_names.get(id)
         self._emitter.result_output(id, name, output)
         return self._returned()
 
@@ -208,6 +209,15 @@ class ReplyEmitter:
         self._ready()
         if usage is not None and not isinstance(usage, ChatUsage):
             raise ArgumentTypeError(f"ReplyEmitter.end_model_call usage must be a ChatUsage or None, got {describe(usage)}")
+        sent = self._assembler.snapshot(self._source)
+        if usage is not None and sent is not None and sent.usage is not None:
+            try:  # what a client will add up: refused here, before any event is made, rather than by the client
+                sent.usage + usage
+            except ArgumentValueError as error:
+                raise ArgumentValueError(
+                    f"ReplyEmitter.end_model_call: the reply's usage so far plus this one is past what a usage holds "
+                    f"({error})"
+                ) from None
         self._emitter.end_model_call(usage)
         return self._returned()
 
@@ -231,11 +241,8 @@ class ReplyEmitter:
         emitter.end_segment()  # first, so that the calls the events below list are complete
         self._feed()
         sent = self._assembler.snapshot(self._source)
-        content = () if sent is None else sent.content
-        calls = [block for block in content if isinstance(block, ToolUseBlock)]
-        results = [block for block in content if isinstance(block, ToolResultBlock)]
-        answered = {result.id for result in results}
-        emitter.generate_reason(reason, calls, results, [call for call in calls if call.id not in answered])
+        pairs = answers(() if sent is None else sent.content)
+        emitter.generate_reason(reason, pairs, [call for call, result in pairs if result is None])
         self._feed()
         info = {"metadata": {**self._metadata, **late}} if late else None
         result = None
@@ -249,18 +256,16 @@ class ReplyEmitter:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _call_name(self, call_id: str) -> str | None:
-        """The name of this reply's latest tool call ``call_id``, if it made one."""
-        sent = self._assembler.snapshot(self._source)
-        calls = () if sent is None else sent.get_content_blocks(ToolUseBlock)
-        return next((call.name for call in reversed(calls) if call.id == call_id), None)
-
     def _ready(self) -> None:
         """Refuse to add to a finished reply; start the reply if nothing started it."""
         if self._message is not None:
             raise StreamError("this reply is finished; start a ReplyEmitter for the next one")
         if not self._emitter.events:
-            info = {"metadata": self._metadata} if self._metadata else None
+            # The timestamp travels, as events_from_message sends it: made from the start event's time,
+            # it would be in each client's own time zone.
+            info: dict[str, Any] = {"timestamp": new_msg_timestamp()}
+            if self._metadata:
+                info["metadata"] = self._metadata
             self._emitter.start(self._reply_id, self._name, info)
 
     def _feed(self) -> None:
