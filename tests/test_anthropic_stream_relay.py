@@ -32,6 +32,7 @@ from agentscope_py import (
     AgentEvent,
     AgentScopeError,
     ArgumentTypeError,
+    ArgumentValueError,
     ChatUsage,
     DecodeError,
     GenerateReason,
@@ -553,6 +554,39 @@ def test_the_relay_is_used_in_order() -> None:
     assert repr(relay) == "<AnthropicStreamRelay: ended>"
     with pytest.raises(StreamError, match="new AnthropicStreamRelay"):
         relay.feed({"type": "ping"})
+
+
+def test_an_sdk_events_model_dump_reads_with_its_times_as_the_json_held_them() -> None:
+    # A code execution container's expiry is a datetime in the plain model_dump(), as in an answer's.
+    container = {"id": "container_1", "expires_at": "2025-01-01T00:00:00Z"}
+    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None, "container": container},
+             "usage": {"output_tokens": 3}}
+    events = [_start(), *_block(0, {"type": "text", "text": ""}, _text("Done.")), delta, {"type": "message_stop"}]
+    dumped = [_EVENTS.validate_python(event).model_dump() for event in events]
+    assert dumped[4]["delta"]["container"]["expires_at"].year == 2025  # a datetime, not the text
+    relay = AnthropicStreamRelay(ReplyEmitter())
+    for event in dumped:
+        relay.feed(event)
+    relay.end()
+    assert relay.metadata["anthropic"]["response"]["container"]["expires_at"] == "2025-01-01T00:00:00Z"
+
+
+def test_an_event_the_reply_refuses_leaves_the_relay_as_it_was() -> None:
+    reply = ReplyEmitter()
+    reply.block(ToolUseBlock("toolu_1", "get", {}))  # the reply made a call of this id already
+    relay = AnthropicStreamRelay(reply)
+    relay.feed(_start())
+    call = _block(0, {"type": "tool_use", "id": "toolu_1", "name": "get", "input": {}})[0]
+    for _ in range(2):  # refused again for the same reason, not as a block out of order
+        with pytest.raises(ArgumentValueError, match="the tool call 'toolu_1' was closed"):
+            relay.feed(call)
+    assert repr(relay) == "<AnthropicStreamRelay: 0 content blocks so far>"
+    finished = ReplyEmitter()
+    relay = AnthropicStreamRelay(finished)
+    relay.feed(_start())
+    finished.finish()
+    with pytest.raises(StreamError, match="the reply this relay feeds is finished"):
+        relay.feed(_block(0, {"type": "text", "text": ""})[0])
 
 
 @st.composite

@@ -329,6 +329,16 @@ def test_the_answer_is_read_once_it_is_over() -> None:
     assert repr(relay) == "<OpenAIStreamRelay choice=0: ended>"
 
 
+def test_a_finished_reply_is_refused_before_the_chunk_changes_anything() -> None:
+    reply = ReplyEmitter()
+    relay = OpenAIStreamRelay(reply)
+    relay.feed(_chunk({"role": "assistant", "content": "Hi"}))
+    reply.finish()
+    for _ in range(2):  # the same refusal each time: the relay took nothing of the chunk
+        with pytest.raises(StreamError, match="the reply this relay feeds is finished"):
+            relay.feed(_chunk({"content": " there"}))
+
+
 def test_wrong_arguments_say_what_is_expected() -> None:
     with pytest.raises(ArgumentTypeError, match="relays into a ReplyEmitter"):
         OpenAIStreamRelay([])  # type: ignore[arg-type]

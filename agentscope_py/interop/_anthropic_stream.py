@@ -138,6 +138,8 @@ class AnthropicStreamRelay(AnswerRelay):
         events raise :class:`~agentscope_py.DecodeError` naming the path, and change nothing."""
         if self._ended:
             raise StreamError("this answer has ended (end() was called): make a new AnthropicStreamRelay for the next one")
+        if self._reply.finished:  # before anything changes: the reply refuses what the event would add
+            raise StreamError("the reply this relay feeds is finished: relay the answer into a reply still open")
         if _peek(event) in _REPEATED:  # before reading it: each repeats the snapshot so far
             return []
         with nesting_guard(""):
@@ -228,19 +230,22 @@ class AnthropicStreamRelay(AnswerRelay):
             mode = "streamed"
         else:
             mode = "whole" if read else "kept"  # redacted thinking; or a block the message keeps in its metadata
-        block = self._open = _Block(fields, mode)
+        block = _Block(fields, mode)
         block.apart = self._streaming == kind  # the reply would take its deltas for more of the block before
-        self._blocks.append(block)
+        # The reply first: a block it refuses (a call id it holds already) is not recorded, and the same
+        # event fed again is refused for the same reason.
         if call is not None:
             block.call_id = call.id or ""  # not empty: checked above
-            self._call_ids[block.call_id] = index
             if mode == "call":
-                block.opened = True
-                self._streaming = None
                 # Fields of its own (a caller) are the call's metadata, as the reader keeps them.
                 events += self._reply.tool_call(block.call_id, call.name, "", metadata=call.metadata or None)
+                block.opened = True
+                self._streaming = None
+            self._call_ids[block.call_id] = index
         elif mode == "streamed":
             events += self._stream(block, fields[kind])
+        self._open = block
+        self._blocks.append(block)
         return events
 
     def _block_delta(self, plain: Mapping[str, Any]) -> list[AgentEvent]:
@@ -317,11 +322,13 @@ class AnthropicStreamRelay(AnswerRelay):
         if not delta:
             return []
         new_block = block.apart and not block.opened
+        if block.kind == "text":
+            events = self._reply.text(delta, new_block=new_block)
+        else:
+            events = self._reply.thinking(delta, new_block=new_block)
         block.opened = True
         self._streaming = block.kind
-        if block.kind == "text":
-            return self._reply.text(delta, new_block=new_block)
-        return self._reply.thinking(delta, new_block=new_block)
+        return events
 
     def _close(self) -> list[AgentEvent]:
         """End the open block: a thinking block streamed takes its metadata (the signature, which

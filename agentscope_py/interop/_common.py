@@ -9,6 +9,7 @@ block, what was dropped or turned into text.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -347,7 +348,8 @@ _MAX_INDEX = 2**31 - 1  # past any list a stream builds: an index beyond it is a
 
 def json_copy(value: Any, path: str = "", depth: int = DEFAULT_LIMITS.max_depth) -> Any:
     """A streamed event or chunk ``value`` as plain JSON (dicts, lists, str, int, finite float, bool,
-    None), copied, so that gathering it never changes the caller's; what is no JSON, or nests deeper
+    None; a date or time as its text, see ``time_as_json``), copied, so that gathering it never changes
+    the caller's; what is no JSON, or nests deeper
     than ``depth``, is a :class:`DecodeError` at its path. In a list of indexed objects (a stream's
     way of saying where a delta goes) every entry must carry an index from 0 to a Java int's max."""
     try:
@@ -356,6 +358,16 @@ def json_copy(value: Any, path: str = "", depth: int = DEFAULT_LIMITS.max_depth)
         for step in reversed(error.steps):  # the path is made only for an error: most values have none
             path = at(path, step) if isinstance(step, str) else item(path, step)
         raise DecodeError(error.problem, path) from None
+
+
+def time_as_json(value: datetime.date | datetime.time) -> str:
+    """A date or time as the text the JSON it was parsed from held: ISO 8601, ``Z`` for UTC, as the
+    SDKs' ``model_dump(mode="json")`` writes them (a ``Container``'s ``expires_at`` is a ``datetime``
+    in its plain ``model_dump()``)."""
+    text = value.isoformat()
+    if isinstance(value, (datetime.datetime, datetime.time)) and value.utcoffset() == datetime.timedelta(0):
+        return text[:-6] + "Z"  # for "+00:00"
+    return text
 
 
 class _NotJson(Exception):
@@ -375,6 +387,8 @@ def _json_copy(value: Any, depth: int) -> Any:
     if kind is not dict and kind is not list and kind is not tuple:
         if isinstance(value, Mapping):
             return _json_copy(dict(value), depth)
+        if isinstance(value, (datetime.date, datetime.time)):  # in an SDK event's model_dump()
+            return time_as_json(value)
         plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
         if plain is value:
             raise _NotJson(f"expected a JSON value, got {kind.__name__}")

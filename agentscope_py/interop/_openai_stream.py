@@ -128,6 +128,8 @@ class OpenAIStreamRelay(AnswerRelay):
         naming the path, and changes nothing."""
         if self._ended:
             raise StreamError("this answer has ended (end() was called): make a new OpenAIStreamRelay for the next one")
+        if self._reply.finished:  # before anything changes: the reply refuses what the chunk would add
+            raise StreamError("the reply this relay feeds is finished: relay the answer into a reply still open")
         with nesting_guard(""):
             plain = _chunk(chunk)
             if plain is None:

@@ -36,7 +36,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import _anthropic_read, _openai_read
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard, read_usage, req_object, sdk_json
+from ._common import nesting_guard, read_usage, req_object, sdk_json, time_as_json
 
 __all__ = ["from_anthropic_response", "from_openai_response", "stop_reason"]
 
@@ -234,14 +234,10 @@ def _plain(answer: object) -> dict[str, Any]:
 
 
 def _as_json(value: object) -> object:
-    """``value`` with every date and time in it as the text the JSON it was parsed from held: ISO
-    8601, ``Z`` for UTC, as the SDK's ``model_dump(mode="json")`` writes them (a ``Container``'s
-    ``expires_at`` is a ``datetime`` in its ``model_dump()``).  What holds none is returned as it is."""
-    if isinstance(value, (datetime.datetime, datetime.time)):
-        text = value.isoformat()
-        return text[:-6] + "Z" if value.utcoffset() == datetime.timedelta(0) else text
-    if isinstance(value, datetime.date):
-        return value.isoformat()
+    """``value`` with every date and time in it as its text (``time_as_json``).  What holds none is
+    returned as it is."""
+    if isinstance(value, (datetime.date, datetime.time)):
+        return time_as_json(value)
     if isinstance(value, Mapping):
         items = {key: _as_json(item) for key, item in value.items()}
         changed = any(items[key] is not item for key, item in value.items())
