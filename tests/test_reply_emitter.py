@@ -679,6 +679,27 @@ def test_wrong_arguments_say_what_is_expected(call: Any, message: str) -> None:
 # -- properties --------------------------------------------------------------------------
 
 
+def _waiting_asking(message: AssistantMessage) -> AssistantMessage:
+    """``message`` as a reply that finishes asking for permission makes it: each PENDING call no
+    result answers (a result answers the earliest unanswered call of its id before it) is ASKING."""
+    if message.get_generate_reason() is not GenerateReason.PERMISSION_ASKING:
+        return message
+    unanswered: dict[str | None, list[int]] = {}
+    for index, block in enumerate(message.content):
+        if isinstance(block, ToolUseBlock):
+            unanswered.setdefault(block.id, []).append(index)
+        elif isinstance(block, ToolResultBlock) and unanswered.get(block.id):
+            unanswered[block.id].pop(0)
+    waiting = {index for indexes in unanswered.values() for index in indexes}
+    content = [
+        block.with_state(ToolCallState.ASKING)
+        if index in waiting and isinstance(block, ToolUseBlock) and block.state is ToolCallState.PENDING
+        else block
+        for index, block in enumerate(message.content)
+    ]
+    return message.with_content(content)
+
+
 @given(replies())
 def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> None:
     reply = ReplyEmitter(message.name, id=message.id, metadata=message.metadata)
@@ -686,7 +707,7 @@ def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> 
         reply.block(block)
     reply.end_model_call(message.usage)
     reply.finish(message.get_generate_reason())
-    expected = _without_time(message)
+    expected = _without_time(_waiting_asking(message))
     if message.get_generate_reason() is GenerateReason.MODEL_STOP:  # the default, which no event states
         expected["metadata"].pop(Msg.METADATA_GENERATE_REASON, None)
     if message.id is None:
