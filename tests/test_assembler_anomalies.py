@@ -14,6 +14,7 @@ from agentscope_py import (
     AssistantMessage,
     AgentEndEvent,
     AgentEvent,
+    AgentResultEvent,
     AgentStartEvent,
     AnomalyKind,
     Base64Source,
@@ -22,6 +23,7 @@ from agentscope_py import (
     DataBlock,
     DataBlockDeltaEvent,
     DataBlockStartEvent,
+    GenerateReason,
     MessageAssembler,
     ModelCallEndEvent,
     ModelCallStartEvent,
@@ -148,6 +150,13 @@ CASES = [
         [AnomalyKind.OUTSIDE_REPLY],
         (),
         "RequestStopEvent",
+    ),
+    Case(
+        "an agent's result while nothing is open",
+        [AgentResultEvent(AssistantMessage("done", generate_reason=GenerateReason.INTERRUPTED)), START, END],
+        [AnomalyKind.OUTSIDE_REPLY],
+        (),
+        "AgentResultEvent",
     ),
     Case(
         "a malformed agentscope_block entry: the rest of the event applies",
@@ -376,6 +385,14 @@ def test_events_before_their_start_join_the_reply_when_it_starts() -> None:
     result = assemble(events)
     assert [(message.id, message.name, message.get_text_content()) for message in result] == [("R", "bot", "early bird")]
     assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.OUTSIDE_REPLY, AnomalyKind.DELTA_WITHOUT_START]
+
+
+def test_a_reply_adopted_by_its_start_takes_the_starts_time() -> None:
+    early = TextBlockDeltaEvent("R", "text", "early", created_at="2025-01-01T00:00:00.000Z")
+    start = AgentStartEvent(None, "R", "bot", created_at="2025-06-01T12:00:00.000Z")
+    (message,) = assemble([early, start, END])
+    (started,) = assemble([start, END])
+    assert message.timestamp == started.timestamp  # the timestamp is the start's, whatever came before it
 
 
 def test_a_lonely_model_call_end_keeps_its_usage() -> None:

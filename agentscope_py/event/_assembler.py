@@ -17,6 +17,7 @@ from .._messages import AssistantMessage, Msg
 from .._shown import shown
 from ..errors import ArgumentTypeError, ArgumentValueError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
+from ._instants import local_timestamp
 from ._base import AgentEvent
 from ._block_events import (
     DataBlockDeltaEvent,
@@ -208,6 +209,8 @@ class MessageAssembler(WholeEventHandlers):
             if reply.bare:
                 self._not_bare(reply)
             reply.bare, reply.name = False, event.name
+            # The start's time, not that of the event that came before it: the message's timestamp.
+            reply.timestamp = local_timestamp(event.created_at)
             reply.cached = None  # a snapshot taken before showed it without its name
             self._agent_replies[source] = reply
         if self._first_sight(reply, event):

@@ -76,6 +76,7 @@ __all__ = ["ACTING", "MODEL_CALL", "Emitter"]
 #: The kinds of segment a reply is split into, each under a reply id of its own.
 MODEL_CALL, ACTING = "model call", "acting"
 
+
 def _parses_to_exactly(arguments: str, tool_input: Mapping[str, Any]) -> bool:
     """Whether the assembler, parsing ``arguments``, makes ``tool_input`` again, to its JSON: ``==``
     alone takes ``1`` for ``true`` or ``1.0`` and ignores the order of keys."""

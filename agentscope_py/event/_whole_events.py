@@ -98,8 +98,14 @@ class WholeEventHandlers(DeltaRuns):
         # through (ALLOWED).  A result stating none leaves the events' reason: a producer may not write it.
         result = event.result
         reply = self._agent_replies.get(event.source)
+        if reply is None:  # an agent's result, with no reply of the agent's open (a bare model call is none)
+            if not self._replayed_inside_open_reply(event):
+                self._report(
+                    AnomalyKind.OUTSIDE_REPLY, f"{describe_event(event)} arrived while its source had no open reply", event
+                )
+            return []
         # ``_route_by_source`` records the event's id; a replay changes nothing.
-        if reply is None or result is None or self._route_by_source(event) is not reply:
+        if result is None or self._route_by_source(event) is not reply:
             return []
         reason = result.get_generate_reason()
         if reason is not GenerateReason.MODEL_STOP:
