@@ -1,8 +1,10 @@
 """JSON text in and out: orjson when it is installed, the standard library otherwise.
 
 Both backends produce the same documents (compared as parsed values) and read
-the same documents the same way.  Where orjson cannot do what the wire format
-needs, the standard library takes over for that one call:
+the same documents the same way, but for what lies under a key no field has (an
+integer past Python's digit limit, nesting between the two parsers' depth
+limits: docs/wire-format.md, "JSON backends").  Where orjson cannot do what the
+wire format needs, the standard library takes over for that one call:
 
 - writing: orjson refuses lone surrogates and integers beyond 64 bits;
 - reading: orjson refuses escaped lone surrogates (``"\\ud800"``), and reads
