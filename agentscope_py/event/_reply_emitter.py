@@ -209,7 +209,7 @@ class ReplyEmitter:
         self._ready()
         if usage is not None and not isinstance(usage, ChatUsage):
             raise ArgumentTypeError(f"ReplyEmitter.end_model_call usage must be a ChatUsage or None, got {describe(usage)}")
-        sent = self._assembler.snapshot(self._source)
+        sent = None if usage is None else self._assembler.snapshot(self._source)
         if usage is not None and sent is not None and sent.usage is not None:
             try:  # what a client will add up: refused here, before any event is made, rather than by the client
                 sent.usage + usage
