@@ -26,14 +26,8 @@ from ._blocks import (
     VideoBlock,
 )
 from ._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
-from ._messages import (
-    AssistantMessage,
-    MessageMetadataKeys,
-    Msg,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
-)
+from ._messages import MessageMetadataKeys, Msg
+from ._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from ._roles import ALLOWED_BLOCKS, AssistantBlock, SystemBlock, ToolBlock, UserBlock
 from ._serializable import DecodeLimits
 from ._sources import Base64Source, Source, URLSource

@@ -12,13 +12,8 @@ from itertools import groupby
 
 from ._blocks import TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from ._enums import GenerateReason, ToolResultState
-from ._messages import (
-    AssistantMessage,
-    Msg,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
-)
+from ._messages import Msg
+from ._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from ._usage import ChatUsage
 from .errors import RoleContentError
 

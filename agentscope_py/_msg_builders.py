@@ -25,7 +25,8 @@ from ._usage import ChatUsage, check_optional_usage
 from .errors import ArgumentTypeError
 
 if TYPE_CHECKING:
-    from ._messages import Msg, ToolResultMessage
+    from ._messages import Msg
+    from ._role_messages import ToolResultMessage
 
 __all__ = ["MessageBuilder", "MsgBuilder", "RoleMessageBuilder", "ToolResultMessageBuilder"]
 
@@ -177,7 +178,7 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
     __slots__ = ()
 
     def __init__(self) -> None:
-        from ._messages import ToolResultMessage
+        from ._role_messages import ToolResultMessage
 
         super().__init__(ToolResultMessage, MsgRole.TOOL)
 

@@ -16,13 +16,8 @@ from .._blocks import (
 )
 from .._checks import JAVA_FLOAT_OVERFLOW
 from .._enums import MsgRole, ToolCallState, ToolResultState
-from .._messages import (
-    AssistantMessage,
-    Msg,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
-)
+from .._messages import Msg
+from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._roles import ALLOWED_BLOCKS
 from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage

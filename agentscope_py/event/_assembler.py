@@ -13,7 +13,8 @@ from typing import Any
 
 from .._enums import GenerateReason
 from .._checks import describe
-from .._messages import AssistantMessage, Msg
+from .._messages import Msg
+from .._role_messages import AssistantMessage
 from .._shown import shown
 from ..errors import ArgumentTypeError, ArgumentValueError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event

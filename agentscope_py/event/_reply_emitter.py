@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._blocks import ContentBlock, TextBlock, ToolUseBlock
+from .._blocks import ContentBlock, TextBlock
 from .._checks import check_bool, check_enum, check_mapping, check_optional_str, check_str, describe
 from .._enums import GenerateReason, ToolResultState
 from .._frozen import FrozenDict
 from .._ids import new_msg_id, new_msg_timestamp
-from .._messages import AssistantMessage, Msg
+from .._messages import Msg
+from .._role_messages import AssistantMessage
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError, StreamError
 from ._assembler import MessageAssembler

@@ -26,7 +26,8 @@ from .._checks import check_mapping
 from .._fields import unchecked_constructor
 from .._frozen import EMPTY
 from .._ids import new_hex_id
-from .._messages import AssistantMessage, Msg
+from .._messages import Msg
+from .._role_messages import AssistantMessage
 from .._shown import shown
 from .._sources import Base64Source
 from .._tool_arguments import UNFINISHED, StreamedArguments, parse_tool_arguments

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._checks import check_bool
-from .._messages import AssistantMessage
+from .._role_messages import AssistantMessage
 from .._shown import shown
 from ..errors import StreamError
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event

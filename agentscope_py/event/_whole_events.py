@@ -15,7 +15,8 @@ from .._blocks import ContentBlock, HintBlock, ToolUseBlock
 from .._checks import describe
 from .._enums import GenerateReason, ToolCallState
 from .._frozen import thawed
-from .._messages import AssistantMessage, Msg
+from .._messages import Msg
+from .._role_messages import AssistantMessage
 from ..errors import DecodeError
 from ._anomalies import AnomalyKind, describe_event
 from ._base import AgentEvent

@@ -16,7 +16,8 @@ import attrs
 
 from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from .._enums import MsgRole, ToolResultState
-from .._messages import Msg, ToolResultMessage
+from .._messages import Msg
+from .._role_messages import ToolResultMessage
 from .._problems import ConversationProblem, ProblemKind
 from ..errors import ConversationError
 from ._common import as_message_list, says_nothing

@@ -23,13 +23,8 @@ from .._blocks import (
 )
 from .._enums import MsgRole
 from .._ids import new_msg_id
-from .._messages import (
-    AssistantMessage,
-    Msg,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
-)
+from .._messages import Msg
+from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._reader import as_plain, at, item, req, req_dict, req_list, req_str
 from .._roles import ALLOWED_BLOCKS
 from .._shown import elided, shown

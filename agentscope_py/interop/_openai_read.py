@@ -13,13 +13,8 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import ToolResultState
-from .._messages import (
-    AssistantMessage,
-    Msg,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
-)
+from .._messages import Msg
+from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._reader import (
     as_plain,
     at,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from .._enums import GenerateReason
-from .._messages import AssistantMessage
+from .._role_messages import AssistantMessage
 from .._usage import ChatUsage
 from ..errors import StreamError
 

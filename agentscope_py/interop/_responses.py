@@ -18,7 +18,8 @@ from typing import Any
 
 from .._checks import describe
 from .._enums import GenerateReason
-from .._messages import AssistantMessage, Msg
+from .._messages import Msg
+from .._role_messages import AssistantMessage
 from .._reader import (
     as_plain,
     at,
