@@ -15,7 +15,7 @@ import threading
 from collections.abc import AsyncGenerator, Generator, Iterable, Iterator
 
 from ._checks import check_float, check_optional_str, describe
-from ._sse_write import encode_comment, encoded_event, retry_field
+from ._sse_write import check_sse_id, encode_comment, encoded_event, retry_field
 from .errors import ArgumentTypeError, ArgumentValueError, StreamError
 from .event import AgentEvent
 
@@ -76,6 +76,12 @@ class EventLog:
         for index, event in enumerate(added):
             if not isinstance(event, AgentEvent):
                 raise ArgumentTypeError(f"EventLog.add takes AgentEvents, got {describe(event)} at [{index}]")
+            if event.id is not None:
+                # Refused here, where the producer hears of it, not in each follower's response.
+                try:
+                    check_sse_id(event.id)
+                except ArgumentValueError as error:
+                    raise ArgumentValueError(f"EventLog.add: the event at [{index}] cannot be sent: {error}") from None
         with self._changed:
             if self._closed:
                 raise StreamError("this EventLog is closed: start a new one for the next stream")

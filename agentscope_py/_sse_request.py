@@ -11,9 +11,10 @@ import urllib.parse
 from collections.abc import Mapping
 
 from ._checks import describe
+from ._json import has_lone_surrogate
 from .errors import ArgumentTypeError, ArgumentValueError
 
-__all__ = ["parse_url", "request_headers"]
+__all__ = ["check_last_event_id", "header_event_id", "parse_url", "request_headers"]
 
 # Asked for on every request, unless the caller's headers name them (in any case).  Identity: a
 # compressed body would parse as no event (http.client asks for it unasked; httpx asks for gzip).
@@ -33,6 +34,11 @@ _NOT_IN_HOST = re.compile(r"[ %<>\\^|]")
 # is fass.de to one, xn--fa-hia.de to the other): the client would reach another host than a browser.
 _IDNA_DEVIATIONS = re.compile("[\u00df\u03c2\u200c\u200d]")
 _ZONE = re.compile(r"[A-Za-z0-9._~-]+")  # an IPv6 zone (an interface name, RFC 6874), unescaped
+# RFC 9110 allows no control character in a header value but tab, nor a space or tab at either end
+# (a server strips them).  http.client sends most of them anyway; h11, under the async client,
+# refuses them when the request is sent: both clients hold to the RFC, so they send alike.
+_HEADER_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+_HEADER_CONTROL_BYTES = re.compile(b"[\x00-\x08\x0a-\x1f\x7f]")
 
 
 def parse_url(url: str) -> tuple[bool, str, int, str]:
@@ -115,9 +121,30 @@ def _header_text(value: object, name: str) -> str:
             raise ArgumentValueError(f"{name} must be UTF-8, as the client sends the event id, got {value!r}") from None
     elif not isinstance(value, str):
         raise ArgumentTypeError(f"{name} must be a str or bytes, got {describe(value)}")
-    if any(c in value for c in "\r\n\0"):
-        raise ArgumentValueError(f"{name} cannot contain CR, LF or NUL")
+    return check_last_event_id(value, name)
+
+
+def check_last_event_id(value: str, name: str) -> str:
+    """``value``, an event id to resume after, when a ``Last-Event-ID`` header can carry it."""
+    if _HEADER_CONTROL.search(value):
+        raise ArgumentValueError(
+            f"{name} cannot contain a control character other than tab (it is sent as a header), got {value!r}"
+        )
+    if has_lone_surrogate(value):  # an id read from JSON may hold one: it has no UTF-8
+        raise ArgumentValueError(f"{name} {value!r} holds a lone surrogate, which cannot be sent as UTF-8")
     return value
+
+
+def header_event_id(event_id: str) -> bytes | None:
+    """The ``Last-Event-ID`` header's value for ``event_id``, or ``None`` to send none.
+
+    An id may hold what a header cannot: a server's id with a control character is not sent
+    (the server starts over, and the client skips the events it has yielded), and the spaces
+    or tabs around it are left out, as a server reading the header would leave them out."""
+    if _HEADER_CONTROL.search(event_id):
+        return None
+    # UTF-8, as browsers send it: as text, HTTP would send Latin-1, and fail on "事件-3".
+    return event_id.strip(" \t").encode() or None
 
 
 def _header_bytes(value: object, arg: str) -> bytes:
@@ -134,9 +161,9 @@ def _header_bytes(value: object, arg: str) -> bytes:
         data = value
     else:
         raise ArgumentTypeError(f"{arg} must be a str or bytes, got {describe(value)}")
-    if any(c in data for c in (b"\r", b"\n", b"\0")):
-        raise ArgumentValueError(f"{arg} cannot contain CR, LF or NUL")
-    return data
+    if _HEADER_CONTROL_BYTES.search(data):
+        raise ArgumentValueError(f"{arg} cannot contain a control character other than tab, got {data!r}")
+    return data.strip(b" \t")  # as a server reads it
 
 
 def request_headers(headers: Mapping[str, str | bytes] | None) -> tuple[dict[str, bytes], str | None]:

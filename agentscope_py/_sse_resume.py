@@ -12,11 +12,10 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 
 from ._checks import check_float, check_optional_str, check_str, describe
-from ._json import has_lone_surrogate
 from ._serializable import DEFAULT_LIMITS, DecodeLimits, check_limits
 from ._shown import elided
 from ._sse_parse import DEFAULT_MAX_MESSAGE_SIZE, SSEMessage, SSEParser, check_size
-from ._sse_request import parse_url, request_headers
+from ._sse_request import check_last_event_id, header_event_id, parse_url, request_headers
 from .errors import ArgumentTypeError, ArgumentValueError, DecodeError, RoleContentError, StreamConnectionError
 from .event import AgentEndEvent, AgentEvent
 from .event._types import AgentEventType
@@ -87,13 +86,9 @@ class ResumableClient:
         last_event_id = check_optional_str(last_event_id, "last_event_id")
         if last_event_id is None:  # the argument wins over a header
             last_event_id = given
-        if last_event_id is not None:
-            if any(c in last_event_id for c in "\r\n\0"):
-                raise ArgumentValueError("last_event_id cannot contain CR, LF or NUL (it is sent as a header)")
-            if has_lone_surrogate(last_event_id):  # an id read from JSON may hold one: it has no UTF-8
-                raise ArgumentValueError(
-                    f"last_event_id {last_event_id!r} holds a lone surrogate, which cannot be sent as UTF-8"
-                )
+        else:
+            # Checked, unlike an id the server sends: the client skips a replay only of events it yielded.
+            check_last_event_id(last_event_id, "last_event_id")
         retries: object = max_retries  # typed as an int, but callers without mypy may pass anything
         if not isinstance(retries, int) or isinstance(retries, bool):
             raise ArgumentTypeError(f"max_retries must be an int, got {describe(max_retries)}")
@@ -135,10 +130,8 @@ class ResumableClient:
         return Reading(self)
 
     def _request_headers(self) -> dict[str, bytes]:
-        if not self.last_event_id:
-            return self._headers
-        # UTF-8, as browsers send it: as text, HTTP would send Latin-1, and fail on "事件-3".
-        return {**self._headers, "Last-Event-ID": self.last_event_id.encode()}
+        sent = header_event_id(self.last_event_id)
+        return self._headers if sent is None else {**self._headers, "Last-Event-ID": sent}
 
     def _refusal(self, status: int, reason: str, content_type: str, encoding: str) -> StreamConnectionError | None:
         """Why a response (not 204) is no event stream to read, or ``None`` when it is one.  As in
@@ -181,7 +174,6 @@ class Reading:
     def connected(self) -> None:
         """A response with a body to read has begun."""
         client = self._client
-        self._progressed = False
         self._parser = SSEParser(client.last_event_id, max_message_size=client._max_message_size)
 
     def new_events(self, chunk: bytes) -> Iterator[AgentEvent]:
@@ -235,7 +227,9 @@ class Reading:
         """The connection is over (with ``cause``, or closed by the server): the seconds to wait
         before the next one, or :class:`StreamConnectionError` when it is time to give up."""
         client = self._client
+        # Counted per connection tried, whether or not it got as far as a response.
         self._fruitless = 0 if self._progressed else self._fruitless + 1
+        self._progressed = False
         if self._fruitless > client._max_retries:
             raise self._given_up(cause) from cause
         client.reconnects += 1

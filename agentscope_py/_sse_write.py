@@ -13,7 +13,15 @@ from ._sse_parse import LINE_END
 from .errors import ArgumentTypeError, ArgumentValueError
 from .event import AgentEvent
 
-__all__ = ["check_event", "encode_comment", "encode_event", "encode_sse", "encoded_event", "retry_field"]
+__all__ = [
+    "check_event",
+    "check_sse_id",
+    "encode_comment",
+    "encode_event",
+    "encode_sse",
+    "encoded_event",
+    "retry_field",
+]
 
 
 def _single_line(value: str, name: str) -> str:
@@ -29,6 +37,13 @@ def _utf8(value: str, name: str) -> str:
             f"an SSE {name} cannot contain a lone surrogate, which UTF-8 cannot encode, got {elided(value)}"
         )
     return value
+
+
+def check_sse_id(id: str) -> str:
+    """``id``, when an SSE ``id:`` field can carry it (a client would drop an id holding NUL)."""
+    if "\0" in id:
+        raise ArgumentValueError(f"an SSE id cannot contain NUL, got {id!r}")
+    return _single_line(id, "id")
 
 
 def retry_field(retry: int) -> str:
@@ -51,9 +66,7 @@ def encode_sse(data: str, *, event: str | None = None, id: str | None = None, re
 def _message(data: str, event: str | None, id: str | None, retry: int | None) -> str:
     lines = []
     if id is not None:
-        if "\0" in id:
-            raise ArgumentValueError(f"an SSE id cannot contain NUL, got {id!r}")
-        lines.append(f"id: {_single_line(id, 'id')}")
+        lines.append(f"id: {check_sse_id(id)}")
     if event is not None:
         lines.append(f"event: {_single_line(event, 'event name')}")
     if retry is not None:

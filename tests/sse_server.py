@@ -305,3 +305,49 @@ def serve_raw(head: bytes) -> Iterator[RawServer]:
         stopping.set()
         thread.join(timeout=SOCKET_TIMEOUT)
         listener.close()
+
+
+_IMPATIENT = b"HTTP/1.1 500 Connected Too Often\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+@attrs.define
+class HangUpServer:
+    """Answers its first connection with ``response`` and closes it; closes every later one at once,
+    before a status line: a server that went away after sending some events.  Past ``patience``
+    connections it answers 500, which no client retries: a test of giving up fails, not hangs."""
+
+    response: bytes
+    url: str = ""
+    connections: int = 0
+    patience: int = 20
+
+
+@contextmanager
+def serve_once_then_hang_up(response: bytes) -> Iterator[HangUpServer]:
+    """Serve ``response`` once at ``http://127.0.0.1:<free port>/``, then hang up on each connection."""
+    state = HangUpServer(response)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.05)
+    stopping = threading.Event()
+
+    def serve() -> None:
+        while not stopping.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                state.connections += 1
+                if state.connections == 1 or state.connections > state.patience:
+                    connection.recv(65536)  # the request, read before answering it
+                    connection.sendall(state.response if state.connections == 1 else _IMPATIENT)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    try:
+        yield state
+    finally:
+        stopping.set()
+        thread.join(timeout=SOCKET_TIMEOUT)
+        listener.close()

@@ -6,6 +6,7 @@ import asyncio
 import threading
 import time
 
+import attrs
 import pytest
 from sse_server import EVENTS, LogServer, serve_log
 
@@ -139,6 +140,13 @@ def test_add_and_follow_check_their_arguments() -> None:
     with pytest.raises(ArgumentTypeError, match=r"EventLog.add takes AgentEvents, got 'data: x' \(str\) at \[1\]"):
         log.add([PART[0], "data: x"])  # type: ignore[list-item]
     assert log.events == ()  # a refused batch adds nothing
+    # An id read from JSON may hold what an SSE id field cannot: refused to the producer, not to
+    # each follower in the middle of its response.
+    for id, why in [("e2\nretry: 1", "a line break"), ("e\0", "NUL"), ("e\ud800", "a lone surrogate")]:
+        unsendable = attrs.evolve(PART[1], id=id)
+        with pytest.raises(ArgumentValueError, match=rf"^EventLog.add: the event at \[1\] cannot be sent: an SSE id cannot contain {why}"):
+            log.add([PART[0], unsendable])
+    assert log.events == ()
     with pytest.raises(ArgumentTypeError, match="EventLog.follow last_event_id must be a str or None"):
         log.follow(5)  # type: ignore[arg-type]
     log.close()
