@@ -527,6 +527,24 @@ def test_a_usage_that_cannot_be_held_is_refused_when_it_comes() -> None:
     assert reply.message.usage == relay.usage and stop_reason(reply.message) == "end_turn"
 
 
+def test_a_usage_the_reply_refuses_leaves_the_answer_unended() -> None:
+    # The reply's usage plus this answer's would pass a Java int: refused before the block the
+    # stream left open goes out (an empty text, sent whole), so nothing is made that the caller does not get.
+    reply = ReplyEmitter()
+    first = AnthropicStreamRelay(reply)
+    for event in [_start({"input_tokens": 2**31 - 10}), *_block(0, {"type": "text", "text": ""}, _text("One.")), *_end()]:
+        first.feed(event)
+    first.end()
+    second = AnthropicStreamRelay(reply)
+    for event in [_start({"input_tokens": 2**31 - 10}), *_block(0, {"type": "text", "text": ""}, stop=False)]:
+        second.feed(event)
+    made = len(reply.events)
+    for _ in range(2):
+        with pytest.raises(ArgumentValueError, match="the reply's usage so far plus this one is past what a usage holds"):
+            second.end()
+        assert len(reply.events) == made
+
+
 def test_a_whole_message_object_gets_a_hint() -> None:
     answer = Message.model_validate({**_start()["message"], "content": [{"type": "text", "text": "hi"}]})
     with pytest.raises(DecodeError, match="from_anthropic_response reads it"):

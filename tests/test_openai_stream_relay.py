@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openai._models import construct_type
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletionChunk
 
@@ -31,7 +32,7 @@ from agentscope_py import (
     ToolUseBlock,
     assemble,
 )
-from agentscope_py.interop import OpenAIStreamRelay, from_openai_response, stop_reason
+from agentscope_py.interop import OpenAIStreamRelay, from_openai_response, stop_reason, to_openai
 
 
 def _chunk(delta: dict[str, Any] | None = None, finish_reason: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -67,11 +68,17 @@ def _call(index: int, arguments: str, call_id: str | None = None, name: str | No
     return {"tool_calls": [call]}
 
 
+def _sdk_chunk(chunk: dict[str, Any]) -> ChatCompletionChunk:
+    """``chunk`` as the SDK's stream makes it, without validating it: a server's ``""`` finish
+    reason, which the type's literals leave out, passes as it does there."""
+    return cast(ChatCompletionChunk, construct_type(type_=ChatCompletionChunk, value=chunk))
+
+
 def _sdk_read(chunks: list[dict[str, Any]]) -> Any:
     """The answer as the OpenAI SDK gathers it from ``chunks``, read by from_openai_response."""
     state = ChatCompletionStreamState()
     for chunk in chunks:
-        state.handle_chunk(ChatCompletionChunk.model_validate(chunk))
+        state.handle_chunk(_sdk_chunk(chunk))
     # The snapshot, not get_final_completion(), which raises for an answer cut short (see openai.md).
     return from_openai_response(state.current_completion_snapshot)
 
@@ -195,6 +202,71 @@ def test_a_reply_that_calls_tools_takes_one_relay_per_answer() -> None:
     assert assemble(reply.events, strict=True) == [reply.message]
 
 
+def test_a_calls_other_fields_are_kept_as_the_sdk_gathers_them() -> None:
+    # Gemini's OpenAI-compatible API sends a call's thought signature beside it, and wants it back.
+    signature = {"google": {"thought_signature": "SIG=="}}
+    first = _call(0, '{"city": ', "call_1", "get_weather")
+    first["tool_calls"][0]["extra_content"] = signature
+    last = _call(0, '"Paris"}')
+    last["tool_calls"][0]["function"]["strict"] = True  # a field of the function, kept under it
+    chunks = [_chunk({"role": "assistant", "content": None}), _chunk(first), _chunk(last), _chunk({}, "tool_calls")]
+    reply, _, sent = _relayed(chunks)
+    _same_answer(reply.message, _sdk_read(chunks))
+    (call,) = reply.message.get_content_blocks(ToolUseBlock)
+    assert call.metadata == {"openai": {"extra_content": signature, "function": {"strict": True}}}
+    (turn,) = to_openai([reply.message], validate=False)  # the call's result would come next
+    assert turn["tool_calls"] == [
+        {
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": '{"city": "Paris"}', "strict": True},
+            "extra_content": signature,
+        }
+    ]
+    assert assemble(sent, strict=True) == [reply.message]
+
+
+def test_a_choices_other_fields_are_kept_from_the_chunk_that_begins_it() -> None:
+    # Azure adds its content filter's verdict to each choice of each chunk; the SDK keeps the first.
+    def filtered(delta: dict[str, Any], verdict: str, finish_reason: str | None = None) -> dict[str, Any]:
+        chunk = _chunk(delta, finish_reason)
+        chunk["choices"][0]["content_filter_results"] = {"hate": {"filtered": False, "severity": verdict}}
+        return chunk
+
+    chunks = [filtered({"role": "assistant", "content": "Hi"}, "safe"), filtered({}, "low", "stop")]
+    reply, _, _ = _relayed(chunks)
+    read = _sdk_read(chunks)
+    _same_answer(reply.message, read)
+    kept = reply.message.metadata["openai"]["response"]["choice"]["content_filter_results"]
+    assert kept == {"hate": {"filtered": False, "severity": "safe"}}
+
+
+def test_an_empty_finish_reason_after_the_real_one_is_none() -> None:
+    # Some servers (sglang, Ollama) repeat finish_reason as "" in the chunks after the one that gives it.
+    chunks = [_chunk({"role": "assistant", **_call(0, "{}", "call_1", "search")}), _chunk({}, "tool_calls"), _chunk({}, ""), _usage_chunk()]
+    reply, relay, _ = _relayed(chunks)
+    assert stop_reason(reply.message) == "tool_calls" == stop_reason(_sdk_read(chunks))
+    assert relay.generate_reason is GenerateReason.TOOL_CALLS
+
+
+def test_a_usage_the_reply_refuses_leaves_the_answer_unended() -> None:
+    # The reply's usage plus this answer's would pass a Java int: refused before the answer's last
+    # blocks go out, so nothing is made that the caller does not get.
+    reply = ReplyEmitter()
+    first = OpenAIStreamRelay(reply)
+    for chunk in [_chunk({"content": "One."}, "stop"), _usage_chunk(2**31 - 1, 1)]:
+        first.feed(chunk)
+    first.end()
+    second = OpenAIStreamRelay(reply)
+    for chunk in [_chunk({"refusal": "No."}, "stop"), _usage_chunk(2**31 - 1, 1)]:
+        second.feed(chunk)
+    made = len(reply.events)
+    for _ in range(2):
+        with pytest.raises(ArgumentValueError, match="the reply's usage so far plus this one is past what a usage holds"):
+            second.end()
+        assert len(reply.events) == made
+
+
 def test_text_after_a_tool_call_waits_for_the_end() -> None:
     # OpenAI sends the text first; a server that does not would close the calls with its text.
     chunks = [_chunk(_call(0, '{"q": ', "call_1", "search")), _chunk({"content": "Searching."}), _chunk(_call(0, "1}"))]
@@ -228,6 +300,7 @@ def test_other_choices_and_azures_filter_notices_are_skipped() -> None:
         (_chunk(_call(2**70, "{}", "c", "f")), r"tool_calls\[0\].index: expected an index from 0 to"),
         (_chunk({"content": "x"}, usage={"prompt_tokens": "5"}), "usage.prompt_tokens: expected an integer"),
         (_chunk({"audio": "x"}), "delta.audio: expected an object, got string"),
+        (_chunk({"content": "x", "name": 5}), "delta.name: expected a string, got number"),
         # What the answer could not hold at end(), refused before its events go out.
         (_chunk({"role": "user", "content": "Hello"}), r"delta.role: expected the role 'assistant' \(an answer's\), got 'user'$"),
         (_chunk({"role": ""}), r"delta.role: expected the role 'assistant' \(an answer's\), got ''$"),
@@ -371,9 +444,16 @@ def _streams(draw: st.DrawFn) -> list[dict[str, Any]]:
         index = draw(st.sampled_from(candidates))
         first = index == opened
         opened += first
-        chunks.append(_chunk(_call(index, left[index].pop(0), f"call_{index}" if first else None, f"tool_{index}" if first else None)))
+        fragment = _call(index, left[index].pop(0), f"call_{index}" if first else None, f"tool_{index}" if first else None)
+        if draw(st.booleans()):  # other fields of the call or its function, as Gemini's thought signature
+            extra = draw(st.sampled_from([{"extra_content": {"google": {"thought_signature": "S"}}}, {"x_n": 1}]))
+            place = fragment["tool_calls"][0]["function"] if draw(st.booleans()) else fragment["tool_calls"][0]
+            place.update(extra)
+        chunks.append(_chunk(fragment))
     reason = draw(st.sampled_from(["stop", "tool_calls", "length", "content_filter"]))
     chunks.append(_chunk({}, reason))
+    if draw(st.booleans()):
+        chunks.append(_chunk({}, ""))  # as some servers repeat it: no reason
     if draw(st.booleans()):
         chunks.append(_usage_chunk(draw(st.integers(0, 10**6)), draw(st.integers(0, 10**6))))
     return chunks
@@ -381,7 +461,7 @@ def _streams(draw: st.DrawFn) -> list[dict[str, Any]]:
 
 @given(_streams(), st.booleans())
 def test_the_message_is_the_one_from_openai_response_reads_of_the_sdks_answer(chunks: list[dict[str, Any]], as_sdk_objects: bool) -> None:
-    fed = [ChatCompletionChunk.model_validate(chunk) for chunk in chunks] if as_sdk_objects else chunks
+    fed = [_sdk_chunk(chunk) for chunk in chunks] if as_sdk_objects else chunks
     reply, _, sent = _relayed(fed)
     read = _sdk_read(chunks)
     _same_answer(reply.message, read)

@@ -210,17 +210,22 @@ class ReplyEmitter:
         self._ready()
         if usage is not None and not isinstance(usage, ChatUsage):
             raise ArgumentTypeError(f"ReplyEmitter.end_model_call usage must be a ChatUsage or None, got {describe(usage)}")
+        self._check_usage(usage)
+        self._emitter.end_model_call(usage)
+        return self._returned()
+
+    def _check_usage(self, usage: ChatUsage | None) -> None:
+        """Refuses ``usage`` when its sum with the reply's would overflow: what a client will add
+        up, refused before any event is made (the stream relays check it before their last blocks)."""
         sent = None if usage is None else self._assembler.snapshot(self._source)
         if usage is not None and sent is not None and sent.usage is not None:
-            try:  # what a client will add up: refused here, before any event is made, rather than by the client
+            try:
                 sent.usage + usage
             except ArgumentValueError as error:
                 raise ArgumentValueError(
                     f"ReplyEmitter.end_model_call: the reply's usage so far plus this one is past what a usage holds "
                     f"({error})"
                 ) from None
-        self._emitter.end_model_call(usage)
-        return self._returned()
 
     def finish(
         self,

@@ -180,6 +180,7 @@ class AnthropicStreamRelay(AnswerRelay):
             raise StreamError("no event of the answer came: feed() its events (message_start first) before end()")
         # Read first: an answer that does not read (a count beyond what a usage holds) leaves all as it was.
         read = from_anthropic_response({**self._fields, "content": [block.whole() for block in self._blocks]})
+        self._reply._check_usage(read.usage)  # and a usage the reply refuses, likewise
         events = self._close()
         events += self._reply.end_model_call(read.usage)
         self._read, self._ended = read, True

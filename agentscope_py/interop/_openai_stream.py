@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .._blocks import TextBlock
+from .._blocks import TextBlock, ToolUseBlock
 from .._checks import describe
 from .._reader import as_plain, at, item, json_kind, opt_dict, opt_list, opt_str, req, req_int, req_list
 from .._shown import elided, shown
@@ -31,19 +31,33 @@ __all__ = ["OpenAIStreamRelay"]
 # Chunk fields that describe a chunk, not the answer: the SDK leaves them out of what it gathers.
 _CHUNK_ONLY = frozenset({"choices", "object", "obfuscation", "usage"})
 # Delta fields of a kind the answer's reader requires, checked in each chunk rather than at the end.
-_DELTA_KINDS = {"content": str, "refusal": str, "role": str, "audio": dict, "function_call": dict, "annotations": list}
+_DELTA_KINDS = {
+    "content": str,
+    "refusal": str,
+    "role": str,
+    "name": str,
+    "audio": dict,
+    "function_call": dict,
+    "annotations": list,
+}
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string"}
+# The fields of a streamed tool call and of its function the relay reads; any other (Gemini's
+# extra_content, which wants its thought signature back) is the call's, as the SDK gathers it.
+_CALL_KEYS = frozenset({"index", "id", "type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+_CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
 
 
 class _Call:
-    """A tool call of the answer: its id, name and argument fragments."""
+    """A tool call of the answer: its id, name, argument fragments and other fields."""
 
-    __slots__ = ("arguments", "id", "name")
+    __slots__ = ("arguments", "extras", "id", "name")
 
     def __init__(self, call_id: str, name: str) -> None:
         self.id = call_id
         self.name = name
         self.arguments: list[str] = []
+        self.extras: dict[str, Any] = {}  # gathered as the SDK does; its function's under "function"
 
 
 class _Fragment(NamedTuple):
@@ -51,6 +65,7 @@ class _Fragment(NamedTuple):
     call: _Call  # made by this chunk when the call begins here
     new: bool
     arguments: str
+    extras: dict[str, Any] | None  # the fields besides those the relay reads, shaped as the call is
 
 
 class _Chunk(NamedTuple):
@@ -61,6 +76,7 @@ class _Chunk(NamedTuple):
     delta: dict[str, Any] | None  # the relayed choice's delta, without its tool calls; None: no such choice
     finish_reason: str | None
     logprobs: dict[str, Any] | None
+    choice_fields: dict[str, Any]  # the choice's other fields (Azure's content_filter_results)
     fragments: list[_Fragment]
 
 
@@ -107,7 +123,7 @@ class OpenAIStreamRelay(AnswerRelay):
         self._seen = False  # whether a chunk held the choice
         self._fields: dict[str, Any] | None = None  # the answer's fields, as its chunks gave them
         self._usage: tuple[Any, ChatUsage] | None = None  # the last usage a chunk gave
-        self._choice_fields: dict[str, Any] = {}  # finish_reason, logprobs
+        self._choice_fields: dict[str, Any] = {}  # finish_reason, logprobs, the first chunk's other fields
         self._message: dict[str, Any] = {}  # the choice's message so far but its tool calls, gathered as the SDK does
         self._calls: dict[int, _Call] = {}  # tool call index -> the call its chunks go on
         self._order: list[_Call] = []  # the calls, in the order they began
@@ -151,11 +167,16 @@ class OpenAIStreamRelay(AnswerRelay):
             )
         read = from_openai_response(self._answer())
         reply, events = self._reply, []
+        reply._check_usage(read.usage)  # before any event: a usage the reply refuses leaves all as it was
         if not self._said:
             for block in read.content:  # the text, or what the answer says instead, whole
                 events += reply.block(block)
-        elif self._late:
-            events += reply.text("".join(self._late))
+        else:
+            for block in read.content:  # while the calls are open: other fields of theirs, as read
+                if isinstance(block, ToolUseBlock) and block.metadata:
+                    events += reply.tool_call(block.id or "", None, "", metadata=block.metadata)
+            if self._late:
+                events += reply.text("".join(self._late))
         events += reply.end_model_call(read.usage)
         self._read, self._ended = read, True
         return events
@@ -174,17 +195,19 @@ class OpenAIStreamRelay(AnswerRelay):
             if req_int(req(picked, "index", path), at(path, "index")) == self._choice:
                 break
         else:
-            return _Chunk(fields, usage, None, None, None, [])
+            return _Chunk(fields, usage, None, None, None, {}, [])
         delta_path = at(path, "delta")
         delta = {key: value for key, value in (opt_dict(picked.get("delta"), delta_path) or {}).items() if value is not None}
         for key, kind in _DELTA_KINDS.items():
             if key in delta and type(delta[key]) is not kind:
                 raise DecodeError(f"expected {_JSON_KINDS[kind]}, got {json_kind(delta[key])}", at(delta_path, key))
         self._check_answer_fields(delta, delta_path)
-        finish_reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason"))
+        # "" is no reason, as the SDK reads it: some servers send it in the chunks after the one that says why.
+        finish_reason = opt_str(picked.get("finish_reason"), at(path, "finish_reason")) or None
         logprobs = opt_dict(picked.get("logprobs"), at(path, "logprobs"))
         fragments = self._fragments(opt_list(delta.pop("tool_calls", None), at(delta_path, "tool_calls")) or [], at(delta_path, "tool_calls"))
-        return _Chunk(fields, usage, delta, finish_reason, logprobs, fragments)
+        others = {key: value for key, value in picked.items() if key not in _CHOICE_KEYS}
+        return _Chunk(fields, usage, delta, finish_reason, logprobs, others, fragments)
 
     def _check_answer_fields(self, delta: dict[str, Any], path: str) -> None:
         """What ``from_openai_response`` would refuse of the answer at ``end()``, refused in the chunk
@@ -218,6 +241,7 @@ class OpenAIStreamRelay(AnswerRelay):
             call_id = opt_str(entry.get("id"), at(call_path, "id")) or None
             name = opt_str(function.get("name"), at(call_path, "function.name")) or None
             arguments = opt_str(function.get("arguments"), at(call_path, "function.arguments")) or ""
+            extras = _call_extras(entry, function)
             call = current.get(index)
             if call_id is not None and (call is None or call_id != call.id):
                 if name is None:
@@ -226,13 +250,13 @@ class OpenAIStreamRelay(AnswerRelay):
                     raise DecodeError(f"tool call {call_id!r} was given already, at another index", at(call_path, "id"))
                 call = current[index] = _Call(call_id, name)
                 ids.add(call_id)
-                fragments.append(_Fragment(index, call, True, arguments))
+                fragments.append(_Fragment(index, call, True, arguments, extras))
                 continue
             if call is None:
                 raise DecodeError(f"the first chunk of tool call {index} must give its id and function name", call_path)
             if name is not None and name != call.name:
                 raise DecodeError(f"tool call {call.id!r} is named {call.name!r}, not {name!r}", at(call_path, "function.name"))
-            fragments.append(_Fragment(index, call, False, arguments))
+            fragments.append(_Fragment(index, call, False, arguments, extras))
         return fragments
 
     def _take(self, chunk: _Chunk) -> None:
@@ -245,6 +269,8 @@ class OpenAIStreamRelay(AnswerRelay):
             self._usage = chunk.usage
         if chunk.delta is None:
             return
+        if not self._seen:  # as the SDK keeps them: from the chunk that begins the choice
+            self._choice_fields.update(chunk.choice_fields)
         self._seen = True
         if chunk.finish_reason is not None:
             self._choice_fields["finish_reason"] = chunk.finish_reason
@@ -256,6 +282,8 @@ class OpenAIStreamRelay(AnswerRelay):
                 self._calls[fragment.call_index] = fragment.call
                 self._order.append(fragment.call)
             fragment.call.arguments.append(fragment.arguments)
+            if fragment.extras is not None:
+                _gather(fragment.call.extras, fragment.extras)
 
     def _send(self, chunk: _Chunk) -> list[AgentEvent]:
         """The reply's events for a chunk gathered."""
@@ -295,12 +323,27 @@ class OpenAIStreamRelay(AnswerRelay):
             answer["usage"] = self._usage[0]
         message = {"role": "assistant", **_joined(self._message)}
         if self._order:
-            message["tool_calls"] = [
-                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": "".join(call.arguments)}}
-                for call in self._order
-            ]
+            message["tool_calls"] = [_whole_call(call) for call in self._order]
         answer["choices"] = [{"index": self._choice, **_joined(self._choice_fields), "message": message}]
         return answer
+
+
+def _call_extras(entry: Mapping[str, Any], function: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The fields of a tool call fragment besides those the relay reads; ``None`` when it has none."""
+    if entry.keys() <= _CALL_KEYS and function.keys() <= _FUNCTION_KEYS:
+        return None
+    extras = {key: value for key, value in entry.items() if key not in _CALL_KEYS}
+    function_extras = {key: value for key, value in function.items() if key not in _FUNCTION_KEYS}
+    if function_extras:
+        extras["function"] = function_extras
+    return extras
+
+
+def _whole_call(call: _Call) -> dict[str, Any]:
+    """A tool call of the answer, as the SDK gathers it from the fragments."""
+    extras = _joined(call.extras)
+    function = {**extras.pop("function", {}), "name": call.name, "arguments": "".join(call.arguments)}
+    return {**extras, "id": call.id, "type": "function", "function": function}
 
 
 def _chunk(chunk: Any) -> dict[str, Any] | None:
