@@ -77,6 +77,9 @@ class Codec(Protocol):
     def to_json(self, obj: object) -> str: ...
     def from_dict(self, cls: type[_T], data: object, limits: DecodeLimits) -> _T: ...
     def from_json(self, cls: type[_T], text: str | bytes | bytearray | memoryview, limits: DecodeLimits) -> _T: ...
+    def from_json_list(
+        self, cls: type[_T], text: str | bytes | bytearray | memoryview, limits: DecodeLimits
+    ) -> list[_T]: ...
 
 
 class _InstalledOnFirstUse:
@@ -130,3 +133,14 @@ class JsonSerializable:
         if limits is not DEFAULT_LIMITS:
             check_limits(limits)
         return _codec.from_json(cls, text, limits)
+
+    @classmethod
+    def from_json_list(
+        cls, text: str | bytes | bytearray | memoryview, *, limits: DecodeLimits = DEFAULT_LIMITS
+    ) -> list[Self]:
+        """Like :meth:`from_json`, from a JSON array of documents (a history, as Java writes a
+        ``List<Msg>``): the list of what they decode to.  An error's path starts at the item's
+        index (``[2].content[0]``); the array counts one level of ``limits.max_depth``."""
+        if limits is not DEFAULT_LIMITS:
+            check_limits(limits)
+        return _codec.from_json_list(cls, text, limits)

@@ -63,9 +63,8 @@ def decode_error(root: type[Any], document: Any) -> DecodeError:
 # -- documents of the wrong shape: (root, document, path, words in the message) ----------
 
 WRONG_SHAPES: list[tuple[type[Any], Any, str, str]] = [
-    (Msg, [], "", "expected a JSON object for Msg, got array; a list of them is read item by item: "
-                  "[Msg.from_dict(item) for item in json.loads(text)]"),
-    (AgentEvent, [{}], "", "got array; a list of them is read item by item: [AgentEvent.from_dict(item) for item"),
+    (Msg, [], "", "expected a JSON object for Msg, got array; a JSON array of them is read with Msg.from_json_list(text)"),
+    (AgentEvent, [{}], "", "got array; a JSON array of them is read with AgentEvent.from_json_list(text)"),
     (Msg, "hello", "", "got string"),
     (Msg, 42, "", "got number"),
     (Msg, None, "", "got null"),
@@ -369,7 +368,7 @@ def _error(decode: Callable[[Any], object], value: object) -> str:
 def test_a_document_that_is_no_object_is_named_by_its_json_kind(built: object, text: str) -> None:
     expected = _error(Msg.from_json, text)
     assert _error(Msg.from_dict, built) == expected
-    assert ("got array; a list of them is read item by item" in expected) if isinstance(built, tuple) else expected.endswith("got string")
+    assert ("got array; a JSON array of them is read with" in expected) if isinstance(built, tuple) else expected.endswith("got string")
 
 
 @pytest.mark.parametrize("limits", [5, {"max_depth": 5}, None])
@@ -501,3 +500,67 @@ def test_the_depth_limit_counts_arrays_as_it_counts_objects() -> None:
     Msg.from_dict(document(3), limits=limits)
     with pytest.raises(DecodeError, match="nested deeper than 5 levels"):
         Msg.from_dict(document(4), limits=limits)
+
+
+# -- arrays of documents -----------------------------------------------------------------
+
+
+def test_an_array_of_messages_reads_as_a_list(backend: str) -> None:
+    history = [UserMessage("Bonjour ?", name="alice"), Msg.from_dict({"role": "ASSISTANT", "content": []})]
+    text = json.dumps([message.to_dict() for message in history])
+    assert Msg.from_json_list(text) == history
+    assert Msg.from_json_list(text.encode()) == history
+    assert Msg.from_json_list("[]") == []
+    assert UserMessage.from_json_list(text[: text.index("}, {") + 1] + "]") == history[:1]
+    events = AgentEvent.from_json_list(json.dumps([{"type": "AGENT_END", "id": "e1", "source": None}]))
+    assert [event.id for event in events] == ["e1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        # What json.loads of a body would let escape, refused as the decoder refuses it.
+        ("not json", DecodeError, "^malformed JSON"),
+        ("[" * 100_000 + "]" * 100_000, DecodeError, "nested too deeply"),
+        ('{"role": "USER"}', DecodeError, "^expected a JSON array of Msg documents, got object$"),
+        ("[1]", DecodeError, r"^\[0\]: expected a JSON object for Msg, got number$"),
+        ('[{"role": "USER", "content": []}, {"role": "user"}]', DecodeError, r"^\[1\]\.role: unknown Msg role 'user'"),
+        (
+            '[{"role": "SYSTEM", "content": [{"type": "tool_use", "id": "c", "name": "n"}]}]',
+            RoleContentError,
+            r"^\[0\]: SYSTEM message may only contain text blocks, got ToolUseBlock at content\[0\]$",
+        ),
+        ('[{"role": "ASSISTANT", "content": []}]', DecodeError, r"^\[0\]\.role: expected 'USER' for UserMessage"),
+    ],
+)
+def test_an_array_that_is_no_array_of_messages_is_refused_saying_where(
+    backend: str, text: str, error: type[Exception], message: str
+) -> None:
+    root = UserMessage if "expected 'USER'" in message else Msg
+    with pytest.raises(error, match=message):
+        root.from_json_list(text)
+
+
+def test_an_array_counts_one_level_and_its_text_the_size_limit() -> None:
+    message = UserMessage("hi")
+    text = f"[{message.to_json()}]"
+    needed = 3  # the message, its content, the text block: as from_json counts them
+    assert Msg.from_json(message.to_json(), limits=DecodeLimits(max_depth=needed)) == message
+    with pytest.raises(DecodeError, match=rf"^\[0\]\.content: nested deeper than {needed} levels"):
+        Msg.from_json_list(text, limits=DecodeLimits(max_depth=needed))
+    assert Msg.from_json_list(text, limits=DecodeLimits(max_depth=needed + 1)) == [message]
+    with pytest.raises(DecodeError, match=rf"^the document is {len(text)} characters, over the limit of 10"):
+        Msg.from_json_list(text, limits=DecodeLimits(max_bytes=10))
+    with pytest.raises(ArgumentTypeError, match="limits must be a DecodeLimits"):
+        Msg.from_json_list(text, limits=5)  # type: ignore[arg-type]
+
+
+@given(data=st.binary(max_size=64) | st.text(max_size=64), document=json_values(max_leaves=30))
+def test_fuzz_arrays(data: bytes | str, document: Any) -> None:
+    for text in (data, json.dumps([document]), json.dumps(document)):
+        for root in ROOTS:
+            try:
+                decoded = root.from_json_list(text)
+            except ACCEPTED:
+                continue
+            assert all(isinstance(value, root) for value in decoded)

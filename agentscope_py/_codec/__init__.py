@@ -52,19 +52,19 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from .. import _json
-from .._reader import json_kind
+from .._reader import item, json_kind
 from .._serializable import DecodeLimits, install_codec
-from ..errors import AgentScopeError, ArgumentTypeError, ArgumentValueError, DecodeError
+from ..errors import AgentScopeError, ArgumentTypeError, ArgumentValueError, DecodeError, RoleContentError
 from . import _model  # noqa: F401  # registers the message model
 from ._compile import register, register_union
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
 from ._registry import DECODERS, ENCODERS, WRITERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
-from ._values import Context
+from ._values import Context, within
 
 if _json.HAVE_MSGSPEC:
     import msgspec
@@ -90,6 +90,7 @@ __all__ = [
     "WireUnion",
     "from_dict",
     "from_json",
+    "from_json_list",
     "register",
     "register_union",
     "to_dict",
@@ -97,6 +98,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 def to_dict(obj: object) -> dict[str, Any]:
@@ -136,11 +138,7 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
         if type(text) is not str and type(text) is not bytes:
             text = _as_text(text)
         if len(text) > limits.max_bytes:
-            unit = "characters" if isinstance(text, str) else "bytes"
-            raise DecodeError(
-                f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
-                "pass limits=DecodeLimits(max_bytes=...) to accept it"
-            )
+            raise _too_large(text, limits)
         if _json.typed_reading:
             typed = TYPED_DECODERS.get(cls, _NOT_MADE)
             if typed is _NOT_MADE:
@@ -151,21 +149,51 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
                     return typed(text, ctx)  # type: ignore[no-any-return]
                 except Fallback:  # refused, or not vouched for: the generic decoder reads it and says why
                     pass
-        decode = _decoder(cls)
-        try:
-            return _decode(decode, cls, _json.loads(text), _context(limits.max_depth, _json.loads_inexact))
-        except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
-            return _decode(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
-        except DecodeError:
-            if not _json.loads_inexact:
-                raise
-            # The error may quote a big integer orjson read as a float: say it as the exact reader does.
-            return _decode(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
+        return _parsed_and_decoded(_decode, cls, text, limits)
     except MemoryError:
-        raise DecodeError(
-            "the document needs more memory than there is to read it (many small arrays or objects can take "
-            "fifty times the size of their text); pass limits=DecodeLimits(max_bytes=...) to refuse it sooner"
-        ) from None
+        raise _out_of_memory() from None
+
+
+def from_json_list(cls: type[_T], text: object, limits: DecodeLimits) -> list[_T]:
+    try:
+        if type(text) is not str and type(text) is not bytes:
+            text = _as_text(text)
+        if len(text) > limits.max_bytes:
+            raise _too_large(text, limits)
+        return _parsed_and_decoded(_decode_list, cls, text, limits)
+    except MemoryError:
+        raise _out_of_memory() from None
+
+
+def _parsed_and_decoded(
+    decode_value: Callable[[Decoder, type[_T], Any, Context], _R], cls: type[_T], text: str | bytes, limits: DecodeLimits
+) -> _R:
+    """``text`` parsed, then decoded by ``decode_value`` with ``cls``'s decoder."""
+    decode = _decoder(cls)
+    try:
+        return decode_value(decode, cls, _json.loads(text), _context(limits.max_depth, _json.loads_inexact))
+    except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
+        return decode_value(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
+    except DecodeError:
+        if not _json.loads_inexact:
+            raise
+        # The error may quote a big integer orjson read as a float: say it as the exact reader does.
+        return decode_value(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
+
+
+def _too_large(text: str | bytes, limits: DecodeLimits) -> DecodeError:
+    unit = "characters" if isinstance(text, str) else "bytes"
+    return DecodeError(
+        f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
+        "pass limits=DecodeLimits(max_bytes=...) to accept it"
+    )
+
+
+def _out_of_memory() -> DecodeError:
+    return DecodeError(
+        "the document needs more memory than there is to read it (many small arrays or objects can take "
+        "fifty times the size of their text); pass limits=DecodeLimits(max_bytes=...) to refuse it sooner"
+    )
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -221,7 +249,7 @@ def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:
         if not isinstance(data, Mapping):
             # An array is most often a whole history or stream, saved in one document.
             hint = (
-                f"; a list of them is read item by item: [{cls.__name__}.from_dict(item) for item in json.loads(text)]"
+                f"; a JSON array of them is read with {cls.__name__}.from_json_list(text)"
                 if isinstance(data, (list, tuple))
                 else ""
             )
@@ -231,6 +259,29 @@ def _decode(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> _T:
         return decode(data, ctx, ctx.max_depth - 1)  # type: ignore[no-any-return]
     except RecursionError:  # max_depth bounds the recursion; this guards a caller already deep in the stack
         raise DecodeError("the document is nested too deeply for the remaining Python stack") from None
+
+
+def _decode_list(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> list[_T]:
+    if type(data) is not list:
+        raise DecodeError(f"expected a JSON array of {cls.__name__} documents, got {json_kind(data)}")
+    depth = ctx.max_depth - 2  # the array is a level, and so is each document in it
+    decoded: list[_T] = []
+    try:
+        for index, document in enumerate(data):
+            if type(document) is not dict:
+                got = json_kind(document)
+                raise DecodeError(f"expected a JSON object for {cls.__name__}, got {got}", item("", index))
+            if depth < 0:
+                raise within(ctx.too_deep(), item("", index))
+            try:
+                decoded.append(decode(document, ctx, depth))
+            except DecodeError as error:
+                raise within(error, item("", index)) from None
+            except RoleContentError as error:  # it has no path: say which document broke the rule
+                raise RoleContentError(f"{item('', index)}: {error}") from None
+    except RecursionError:
+        raise DecodeError("the document is nested too deeply for the remaining Python stack") from None
+    return decoded
 
 
 install_codec(sys.modules[__name__])  # this module implements the Codec protocol
