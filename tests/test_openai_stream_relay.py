@@ -185,6 +185,15 @@ def test_a_cut_answer_says_so() -> None:
     _same_answer(reply.message, _sdk_read(chunks))
 
 
+def test_each_answer_is_a_message_of_its_own_as_from_openai_response_reads_it() -> None:
+    chunks = [_chunk({"role": "assistant", "content": "Hi", "reasoning_content": "Greet."}, "stop"), _usage_chunk(5, 1)]
+    _, relay, _ = _relayed(chunks)
+    read = _sdk_read(chunks)
+    assert relay.answer.content == read.content and relay.answer.usage == read.usage == ChatUsage(5, 1)
+    assert relay.answer.metadata == read.metadata
+    assert relay.answer.metadata["openai"]["reasoning_content"] == "Greet."
+
+
 def test_a_reply_that_calls_tools_takes_one_relay_per_answer() -> None:
     reply = ReplyEmitter("Friday")
     first = OpenAIStreamRelay(reply)
@@ -396,6 +405,8 @@ def test_the_answer_is_read_once_it_is_over() -> None:
     relay.feed(_chunk({"content": "Hi"}, "stop"))
     with pytest.raises(StreamError, match=r"the answer is not over: call end\(\)"):
         relay.metadata  # noqa: B018
+    with pytest.raises(StreamError, match=r"the answer is not over: call end\(\)"):
+        relay.answer  # noqa: B018
     assert relay.end() != [] and relay.end() == []  # ended once
     with pytest.raises(StreamError, match="make a new OpenAIStreamRelay for the next one"):
         relay.feed(_chunk({"content": "more"}))

@@ -43,6 +43,12 @@ class AnswerRelay:
         metadata = self._whole().metadata
         return {key: value for key, value in metadata.items() if key != AssistantMessage.METADATA_GENERATE_REASON}
 
+    @property
+    def answer(self) -> AssistantMessage:
+        """The whole answer as a message of its own, as the provider's reader reads it: for a
+        history that keeps each answer of a reply apart, with its own fields (see openai.md)."""
+        return self._whole()
+
     def _whole(self) -> AssistantMessage:
         if self._read is None:
             raise StreamError(f"the answer is not over: call end() once its last {self._piece} has been fed")
