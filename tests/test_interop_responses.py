@@ -10,6 +10,8 @@ DecodeError with a path, never a bare exception.
 from __future__ import annotations
 
 import datetime as dt
+import json
+from collections.abc import Callable
 from typing import Any
 
 import openai
@@ -19,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import comparable
 from openai.lib._parsing._completions import parse_chat_completion
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
 from openai.types.chat.chat_completion import ChoiceLogprobs
 from pydantic import BaseModel
 from provider_payloads import anthropic_responses, mutated, openai_responses
@@ -35,6 +37,7 @@ from agentscope_py import (
     DecodeError,
     GenerateReason,
     Msg,
+    ReplyEmitter,
     TextBlock,
     ThinkingBlock,
     ToolResultMessage,
@@ -44,6 +47,7 @@ from agentscope_py import (
 )
 from agentscope_py.interop._anthropic_read import READ_FIELDS as anthropic_reads
 from agentscope_py.interop import (
+    OpenAIStreamRelay,
     from_anthropic,
     from_anthropic_response,
     from_openai,
@@ -340,6 +344,24 @@ def test_a_responses_api_answer_is_refused_by_what_it_is() -> None:
     with pytest.raises(DecodeError, match="Responses API answer") as caught:
         from_openai_response(answer)
     assert caught.value.path == "object"
+
+
+def test_json_text_and_a_bare_message_are_refused_saying_what_to_give() -> None:
+    answer: dict[str, Any] = {"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+                              "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hi"}}]}
+    readers: list[tuple[Callable[[Any], AssistantMessage], str]] = [
+        (from_openai_response, json.dumps(answer)),
+        (from_anthropic_response, '{"type": "message"}'),
+    ]
+    for reader, text in readers:
+        for given in (text, text.encode()):
+            with pytest.raises(DecodeError, match=r"^expected the answer as a dict or the SDK's object, got JSON text: parse it first"):
+                reader(given)
+    with pytest.raises(DecodeError, match=r"^choices: missing required key 'choices': this is a message, not the whole answer") as caught:
+        from_openai_response(ChatCompletionMessage.model_validate(answer["choices"][0]["message"]))
+    assert "from_openai" in str(caught.value)
+    with pytest.raises(DecodeError, match=r"got string; parse each server-sent event's data as JSON first"):
+        OpenAIStreamRelay(ReplyEmitter()).feed(json.dumps(answer))
 
 
 def test_a_streaming_chunk_is_refused_by_what_it_is() -> None:

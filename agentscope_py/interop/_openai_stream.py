@@ -350,7 +350,10 @@ def _chunk(chunk: Any) -> dict[str, Any] | None:
     """``chunk`` as a JSON object; ``None`` for one to skip (Azure's content filter notices)."""
     plain = as_plain(sdk_json(chunk))
     if not isinstance(plain, Mapping):
-        hint = "; give the chunks one by one" if isinstance(plain, (list, tuple)) else ""
+        if isinstance(plain, (str, bytes)):
+            hint = "; parse each server-sent event's data as JSON first"
+        else:
+            hint = "; give the chunks one by one" if isinstance(plain, (list, tuple)) else ""
         raise DecodeError(f"expected a chat.completion.chunk object, got {json_kind(plain)}{hint}")
     kind = plain.get("object")
     if kind == "":  # as the SDK does: Azure sends its asynchronous filter's results so

@@ -89,6 +89,12 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
                 "as stream: stream.get_final_completion())",
                 "object",
             )
+        if "choices" not in answer and "role" in answer:
+            raise DecodeError(
+                "missing required key 'choices': this is a message, not the whole answer; give "
+                "from_openai_response the completion (its choices hold the message), or read messages with from_openai",
+                "choices",
+            )
         choices = req_list(req(answer, "choices", ""), "choices")
         if not 0 <= choice < len(choices):
             raise DecodeError(f"there is no choice {choice}: the completion has {len(choices)}", "choices")
@@ -226,6 +232,8 @@ def anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
 def _plain(answer: object) -> dict[str, Any]:
     """The answer as a dict; an SDK object as the JSON the server sent (see ``sdk_json``), and so a
     plain ``model_dump()`` of one, whose times are Python's (``_as_json``)."""
+    if isinstance(answer, (str, bytes, bytearray)):
+        raise DecodeError("expected the answer as a dict or the SDK's object, got JSON text: parse it first, json.loads(text)")
     plain = req_object(answer, "")
     if not isinstance(answer, Mapping):
         return plain  # an SDK object, read as its JSON: it holds no Python times to look for
