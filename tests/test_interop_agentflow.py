@@ -38,7 +38,7 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.interop import ConversionNote, agentflow, from_agentflow, to_agentflow
+from agentscope_py.interop import ConversionNote, agentflow, from_agentflow, from_openai, to_agentflow
 from agentscope_py.interop._frameworks import json_text as output_as_text
 
 SEEDS = seed("agentflow_seed.json")
@@ -250,6 +250,66 @@ def test_a_result_gets_the_name_of_its_call() -> None:
         ToolResultMessage(ToolResultBlock("c1", "search", TextBlock("found"), state=ToolResultState.SUCCESS), id="t", timestamp="2024-06-10 09:00:01.000"),
     ]
     assert from_agentflow(to_agentflow(messages)) == messages
+
+
+@pytest.mark.parametrize(
+    ("source", "kind"),
+    [
+        (URLSource("https://example.com/photo.jpg"), "image"),
+        (URLSource("data:image/png;base64,iVBORw0KGgo="), "image"),
+        (Base64Source("", "iVBORw0KGgoAAAA="), "image"),  # a PNG's first bytes
+        (URLSource("https://e.com/talk.mp3"), "audio"),
+        (URLSource("https://e.com/clip.webm"), "video"),
+        (URLSource("https://e.com/report.pdf"), "document"),
+        (URLSource("https://e.com/download"), "document"),
+        (Base64Source("", "JVBERi0="), "document"),
+    ],
+)
+def test_media_that_declares_no_type_goes_as_the_block_its_url_or_bytes_suggest(source: Any, kind: str) -> None:
+    (sent,) = to_agentflow([UserMessage(DataBlock(source), id="u")])
+    (part,) = sent["content"]
+    assert part["type"] == kind and "mime_type" not in part["media"]  # the type guessed is not declared
+
+
+def test_an_image_read_from_another_format_by_url_is_an_image_block() -> None:
+    # OpenAI's image_url declares no media type; the block comes back as it went.
+    (read,) = from_openai([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://e.com/photo.jpg"}}]}])
+    (sent,) = to_agentflow([read])
+    assert sent["content"] == [{"type": "image", "media": {"kind": "url", "url": "https://e.com/photo.jpg"}}]
+    (back,) = from_agentflow([sent])
+    assert comparable(back, ids=False) == comparable(read, ids=False)
+    # A block AgentFlow sent as a document stays one, whatever its URL says.
+    payload = [{**sent, "content": [{**sent["content"][0], "type": "document"}]}]
+    assert to_agentflow(from_agentflow(payload)) == payload
+
+
+def test_results_of_calls_sharing_an_id_are_named_after_the_calls_in_order() -> None:
+    # Each result answers the earliest call of its id not answered yet, as validate_conversation pairs them.
+    payload = [
+        {"message_id": "a", "role": "assistant", "timestamp": None, "metadata": {}, "content": [
+            {"type": "tool_call", "id": "c1", "name": "read_file", "args": {}},
+            {"type": "tool_call", "id": "c1", "name": "delete_file", "args": {}}]},
+        {"message_id": "t", "role": "tool", "timestamp": None, "metadata": {}, "content": [
+            {"type": "tool_result", "call_id": "c1", "output": "contents of a"},
+            {"type": "tool_result", "call_id": "c1", "output": "deleted b"}]},
+        # a later turn reusing the id; its first call is never answered
+        {"message_id": "b", "role": "assistant", "timestamp": None, "metadata": {}, "content": [
+            {"type": "tool_call", "id": "c1", "name": "list_files", "args": {}}]},
+        {"message_id": "c", "role": "assistant", "timestamp": None, "metadata": {}, "content": [
+            {"type": "tool_call", "id": "c1", "name": "stat_file", "args": {}}]},
+        {"message_id": "u", "role": "tool", "timestamp": None, "metadata": {}, "content": [
+            {"type": "tool_result", "call_id": "c1", "output": "a: 3 bytes"},
+            {"type": "tool_result", "call_id": "c1", "output": "again"}]},
+    ]
+    messages = from_agentflow(payload)
+    named = [(block.name, block.output) for message in messages for block in message.get_content_blocks(ToolResultBlock)]
+    assert named == [
+        ("read_file", (TextBlock("contents of a"),)),
+        ("delete_file", (TextBlock("deleted b"),)),
+        ("stat_file", (TextBlock("a: 3 bytes"),)),
+        ("stat_file", (TextBlock("again"),)),  # a repeated result: its id's last call
+    ]
+    assert to_agentflow(messages) == payload
 
 
 def test_legacy_media_blocks_go_out_by_their_kind_and_come_back_as_data_blocks() -> None:

@@ -336,6 +336,22 @@ def test_each_result_is_a_tool_message_and_consecutive_ones_merge_back() -> None
     assert [attrs.evolve(block, metadata={}) for block in read_results] == list(message.content[2:])
 
 
+def test_results_of_calls_sharing_an_id_are_named_after_the_calls_in_order() -> None:
+    # Each result answers the earliest call of its id not answered yet, as validate_conversation pairs them.
+    calls = [{"id": "c1", "type": "function", "function": {"name": name, "arguments": {}}} for name in ("read_file", "delete_file")]
+    sent = [
+        {"role": "assistant", "agentName": "x", "content": "", "mode": "tool", "tool_calls": calls},
+        {"role": "tool", "agentName": "x", "content": "contents of a", "mode": "tool", "tool_call_id": "c1"},
+        {"role": "tool", "agentName": "x", "content": "deleted b", "mode": "tool", "tool_call_id": "c1"},
+    ]
+    _, results = from_swarm_kit(sent)
+    assert [(block.name, block.output) for block in results.get_content_blocks(ToolResultBlock)] == [
+        ("read_file", (TextBlock("contents of a"),)),
+        ("delete_file", (TextBlock("deleted b"),)),
+    ]
+    assert to_swarm_kit(from_swarm_kit(sent)) == sent
+
+
 def test_a_long_run_of_tool_messages_is_one_tool_message_of_its_results_in_order() -> None:
     # Read in one pass (each result used to remake the message: 20,000 took 12 s).
     sent = [{"role": "tool", "agentName": "a", "content": str(i), "mode": "tool", "tool_call_id": f"c{i}"} for i in range(20_000)]

@@ -111,9 +111,17 @@ _DATA = st.builds(
     ),
     name=st.none() | _TEXT,
 )
-# An assistant's media is a file part, which must name its media type: one the block does not
-# declare comes back declared (test_a_file_part_names_the_likely_media_type).
-_DECLARED_DATA = _DATA.filter(lambda block: not isinstance(block.source, URLSource) or block.source.mime_type is not None)
+
+
+def _declared(block: DataBlock) -> bool:
+    return not isinstance(block.source, URLSource) or block.source.mime_type is not None
+
+
+# An assistant's media is a file part, and so is a user's named medium (an image part holds no name).
+# A file part must name its media type: one the block does not declare comes back declared
+# (test_a_file_part_names_the_likely_media_type).
+_DECLARED_DATA = _DATA.filter(_declared)
+_USER_DATA = _DATA.filter(lambda block: block.name is None or _declared(block))
 # Named, a result's medium other than an image goes as a file-data item (AI SDK 6) or a file item (7),
 # which hold the name; an image as media for 6, which holds none.  A URL goes as image-url, which
 # holds no media type (an image's comes back from its extension), or file-url.
@@ -141,7 +149,7 @@ _URL_RESULTS = st.builds(
 )
 _FIELDS = {"name": st.none() | _TEXT, "metadata": message_metadata(), "timestamp": st.none() | msg_timestamps(), "usage": st.none() | chat_usages()}
 _MESSAGES = st.one_of(
-    st.builds(UserMessage, st.lists(_TEXTS | _DATA, max_size=3), **_FIELDS),
+    st.builds(UserMessage, st.lists(_TEXTS | _USER_DATA, max_size=3), **_FIELDS),
     st.builds(SystemMessage, _TEXTS, **_FIELDS),
     st.builds(AssistantMessage, st.lists(st.one_of(_TEXTS, _DECLARED_DATA, _CALLS, st.builds(ThinkingBlock, _TEXT)), max_size=4), **_FIELDS),
     st.builds(ToolResultMessage, st.lists(_RESULTS, min_size=1, max_size=3), **_FIELDS),
@@ -186,6 +194,27 @@ def test_a_file_part_names_the_likely_media_type() -> None:
     with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(messages\[0\]\.content\[0\]\)"):
         to_vercel_ai(unknown)
     assert to_vercel_ai(unknown, on_unsupported="drop")[0]["content"] == []
+
+
+def test_a_named_image_is_a_file_part_which_holds_its_name() -> None:
+    # The SDK's image part has no filename (it strips one); its providers send an image file part as an image.
+    chart = DataBlock(Base64Source("image/png", _PNG), name="chart.png")
+    photo = DataBlock(URLSource("https://e.com/photo.jpg"), name="photo.jpg")
+    unnamed = DataBlock(Base64Source("image/png", _PNG))
+    message = UserMessage(chart, photo, unnamed, timestamp=None)
+    (sent,) = to_vercel_ai([message])
+    assert sent["content"] == [
+        {"type": "file", "data": f"data:image/png;base64,{_PNG}", "mediaType": "image/png", "filename": "chart.png"},
+        {"type": "file", "data": "https://e.com/photo.jpg", "mediaType": "image/jpeg", "filename": "photo.jpg"},
+        {"type": "image", "image": f"data:image/png;base64,{_PNG}", "mediaType": "image/png"},
+    ]
+    (back,) = from_vercel_ai([sent])
+    declared = DataBlock(URLSource("https://e.com/photo.jpg", "image/jpeg"), name="photo.jpg")  # a file part names its type
+    assert comparable(back)[3] == comparable(message.with_content([chart, declared, unnamed]))[3]
+    assert "vercel_ai" not in back.metadata  # file parts are what the writer chooses for them
+    # An image part read with a filename (the SDK's type has none) goes back as it came.
+    payload = [{"role": "user", "content": [{**sent["content"][2], "filename": "chart.png"}]}]
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
 
 
 # Written out rather than read from the library: an entry dropped from its table must fail here.
@@ -997,8 +1026,8 @@ def test_an_ai_sdk_version_we_do_not_write_for_raises(ai_sdk: Any, error: type[E
         to_vercel_ai([UserMessage("hi")], ai_sdk=ai_sdk)
 
 
-@pytest.mark.parametrize("ai_sdk", [5, 6, 7])
-def test_items_read_from_a_payload_go_back_as_they_came_whatever_the_version(ai_sdk: Literal[5, 6, 7]) -> None:
+@pytest.mark.parametrize("ai_sdk", [6, 7])
+def test_items_read_from_a_payload_go_back_as_they_came_for_ai_sdk_6_and_7(ai_sdk: Literal[6, 7]) -> None:
     payload = _tool_result([
         {"type": "text", "text": "x"},
         {"type": "image-data", "data": _PNG, "mediaType": "image/png"},
@@ -1006,6 +1035,75 @@ def test_items_read_from_a_payload_go_back_as_they_came_whatever_the_version(ai_
         {"type": "file", "mediaType": "application/pdf", "data": {"type": "url", "url": "https://e.com/a.pdf"}},
     ])
     assert to_vercel_ai(from_vercel_ai(payload), ai_sdk=ai_sdk) == payload
+
+
+def test_items_read_in_a_spelling_ai_sdk_5_does_not_take_are_spelled_for_it() -> None:
+    # ai 5 takes text and media items only, and refuses the whole prompt for any other.
+    payload = _tool_result([
+        {"type": "text", "text": "x"},
+        {"type": "image-data", "data": _PNG, "mediaType": "image/png"},
+        {"type": "file", "mediaType": "application/pdf", "filename": "a.pdf", "data": {"type": "data", "data": "JVBERi0="}},
+        {"type": "file-data", "data": "JVBERi0=", "mediaType": "application/pdf", "filename": "b.pdf"},
+    ])
+    converted = to_vercel_ai(from_vercel_ai(payload), ai_sdk=5)
+    assert converted[0]["content"][0]["output"]["value"] == [
+        {"type": "text", "text": "x"},
+        {"type": "media", "data": _PNG, "mediaType": "image/png"},
+        {"type": "media", "data": "JVBERi0=", "mediaType": "application/pdf"},
+        {"type": "media", "data": "JVBERi0=", "mediaType": "application/pdf"},
+    ]
+    assert converted.notes == ()  # a name is not sent to 5, as for media made in Python
+    # Beside a field of the output's own, which makes the output carried: spelled for 5 all the same.
+    (message,) = from_vercel_ai([{"role": "tool", "content": [{**payload[0]["content"][0], "output": {
+        **payload[0]["content"][0]["output"], "providerOptions": {"openai": {"detail": "low"}}}}]}])
+    (sent,) = to_vercel_ai([message], ai_sdk=5)
+    assert [entry["type"] for entry in sent["content"][0]["output"]["value"]] == ["text", "media", "media", "media"]
+
+
+def test_a_url_item_read_from_a_payload_goes_through_the_policy_for_ai_sdk_5() -> None:
+    payload = _tool_result([
+        {"type": "text", "text": "x"},
+        {"type": "file", "mediaType": "application/pdf", "data": {"type": "url", "url": "https://e.com/a.pdf"}},
+    ])
+    (message,) = from_vercel_ai(payload)
+    with pytest.raises(UnsupportedContentError, match=r"cannot hold a DataBlock by URL \(application/pdf\) in a tool result.s output \(messages\[0\]\.content\[0\]\.output\[1\]\)"):
+        to_vercel_ai([message], ai_sdk=5)
+    sent = to_vercel_ai([message], ai_sdk=5, on_unsupported="drop")
+    assert sent[0]["content"][0]["output"]["value"] == [{"type": "text", "text": "x"}]
+    assert [str(note) for note in sent.notes] == [
+        "messages[0].content[0].output[1]: data block dropped (the Vercel AI SDK cannot hold it)"
+    ]
+
+
+def test_items_kept_whole_go_through_the_policy_for_ai_sdk_5() -> None:
+    payload = _tool_result([
+        {"type": "text", "text": "x"},
+        {"type": "file-id", "fileId": "file-abc"},
+        {"type": "media", "data": _PNG, "mediaType": "image/png"},
+        {"type": "custom", "providerOptions": {"anthropic": {"kind": "x"}}},
+    ])
+    (message,) = from_vercel_ai(payload)
+    with pytest.raises(UnsupportedContentError, match=r"AI SDK 5 cannot hold a file-id item \(messages\[0\]\.content\[0\]\.output\[1\]\): .* or ai_sdk=6 or 7"):
+        to_vercel_ai([message], ai_sdk=5)
+    for policy in ("drop", "text"):  # a file only its provider holds says the model nothing as text
+        sent = to_vercel_ai([message], ai_sdk=5, on_unsupported=policy)
+        assert sent[0]["content"][0]["output"]["value"] == [payload[0]["content"][0]["output"]["value"][i] for i in (0, 2)]
+        assert [str(note) for note in sent.notes] == [
+            "messages[0].content[0].output[1]: file-id block dropped (the Vercel AI SDK 5 cannot hold it)",
+            "messages[0].content[0].output[3]: custom block dropped (the Vercel AI SDK 5 cannot hold it)",
+        ]
+    assert to_vercel_ai([message], ai_sdk=6) == payload
+
+
+@pytest.mark.parametrize("reason", [{"reason": "not now"}, {}])
+def test_a_denial_read_from_ai_sdk_6_is_an_error_text_for_ai_sdk_5_which_has_no_denial(reason: dict[str, str]) -> None:
+    payload = [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "rm",
+                                             "output": {"type": "execution-denied", **reason}}]}]
+    (message,) = from_vercel_ai(payload)
+    sent = to_vercel_ai([message], ai_sdk=5)
+    assert sent[0]["content"][0]["output"] == {"type": "error-text", "value": reason.get("reason", "")}
+    assert sent.notes == ()
+    assert to_vercel_ai([message], ai_sdk=7) == payload
 
 
 def test_an_item_read_in_our_ai_sdk_6_spelling_is_written_as_the_version_spells_it() -> None:
@@ -1092,9 +1190,9 @@ def test_ai_sdk_7_tagged_file_data_is_read_and_goes_back_as_it_came() -> None:
     (result,) = tool.content
     assert isinstance(result, ToolResultBlock) and isinstance(result.output[0], DataBlock)
     assert result.output[0].source == Base64Source("image/png", _PNG)
-    # Only the spelling is carried beside a part, not its data a second time.
-    # (an image in a file part says so: ours would be an image part)
-    parts = {"0": {"type": "file", "media_form": "url"}, "1": {"media_form": "url"}, "2": {"media_form": "data"}}
+    # Only the spelling is carried beside a part, not its data a second time (a named image goes in a
+    # file part, as ours does).
+    parts = {"0": {"media_form": "url"}, "1": {"media_form": "url"}, "2": {"media_form": "data"}}
     assert user.metadata["vercel_ai"]["parts"] == parts
     assert to_vercel_ai([user, tool]) == payload
 
@@ -1108,6 +1206,18 @@ def test_ai_sdk_7_tagged_file_data_held_in_another_mapping_reads_as_a_dict_would
     (block,) = message.get_content_blocks(DataBlock)
     assert block.source == Base64Source("application/pdf", "JVBERi0=")
     assert to_vercel_ai([message]) == [{"role": "user", "content": [part]}]
+
+
+@pytest.mark.parametrize("url", ["", "foo", "/files/a.pdf", "files/a.pdf"])
+def test_ai_sdk_7_url_data_without_a_scheme_raises_naming_it(url: str) -> None:
+    # A URL object's JSON always has one; without, the block would be refused as a file id when written.
+    data = {"type": "url", "url": url}
+    with pytest.raises(DecodeError, match="has no scheme: AI SDK 7's url data is a URL object") as caught:
+        from_vercel_ai([{"role": "user", "content": [{"type": "file", "mediaType": "application/pdf", "data": data}]}])
+    assert caught.value.path == "messages[0].content[0].data.url"
+    with pytest.raises(DecodeError, match="give one") as caught:
+        from_vercel_ai(_tool_result([{"type": "file", "mediaType": "application/pdf", "data": data}]))
+    assert caught.value.path == "messages[0].content[0].output.value[0].data.url"
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, TypeVar
 
@@ -34,6 +35,7 @@ from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
 from ._carry import fingerprint, url_media_type
 from ._common import nesting_guard, refuse_misplaced, storing
+from ._turns import split_turns
 
 __all__ = [
     "EpochUnit",
@@ -164,20 +166,37 @@ def _plain_or_refuse(value: object) -> Any:
 
 
 def name_results(messages: list[Msg[Any]]) -> list[Msg[Any]]:
-    """Give each nameless tool result the name of the call it answers (formats that only keep the id)."""
-    names: dict[str, str] = {}
-    out = []
-    for message in messages:
-        changed = False
-        content = []
-        for block in message.content:
-            if isinstance(block, ToolUseBlock) and block.id is not None and block.name is not None:
-                names[block.id] = block.name
-            elif isinstance(block, ToolResultBlock) and block.name is None and block.id in names:
-                block = block.with_id_and_name(block.id, names[block.id])
-                changed = True
-            content.append(block)
-        out.append(message.with_content(content) if changed else message)
+    """Give each nameless tool result the name of the call it answers (formats that only keep the id):
+    the earliest call of the assistant turn before it that has its id and no result yet, as
+    ``validate_conversation`` pairs them (two calls of one turn may share an id); a result past
+    those (one repeated, or answering an earlier turn), the last named call with its id."""
+    waiting: dict[str, deque[str | None]] = {}
+    last: dict[str, str] = {}
+    names: dict[int, dict[int, str]] = {}  # message index -> block index -> name
+    for turn in split_turns(messages):
+        if turn.kind == "assistant":
+            # A new assistant turn closes the calls before it, as validate_conversation has it: a
+            # result after it answers none of them (but a later call that reuses the id).
+            waiting.clear()
+        for block_index, block in turn.blocks:
+            if isinstance(block, ToolUseBlock) and block.id is not None:
+                # A nameless call too: a result answering it must not take the name of the next.
+                waiting.setdefault(block.id, deque()).append(block.name)
+                if block.name is not None:
+                    last[block.id] = block.name
+            elif isinstance(block, ToolResultBlock) and block.id is not None:
+                pending = waiting.get(block.id)
+                name = pending.popleft() if pending else last.get(block.id)
+                if block.name is None and name is not None:
+                    names.setdefault(turn.message_index, {})[block_index] = name
+    out = list(messages)
+    for index, named in names.items():
+        content = list(out[index].content)
+        for block_index, name in named.items():
+            result = content[block_index]
+            assert isinstance(result, ToolResultBlock)
+            content[block_index] = result.with_id_and_name(result.id, name)
+        out[index] = out[index].with_content(content)
     return out
 
 

@@ -103,7 +103,16 @@ def read_tagged_data(value: dict[str, Any], path: str, media_type: str | None) -
     if tag == "url":
         url = req_str(req(value, "url", path), at(path, "url"))
         # A data: URL holds base64, read as a string data: URL is; any other is a URL.
-        return (source_from_string(url, media_type) if url.startswith("data:") else URLSource(url, media_type)), tag
+        source = source_from_string(url, media_type) if url.startswith("data:") else URLSource(url, media_type)
+        if not fetchable(source):
+            # What JSON makes of a URL object has a scheme; one without would read as a file id, which
+            # no writer sends (AgentFlow, whose URLs are strings, keeps such a URL and its kind instead).
+            raise DecodeError(
+                f"{elided(url)} has no scheme: AI SDK 7's url data is a URL object, whose JSON is an absolute "
+                "URL; give one (https://…), or the file's base64 as {\"type\": \"data\", \"data\": …}",
+                at(path, "url"),
+            )
+        return source, tag
     raise DecodeError(
         f"file data of type {elided(tag)} is not read (AI SDK 7's provider references and inline text are no "
         "block of ours); expected data or url",
@@ -115,9 +124,13 @@ def read_tagged_data(value: dict[str, Any], path: str, media_type: str | None) -
 
 
 def part_kind(block: ContentBlock) -> str:
-    """``"image"`` for an image (by its declared or its likely media type), ``"file"`` for any other media."""
+    """``"image"`` for an image (by its declared or its likely media type), ``"file"`` for any other
+    media and for a named image: the SDK's image part has no ``filename`` (it drops one), its file
+    part has, and its providers send a file part of an image type as an image."""
     if isinstance(block, ImageBlock):
         return "image"
+    if isinstance(block, DataBlock) and block.name is not None:
+        return "file"
     media_type = likely_media_type(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
     return "image" if (media_type or "").startswith("image/") else "file"
 
@@ -161,7 +174,7 @@ def write_media(
             return None
     if media_type is not None:
         part["mediaType"] = media_type
-    if isinstance(block, DataBlock) and block.name is not None:
+    if kind == "file" and isinstance(block, DataBlock) and block.name is not None:
         part["filename"] = block.name
     # The spelling is ours to apply, no field of the part's.
     return overlay(part, {key: value for key, value in extras.items() if key != MEDIA_FORM})

@@ -9,8 +9,8 @@ item read in another form than the one our AI SDK 6 writer gives (AI SDK 6's
 ``image-data``, AI SDK 7's ``file`` with tagged data, say) carries only that
 form, a mark (:data:`MEDIA_FORM`), in the result's :data:`PARTS` by its index in
 the output, beside the fingerprint of the block it was read into (:data:`PART_OF`):
-so it goes back as it came while that block stands there, whatever ``ai_sdk``
-says, and never spells another.  Its other fields ours miss are carried there
+so it goes back as it came while that block stands there, for AI SDK 6 and 7,
+and never spells another.  Its other fields ours miss are carried there
 too.  Items that name a file the
 provider holds (``file-id``, ``image-file-id``, AI SDK 7's ``file-reference``,
 ``image-file-reference`` and ``file`` with a ``reference``) or are a provider's
@@ -19,7 +19,9 @@ index in the list, and they are written back there.
 
 Media we write are spelled for the ``ai`` version asked for (``medium_item``):
 AI SDK 5 takes only ``media`` items, 7 refuses them, and 6's Anthropic provider
-drops an image sent as ``file-data``.
+drops an image sent as ``file-data``.  AI SDK 5 refuses a prompt holding any
+spelling of 6's or 7's: for it, an item read in one is spelled as ours, an item
+carried whole goes through the policy, and a denial is an ``error-text``.
 """
 
 from __future__ import annotations
@@ -38,10 +40,10 @@ from .._frozen import thawed
 from .._reader import at, item, opt_str, req, req_dict, req_list, req_str
 from .._shown import elided
 from .._sources import Base64Source, URLSource
-from ..errors import DecodeError
+from ..errors import DecodeError, UnsupportedContentError
 from ._carried_fields import BLOCKS, MEDIA_FORM, PART_OF, PARTS, RAN_BY_PROVIDER, diff, overlay, part_extras
 from ._carry import fingerprint, position
-from ._common import ERROR_RESULT, Conversion
+from ._common import ERROR_RESULT, Conversion, ConversionNote
 from ._frameworks import json_text, same_blocks
 from ._vercel_media import AiSdk, item_form, medium_item, read_tagged_data, spelled_item
 
@@ -60,6 +62,9 @@ TARGET = "the Vercel AI SDK"
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 #: AI SDK 6's output for a call the user refused.
 _DENIED = "execution-denied"
+#: The outputs AI SDK 5 takes, and the items of its content output: it refuses a prompt holding another.
+_AI_5_OUTPUTS = ("text", "json", "error-text", "error-json", "content")
+_AI_5_ITEMS = ("text", "media")
 #: The version whose spelling a result is rendered in when read: its carried fields are what that
 #: rendering misses, so they are laid over that rendering whatever version is written.
 _READ_AS: AiSdk = 6
@@ -257,7 +262,10 @@ class _Marks:
         """The item for output block ``index``: in the form it came in while it is the block read
         there, else ours for ``ai_sdk``, with the fields it carries; ``None`` where ours holds none."""
         hints = part_extras(self._carried, index, inner)
-        rendered = spelled_item(inner, hints.get(MEDIA_FORM)) or _our_item(inner, ai_sdk)
+        form = hints.get(MEDIA_FORM)
+        # AI SDK 5 takes none of 6's and 7's spellings: for it, an item read in one is spelled anew.
+        came_as = spelled_item(inner, form) if ai_sdk != 5 or form in _AI_5_ITEMS else None
+        rendered = came_as or _our_item(inner, ai_sdk)
         if rendered is None:
             return None
         # The form is ours to apply, no field of the item's.
@@ -277,12 +285,25 @@ def _agreeing(
     value, a content list holding one text, say) while it still reads as what the block holds, and then without
     applying the policy to what the carried spelling holds and ours could not.  The carried fields
     are laid over the rendering they were read against (:data:`_READ_AS`): a spelling that came in
-    goes back whatever ``ai_sdk`` asks for; ours is rendered for ``ai_sdk``."""
+    goes back whatever ``ai_sdk`` asks for, if that version takes it; ours is rendered for ``ai_sdk``."""
     if key in extras:
         candidate = overlay(render(Conversion(TARGET, "drop"), _READ_AS), extras)
-        if reads_as(candidate[key], block):
+        if reads_as(candidate[key], block) and _taken(candidate[key], ai_sdk):
             return candidate
     return overlay(render(conversion, ai_sdk), extras, ours=(key,))
+
+
+def _taken(output: object, ai_sdk: AiSdk) -> bool:
+    """Whether the ``ai`` version takes ``output``: AI SDK 5 has no ``execution-denied``, and no item
+    but text and media (those read from 6's or 7's payloads are spelled anew for it)."""
+    if ai_sdk != 5 or not isinstance(output, Mapping):
+        return True
+    if output.get("type") != "content":
+        return output.get("type") in _AI_5_OUTPUTS
+    value = output.get("value")
+    return isinstance(value, list) and all(
+        isinstance(entry, Mapping) and entry.get("type") in _AI_5_ITEMS for entry in value
+    )
 
 
 def _output_reads_as(value: object, block: ToolResultBlock) -> bool:
@@ -314,9 +335,9 @@ def _write_output(
     denial: bool = False,
 ) -> dict[str, Any]:
     """``marks``: what the result carries of its output list.  ``denial``: the result was read as AI
-    SDK 6's ``execution-denied``, written so while it is one."""
+    SDK 6's ``execution-denied``, written so while it is one (as an error for AI SDK 5, which has none)."""
     texts = [inner.text for inner in block.output if isinstance(inner, TextBlock)]
-    if denial and block.state is ToolResultState.DENIED and len(texts) == len(block.output) <= 1:
+    if denial and ai_sdk != 5 and block.state is ToolResultState.DENIED and len(texts) == len(block.output) <= 1:
         return {"type": _DENIED, **({"reason": texts[0]} if texts else {})}
     is_error = block.state in ERROR_STATES
     if len(block.output) == 1 and texts and (is_error or not marks.kept):
@@ -331,7 +352,26 @@ def _write_output(
         ]
         return {"type": "error-text", "value": "\n".join(part for part in parts if part is not None)}
     items = _output_items(conversion, message_index, block_index, block, marks, ai_sdk)
+    if ai_sdk == 5:
+        _refuse_kept_for_ai_5(conversion, message_index, block_index, marks.kept)
+        return {"type": "content", "value": items}
     return {"type": "content", "value": _with_kept(items, marks.kept)}
+
+
+def _refuse_kept_for_ai_5(
+    conversion: Conversion, message_index: int, block_index: int, kept: Mapping[int, dict[str, Any]]
+) -> None:
+    """Apply the policy to the items carried whole, which AI SDK 5 has none of: raise, or drop each
+    with a note; for ``"text"`` too, as a text of a file only a provider holds shows the model nothing."""
+    for index, entry in sorted(kept.items()):
+        kind = str(entry.get("type"))
+        if conversion.policy == "raise":
+            raise UnsupportedContentError(
+                f"{TARGET} 5 cannot hold a {kind} item (messages[{message_index}].content[{block_index}]"
+                f".output[{index}]): ai 5 takes only text and media items in a tool result and refuses the whole "
+                "prompt; pass on_unsupported='drop' or 'text' to leave it out, or ai_sdk=6 or 7"
+            )
+        conversion.notes.append(ConversionNote(message_index, block_index, kind, "dropped", f"{TARGET} 5", index))
 
 
 def _codebuff_result(

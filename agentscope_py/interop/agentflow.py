@@ -68,6 +68,7 @@ from ._common import (
     storing,
 )
 from ._frameworks import (
+    likely_media_type,
     make_message,
     media_type_of,
     name_results,
@@ -431,13 +432,15 @@ def _write_media(
         ref["filename"] = name
     if extras.get("type") == "data":
         return overlay({"type": "data", "mime_type": media_type or "", "media": ref}, extras)
-    return overlay({"type": _media_kind(block, media_type), "media": ref}, extras)
+    return overlay({"type": _media_kind(block, source), "media": ref}, extras)
 
 
-def _media_kind(block: ContentBlock, media_type: str | None) -> str:
+def _media_kind(block: ContentBlock, source: Source) -> str:
+    """The AgentFlow block for media, by the type its source declares or else suggests: an image read
+    from OpenAI or Anthropic by URL declares none."""
     if not isinstance(block, DataBlock):
         return block.type  # image, audio, video: the same names in AgentFlow
-    major = (media_type or "").partition("/")[0]
+    major = (likely_media_type(source) or "").partition("/")[0]
     return major if major in ("image", "audio", "video") else "document"
 
 

@@ -247,11 +247,13 @@ def to_vercel_ai(
     given by URL inside a tool result for AI SDK 5, reasoning outside an assistant message) raises
     :class:`~agentscope_py.errors.UnsupportedContentError`, unless
     ``on_unsupported`` is ``"drop"`` or ``"text"``; ``.notes`` records each such choice.
-    So does an approval part for AI SDK 5, which has none (either policy drops it).
+    So does, for AI SDK 5, an approval part or an output item carried whole (``file-id`` …),
+    which it has none of (either policy drops them).
 
     ``ai_sdk`` (5, 6 or 7): the major version of the ``ai`` package that will read the messages.
     It picks how media in a tool result are spelled, which no spelling does for all three; what was
-    read from a payload in another spelling than ours goes back as it came while its block is unchanged.
+    read from a payload in another spelling than ours goes back as it came while its block is unchanged,
+    but for AI SDK 5, which takes none of 6's and 7's: for it, that is spelled anew.
     """
     version = check_ai_sdk(ai_sdk)
     conversion = Conversion(TARGET, on_unsupported)
