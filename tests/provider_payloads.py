@@ -365,11 +365,26 @@ def _anthropic_request(draw: st.DrawFn, surrogates: bool) -> dict[str, Any]:
         {"role": "user", "content": draw(user)} if index % 2 == 0 else {"role": "assistant", "content": draw(assistant)}
         for index in range(turns)
     ]
+    _unique_call_ids(request["messages"])
     if turns and draw(st.booleans()):  # a system message after the first turn: instructions from there on
         content = draw(_words(surrogates) | st.lists(_anthropic_text(surrogates), min_size=1, max_size=2))
         if _says_something(content):  # a blank one is left out: the API refuses blank text
             request["messages"].insert(draw(st.integers(1, turns)), {"role": "system", "content": content})
     return request
+
+
+def _unique_call_ids(messages: list[dict[str, Any]]) -> None:
+    """Give a call whose id an earlier turn's call has another, as the API wants each once in a
+    request (``to_anthropic`` would write it so); the calls of one turn may share one."""
+    earlier: set[str] = set()
+    for index, message in enumerate(messages):
+        if message["role"] != "assistant" or isinstance(message["content"], str):
+            continue
+        calls = [block for block in message["content"] if block["type"] == "tool_use"]
+        for call in calls:
+            if call["id"] in earlier:
+                call["id"] = f"{call['id']}_t{index}"
+        earlier.update(call["id"] for call in calls)
 
 
 def _says_something(content: str | list[dict[str, Any]]) -> bool:

@@ -477,6 +477,13 @@ def test_malformed_kept_blocks_are_written_as_far_as_they_are_well_formed() -> N
             "blocks_before": {"1": 7}}
     message = AssistantMessage(TextBlock("a"), metadata={"anthropic": kept})
     assert _written(message) == [{"type": "text", "text": "a"}, {"type": "x"}, {"type": "y"}]
+    # A block that names no type (none, null, a number, "") is no block the API takes.
+    nameless = {"blocks": {"1": [{"foo": 1}, {"type": None}, {"type": 5}, {"type": ""}, {"type": "x"}]}}
+    assert _written(AssistantMessage(TextBlock("a"), metadata={"anthropic": nameless})) == [{"type": "text", "text": "a"}, {"type": "x"}]
+    # and a message that holds nothing else is empty, as the check says
+    alone = AssistantMessage([], metadata={"anthropic": {"blocks": {"0": [{"type": 5}]}}})
+    with pytest.raises(ConversationError, match=r"messages\[1\]: assistant message with no content"):
+        to_anthropic([UserMessage("hi"), alone])
 
 
 def test_a_copy_of_the_block_a_run_stood_before_put_in_front_moves_nothing() -> None:
@@ -741,6 +748,32 @@ def test_tool_ids_the_api_refuses_are_rewritten_alike_in_call_and_result() -> No
     assert written[2].startswith("functions_read_0_") and written[6] == "_e3b0c442"
     conforms(payload)
     assert to_anthropic([UserMessage("go"), calls, results]) == payload  # the same every time
+
+
+def test_an_id_an_earlier_turn_used_is_written_anew_with_its_results() -> None:
+    # Some OpenAI-compatible servers number each answer's calls anew (call_0 every time); the API
+    # wants each tool_use id once in a request ("tool_use ids must be unique").
+    def answer(city: str, call_id: str = "call_0") -> list[Msg]:
+        return [
+            AssistantMessage(ToolUseBlock(call_id, "get_weather", {"city": city})),
+            ToolResultMessage(ToolResultBlock(call_id, "get_weather", TextBlock(f"sun in {city}"))),
+        ]
+
+    taken = answer("Oslo", "call_0_2")  # an id the new one must not become
+    history = [UserMessage("weather?"), *answer("Paris"), *taken, *answer("Rome"), *answer("Nice")]
+    payload = to_anthropic(history)
+    written = [(block["type"], block.get("id") or block.get("tool_use_id")) for turn in payload["messages"][1:] for block in turn["content"]]
+    assert written == [
+        ("tool_use", "call_0"), ("tool_result", "call_0"),
+        ("tool_use", "call_0_2"), ("tool_result", "call_0_2"),
+        ("tool_use", "call_0_3"), ("tool_result", "call_0_3"),
+        ("tool_use", "call_0_4"), ("tool_result", "call_0_4"),
+    ]
+    conforms(payload)
+    # Calls of one turn sharing an id stay so: the check refuses them, and a payload read so goes back as it came.
+    twice = AssistantMessage(ToolUseBlock("c", "f", {}), ToolUseBlock("c", "f", {}))
+    written_twice = to_anthropic([UserMessage("go"), twice], validate=False)["messages"][1]["content"]
+    assert [block["id"] for block in written_twice] == ["c", "c"]
 
 
 def test_a_webp_image_is_an_image_block() -> None:

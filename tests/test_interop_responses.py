@@ -364,6 +364,19 @@ def test_json_text_and_a_bare_message_are_refused_saying_what_to_give() -> None:
         OpenAIStreamRelay(ReplyEmitter()).feed(json.dumps(answer))
 
 
+def test_an_sdk_object_inside_a_dict_answer_is_read_as_its_json() -> None:
+    # dict(message) of the SDK's Message: its blocks and its usage stay the SDK's objects.
+    answer = Message.model_validate({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": "Hi."}], "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": 3, "output_tokens": 4},
+    })
+    read = from_anthropic_response(dict(answer))
+    assert read.usage == ChatUsage(3, 4) and read.content == (TextBlock("Hi."),)
+    assert read.metadata["anthropic"]["response"]["usage"] == {"input_tokens": 3, "output_tokens": 4}
+    assert Msg.from_json(read.to_json()) == read
+
+
 def test_a_streaming_chunk_is_refused_by_what_it_is() -> None:
     chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
              "choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": None}]}

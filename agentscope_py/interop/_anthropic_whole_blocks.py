@@ -102,13 +102,14 @@ def _found(positions: Sequence[int], start: int, index: int) -> int | None:
 
 
 def _kept(block: object, read: Container[str]) -> bool:
-    """Whether ``block`` is one to write back: an object, of no type we read.  Reading keeps only the
-    types it does not read, so one it reads came from elsewhere (hand-written or untrusted metadata),
-    and written it would pass the conversation check unseen (a tool call nothing answers, say)."""
+    """Whether ``block`` is one to write back: an object naming its type, a type we do not read.
+    Reading keeps only such blocks, so another came from elsewhere (hand-written or untrusted
+    metadata): with no type, the API refuses it; of a type we read, written it would pass the
+    conversation check unseen (a tool call nothing answers, say)."""
     if not isinstance(block, Mapping):
         return False
     kind = block.get("type")
-    return not (isinstance(kind, str) and kind in read)
+    return isinstance(kind, str) and bool(kind) and kind not in read
 
 
 class KeptBlocks:

@@ -203,9 +203,10 @@ def from_anthropic_response(message: Any) -> AssistantMessage:
         (read,) = _anthropic_read.read_turn(answer, "", "assistant", {})
         assert isinstance(read, AssistantMessage)  # an assistant turn is one message
         reason = opt_str(answer.get("stop_reason"), "stop_reason")
-        usage_obj = opt_dict(answer.get("usage"), "usage")
+        usage_obj = opt_dict(sdk_json(answer.get("usage")), "usage")
         usage = None if usage_obj is None else anthropic_usage(usage_obj)
-        kept = {key: value for key, value in answer.items() if key not in ("role", "content")}
+        # An SDK object in a dict built around them (dict(message)): kept as the JSON it holds.
+        kept = {key: sdk_json(value) for key, value in answer.items() if key not in ("role", "content")}
         return _answer(read, _anthropic_read.FMT, kept, usage, _ANTHROPIC_REASONS.get(reason or ""))
 
 

@@ -74,7 +74,7 @@ def to_anthropic(
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(conversion, tool_ids(messages), turns)
+    writer = _Writer(conversion, tool_ids(turns), turns)
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
@@ -116,9 +116,9 @@ def to_anthropic(
 
 
 class _Writer:
-    def __init__(self, conversion: Conversion, tool_ids: Mapping[str, str], turns: Sequence[Turn]) -> None:
+    def __init__(self, conversion: Conversion, tool_ids: Mapping[tuple[int, int], str], turns: Sequence[Turn]) -> None:
         self.conversion = conversion
-        self.tool_ids = tool_ids  # the ids the API refuses, and what to write for them
+        self.tool_ids = tool_ids  # (message index, content index) -> the id written for a call or result, where not its own
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.wrote: set[int] = set()  # the messages something was written for
         self.holding: set[int] = set()  # those with whole blocks written: not empty, whatever blocks they hold
@@ -181,7 +181,7 @@ class _Writer:
         if isinstance(block, ToolResultBlock) and turn.kind == "tool":
             return self._tool_result(turn, index, block)
         if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
-            return _tool_use(block, self.tool_ids)
+            return _tool_use(block, self.tool_ids.get((turn.message_index, index), block.id or ""))
         if isinstance(block, ThinkingBlock) and turn.kind == "assistant":
             return _thinking(block)
         if isinstance(block, (DataBlock, ImageBlock)) and turn.kind != "user":
@@ -198,7 +198,8 @@ class _Writer:
                 parts.extend(self._or_fallback(None, turn, index, block, inner_index, ERROR_RESULT))
             else:
                 parts.extend(self._or_fallback(_content_part(block, own.part(inner_index)), turn, index, block, inner_index))
-        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_ids.get(result.id or "", result.id or "")}
+        written_id = self.tool_ids.get((turn.message_index, index), result.id or "")
+        out: dict[str, Any] = {"type": "tool_result", "tool_use_id": written_id}
         write_kept(out, own.fields)
         if is_error:
             out["is_error"] = True
@@ -219,11 +220,11 @@ def _unfit(kind: str, block: ContentBlock) -> str:
     return ""
 
 
-def _tool_use(block: ToolUseBlock, tool_ids: Mapping[str, str]) -> dict[str, Any] | None:
+def _tool_use(block: ToolUseBlock, written_id: str) -> dict[str, Any] | None:
     arguments = tool_arguments(block)
     if arguments is None:
         return None  # raw arguments that are not a JSON object: Anthropic takes an object only
-    out = {"type": "tool_use", "id": tool_ids.get(block.id or "", block.id or ""), "name": block.name or "", "input": arguments}
+    out = {"type": "tool_use", "id": written_id, "name": block.name or "", "input": arguments}
     return write_kept(out, Carried(block.metadata, FMT).fields)
 
 
