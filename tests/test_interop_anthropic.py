@@ -776,6 +776,22 @@ def test_an_id_an_earlier_turn_used_is_written_anew_with_its_results() -> None:
     assert [block["id"] for block in written_twice] == ["c", "c"]
 
 
+def test_consecutive_assistant_messages_are_checked_as_the_one_turn_they_are_written_as() -> None:
+    # The API wants turns to alternate, so the two messages are one turn: the result right after
+    # it answers the call, and two calls of it sharing an id are the duplicates they are there.
+    call = AssistantMessage(ToolUseBlock("toolu_1", "get_weather", {"city": "Paris"}))
+    said = AssistantMessage("Checking the forecast.")
+    result = ToolResultMessage(ToolResultBlock("toolu_1", "get_weather", TextBlock("sunny")))
+    payload = to_anthropic([UserMessage("Weather?"), call, said, result])
+    assert payload == to_anthropic([UserMessage("Weather?"), call, said, result], validate=False)
+    assert [block["type"] for block in payload["messages"][1]["content"]] == ["tool_use", "text"]
+    with pytest.raises(ConversationError, match=r"messages\[2\]\.content\[0\]: tool call 'toolu_1' has the id of another call of its turn"):
+        to_anthropic([UserMessage("Weather?"), call, call, result, result])
+    # OpenAI writes each message as it is: there the text parts the call from its result.
+    with pytest.raises(ConversationError, match="tool call 'toolu_1' has no result right after it"):
+        to_openai([UserMessage("Weather?"), call, said, result])
+
+
 def test_a_webp_image_is_an_image_block() -> None:
     # The API reads JPEG, PNG, GIF and WebP images.
     msg = UserMessage([DataBlock(Base64Source("image/webp", "UklGRg=="))])

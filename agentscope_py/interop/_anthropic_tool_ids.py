@@ -28,17 +28,16 @@ def tool_ids(turns: Sequence[Turn]) -> dict[tuple[int, int], str]:
     """The id to write for each call and result, by ``(message index, content index)``, where it is
     not its own: an id the API refuses (it takes letters, digits, ``_`` and ``-``), such as Kimi's
     ``functions.read:0``, gets its other characters made ``_`` and a digest of the original; a call
-    whose id an earlier call has (the API wants each once in a request, and some providers number
-    each answer's calls anew) gets ``_2``, ``_3``… after it.  A result gets the id written for the
-    call it answers: the earliest of its id not answered yet in the turn before it.  No two ids
+    whose id a call of an earlier turn has (the API wants each once in a request, and some providers
+    number each answer's calls anew) gets ``_2``, ``_3``… after it.  A result gets the id written for
+    the call it answers: the earliest of its id not answered yet in the turn before it.  No two ids
     become one: a new id that another id already is gets a longer digest, or the next number."""
-    blocks = [
-        (turn, index, block)
+    given = {  # no id is written as "", which the API refuses too
+        block.id or ""
         for turn in turns
-        for index, block in turn.blocks
+        for _, block in turn.blocks
         if isinstance(block, (ToolUseBlock, ToolResultBlock))
-    ]
-    given = {block.id or "" for _, _, block in blocks}  # no id is written as "", which the API refuses too
+    }
     taken = {call_id for call_id in given if _TOOL_ID.fullmatch(call_id)}
     valid = _valid_ids(given - taken, taken)
     written: dict[tuple[int, int], str] = {}
@@ -46,32 +45,35 @@ def tool_ids(turns: Sequence[Turn]) -> dict[tuple[int, int], str]:
     current: set[str] = set()  # those written for this turn's calls
     renamed: dict[str, str] = {}  # this turn's: an id earlier turns have -> the one written instead
     waiting: dict[str, deque[str]] = {}  # an id -> the ids written for its calls not answered yet
-    last_turn = None
-    for turn, index, block in blocks:
-        if turn is not last_turn and turn.kind == "assistant":
-            # A new assistant turn: the results after it answer its calls.  Calls of one turn that
-            # share an id stay so (a DUPLICATE_TOOL_CALL_ID problem, which the check refuses).
+    previous = None  # the kind of the turn before
+    for turn in turns:
+        if turn.kind == "assistant" != previous:
+            # A new assistant turn (consecutive ones are written as one): the results after it answer
+            # its calls.  Calls of one turn that share an id stay so (DUPLICATE_TOOL_CALL_ID).
             earlier |= current
             current, renamed = set(), {}
             waiting.clear()
-        last_turn = turn
-        own = block.id or ""
-        out = valid.get(own, own)
-        if isinstance(block, ToolUseBlock):
-            if out in earlier:
-                if out not in renamed:
-                    number = 2
-                    while f"{out}_{number}" in taken:
-                        number += 1
-                    renamed[out] = f"{out}_{number}"
-                    taken.add(renamed[out])
-                out = renamed[out]
-            current.add(out)
-            waiting.setdefault(own, deque()).append(out)
-        elif pending := waiting.get(own):
-            out = pending.popleft()
-        if out != block.id:
-            written[turn.message_index, index] = out
+        previous = turn.kind
+        for index, block in turn.blocks:
+            if not isinstance(block, (ToolUseBlock, ToolResultBlock)):
+                continue
+            own = block.id or ""
+            out = valid.get(own, own)
+            if isinstance(block, ToolUseBlock):
+                if out in earlier:
+                    if out not in renamed:
+                        number = 2
+                        while f"{out}_{number}" in taken:
+                            number += 1
+                        renamed[out] = f"{out}_{number}"
+                        taken.add(renamed[out])
+                    out = renamed[out]
+                current.add(out)
+                waiting.setdefault(own, deque()).append(out)
+            elif pending := waiting.get(own):
+                out = pending.popleft()
+            if out != block.id:
+                written[turn.message_index, index] = out
     return written
 
 

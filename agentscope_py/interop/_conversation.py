@@ -102,7 +102,12 @@ def _emptiness(message: Msg) -> tuple[ProblemKind, RepairAction] | None:
     return None
 
 
-def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[ConversationProblem, _Call], dict[ConversationProblem, _Position]]:
+def _scan(
+    messages: Sequence[Msg], merged_assistant_turns: bool = False
+) -> tuple[list[ConversationProblem], dict[ConversationProblem, _Call], dict[ConversationProblem, _Position]]:
+    """The problems, and for each unanswered call the call and where its result would go.
+    ``merged_assistant_turns``: consecutive assistant turns are written as one (as Anthropic's
+    turns alternate), so the results after the last answer the calls of all."""
     problems: list[ConversationProblem] = []
     calls: dict[ConversationProblem, _Call] = {}
     positions: dict[ConversationProblem, _Position] = {}
@@ -132,7 +137,10 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
         open_calls.clear()
         unanswerable.clear()
 
+    previous = None  # the kind of the turn before
     for turn in split_turns(messages):
+        merged = merged_assistant_turns and turn.kind == previous == "assistant"
+        previous = turn.kind
         if turn.kind == "tool":
             for block_index, block in turn.blocks:
                 assert isinstance(block, ToolResultBlock)
@@ -144,7 +152,8 @@ def _scan(messages: Sequence[Msg]) -> tuple[list[ConversationProblem], dict[Conv
                 kind = ProblemKind.DUPLICATE_TOOL_RESULT if block.id in answered else ProblemKind.ORPHAN_TOOL_RESULT
                 problems.append(ConversationProblem(kind, turn.message_index, block_index, block.id))
             continue
-        close((turn.message_index, turn.blocks[0][0] if turn.blocks else 0))
+        if not merged:
+            close((turn.message_index, turn.blocks[0][0] if turn.blocks else 0))
         if turn.kind != "assistant":
             continue  # a call anywhere else is no call the APIs see: the converters refuse it
         for block_index, block in turn.blocks:
@@ -295,19 +304,22 @@ def check_conversation(
     found: Iterable[ConversationProblem] = (),
     omitted: Collection[int] = (),
     holding: Collection[int] = (),
+    merged_assistant_turns: bool = False,
 ) -> None:
     """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
     that is with the ``replaced`` blocks dropped or turned into text, and without the ``omitted``
     messages (those the writer wrote nothing for: a turn the policy emptied counts as absent, not as
     an empty turn parting a call from its results); ``tolerated`` problems ``target`` takes, and
     ``found`` are problems the writer saw in what it wrote (an empty turn it did write); ``holding``
-    messages are not empty as written, though they hold no block (an OpenAI audio reference)."""
+    messages are not empty as written, though they hold no block (an OpenAI audio reference);
+    ``merged_assistant_turns``: ``target`` writes consecutive assistant messages as one turn."""
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
     if replaced or omitted:
         written, places = _as_written(messages, replaced, omitted)
-        fatal = [_placed(p, places) for p in validate_conversation(written) if p.kind not in harmless]
+        found_written = _scan(written, merged_assistant_turns)[0]
+        fatal = [_placed(p, places) for p in found_written if p.kind not in harmless]
     else:  # written as given (the common case): the problems are where they were found
-        fatal = [p for p in validate_conversation(messages) if p.kind not in harmless]
+        fatal = [p for p in _scan(messages, merged_assistant_turns)[0] if p.kind not in harmless]
     if holding:
         fatal = [p for p in fatal if p.message_index not in holding or p.kind not in _EMPTY_KINDS]
     seen = set(fatal)

@@ -110,7 +110,13 @@ def to_anthropic(
         # message it emptied within a turn of others is absent, as is a late system message said nothing.
         emptied = {index for index, _ in writer.replaced} - writer.wrote
         check_conversation(
-            messages, _TARGET, writer.replaced, found=empty, omitted=emptied | skipped, holding=writer.holding
+            messages,
+            _TARGET,
+            writer.replaced,
+            found=empty,
+            omitted=emptied | skipped,
+            holding=writer.holding,
+            merged_assistant_turns=True,  # as the groups above write them
         )
     return ConvertedDict(out, writer.conversion.notes)
 
