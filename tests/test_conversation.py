@@ -26,6 +26,7 @@ from agentscope_py.interop import (
     RepairAction,
     from_openai,
     repair_conversation,
+    to_anthropic,
     to_openai,
     validate_conversation,
 )
@@ -294,3 +295,23 @@ def test_the_errors_the_converters_raise_are_importable_beside_them() -> None:
     assert interop.ConversationError is agentscope_py.ConversationError
     assert interop.UnsupportedContentError is agentscope_py.UnsupportedContentError
     assert {"ConversationError", "UnsupportedContentError"} <= set(interop.__all__)
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        # Blank text between the results an assistant message holds, and before the results of the
+        # next: the writers leave it out, so no empty turn parts a call from its result.
+        [UserMessage("q"), AssistantMessage(CALL_A, CALL_B, RESULT_A, TextBlock(""), RESULT_B)],
+        [UserMessage("q"), AssistantMessage(CALL_A), AssistantMessage(TextBlock(" "), RESULT_A)],
+        [UserMessage("q"), AssistantMessage(CALL_A, CALL_B), ToolResultMessage(RESULT_A, TextBlock(""), RESULT_B)],
+    ],
+    ids=["between", "before", "in a tool message"],
+)
+def test_blank_text_beside_results_parts_no_call_from_its_result(conversation: list[Msg]) -> None:
+    assert validate_conversation(conversation) == []
+    assert repair_conversation(conversation).changes == ()  # nothing to repair: the real results stay
+    assert to_openai(conversation) == to_openai(conversation, validate=False)
+    written = to_anthropic(conversation)
+    assert written == to_anthropic(conversation, validate=False)
+    assert [message["role"] for message in written["messages"]] == ["user", "assistant", "user"]

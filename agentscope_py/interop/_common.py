@@ -60,7 +60,6 @@ __all__ = [
     "refuse_misplaced",
     "req_object",
     "sdk_json",
-    "says_nothing",
     "storing",
     "url_hint",
 ]
@@ -141,11 +140,6 @@ def as_message_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
                 f"messages[{index}] has no role; give it one (UserMessage, AssistantMessage, …) to convert it"
             )
     return out
-
-
-def says_nothing(blocks: Iterable[ContentBlock]) -> bool:
-    """Whether ``blocks`` hold nothing but blank text (or nothing): what the APIs refuse as empty."""
-    return all(isinstance(block, TextBlock) and not block.text.strip() for block in blocks)
 
 
 def sdk_json(value: object) -> object:

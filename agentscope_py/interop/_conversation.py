@@ -20,8 +20,8 @@ from .._messages import Msg
 from .._role_messages import ToolResultMessage
 from .._problems import ConversationProblem, ProblemKind
 from ..errors import ConversationError
-from ._common import as_message_list, says_nothing
-from ._turns import split_turns
+from ._common import as_message_list
+from ._turns import says_nothing, split_turns
 
 __all__ = [
     "ConversationProblem",
@@ -283,8 +283,10 @@ def _results_first(message: Msg) -> list[int] | None:
         return None
     results = [i for i, block in enumerate(message.content) if isinstance(block, ToolResultBlock)]
     others = [i for i, block in enumerate(message.content) if not isinstance(block, ToolResultBlock)]
-    moved = results + others
-    return None if moved == list(range(len(moved))) else moved
+    ahead = [i for i in others if results and i < results[-1]]
+    if says_nothing(message.content[i] for i in ahead):  # blank text is no turn (see split_turns)
+        return None
+    return results + others
 
 
 def _synthetic_message(results: list[ContentBlock]) -> ToolResultMessage:

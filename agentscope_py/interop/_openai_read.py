@@ -45,11 +45,11 @@ from ._common import (
     nesting_guard,
     refuse_misplaced,
     req_object,
-    says_nothing,
     sdk_json,
     storing,
 )
 from ._openai_media import MEDIA_PARTS, read_media_part
+from ._turns import says_nothing
 
 __all__ = ["ANSWER_FIELDS", "FMT", "from_openai", "read_assistant"]
 

@@ -17,11 +17,11 @@ from typing import Literal
 
 import attrs
 
-from .._blocks import ContentBlock, ToolResultBlock
+from .._blocks import ContentBlock, TextBlock, ToolResultBlock
 from .._enums import MsgRole
 from .._messages import Msg
 
-__all__ = ["Turn", "TurnKind", "split_turns"]
+__all__ = ["Turn", "TurnKind", "says_nothing", "split_turns"]
 
 TurnKind = Literal["system", "user", "assistant", "tool"]
 
@@ -56,19 +56,31 @@ def _kind(role: MsgRole, block: ContentBlock) -> TurnKind:
     return _KIND_OF_ROLE[role]
 
 
+def says_nothing(blocks: Iterable[ContentBlock]) -> bool:
+    """Whether ``blocks`` hold nothing but blank text (or nothing): what the APIs refuse as empty."""
+    return all(isinstance(block, TextBlock) and not block.text.strip() for block in blocks)
+
+
 def split_turns(messages: Iterable[Msg]) -> list[Turn]:
-    """Cut ``messages`` into turns, in order."""
+    """Cut ``messages`` into turns, in order.
+
+    Blank text before or between a message's tool results is no turn: written, it would be an
+    empty message between a call and its result, which both APIs refuse, and it says nothing (the
+    writers leave it out, and the check and the repair must see the conversation they write).
+    After the results it stays a turn, which a writer may send for what the message carries (an
+    OpenAI audio answer's id)."""
     turns: list[Turn] = []
     for message_index, message in enumerate(messages):
         role = message.role
         assert role is not None, "checked by as_message_list"
         own_kind = _KIND_OF_ROLE[role]
+        runs: list[Turn] = []
         run: list[tuple[int, ContentBlock]] = []
         run_kind = own_kind
         for index, block in enumerate(message.content):
             kind = _kind(role, block)
             if run and kind != run_kind:
-                turns.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
+                runs.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
                 run = []
             run_kind = kind
             run.append((index, block))
@@ -76,5 +88,13 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
             # An empty message still is a turn: it converts to an empty message, not to nothing.  An
             # empty TOOL message answers nothing and says nothing: no turn (the AI SDK writes one for
             # an approval answer alone, between a call and its result).
-            turns.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
+            runs.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
+        if len(runs) > 1 and any(turn.kind == "tool" for turn in runs):
+            last = runs[-1]
+            runs = [
+                turn
+                for turn in runs
+                if turn.kind == "tool" or turn is last or not says_nothing(block for _, block in turn.blocks)
+            ]
+        turns += runs
     return turns

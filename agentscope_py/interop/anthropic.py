@@ -42,10 +42,9 @@ from ._common import (
     OnUnsupported,
     as_message_list,
     in_message,
-    says_nothing,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
-from ._turns import Turn, split_turns
+from ._turns import Turn, says_nothing, split_turns
 
 __all__ = ["from_anthropic", "to_anthropic"]
 

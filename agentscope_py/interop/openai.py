@@ -34,13 +34,12 @@ from ._common import (
     OnUnsupported,
     as_message_list,
     in_message,
-    says_nothing,
     url_hint,
 )
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
 from ._openai_read import ANSWER_FIELDS, FMT, from_openai
-from ._turns import Turn, split_turns
+from ._turns import Turn, says_nothing, split_turns
 
 __all__ = ["from_openai", "to_openai"]
 
@@ -160,9 +159,9 @@ class _Writer:
             and turn.message_index in self.split
             and all(fields.get(key) is None for key in _SAYING_FIELDS)
         ):
-            # Blank text beside the message's tool results, which go out as tool messages: alone, it
+            # Blank text after the message's tool results, which go out as tool messages: alone, it
             # would be an empty assistant message, which the API refuses.  The other turns carry it,
-            # and the kept fields.
+            # and the kept fields.  (Before or between them it is no turn: see split_turns.)
             return []
         write_kept(out, fields, skip)
         self.fields_sent = turn.message_index
