@@ -171,7 +171,7 @@ def _deep(depth: int, wrap: Callable[[Any], Any]) -> Any:
 _WRAPS = {"objects": lambda inner: {"a": inner}, "arrays": lambda inner: [inner]}
 # Where each reader meets a value nested deeply: fields it carries verbatim.
 _DEEP_PAYLOADS: list[tuple[Reader, Writer, Callable[[Any], Any]]] = [
-    (from_openai, to_openai, lambda deep: [{"role": "assistant", "content": None, "audio": {"id": deep}}]),
+    (from_openai, to_openai, lambda deep: [{"role": "assistant", "content": "x", "reasoning_details": deep}]),
     (from_openai, to_openai, lambda deep: [{"role": "user", "content": [{"type": "text", "text": "x", "prompt_cache_breakpoint": deep}]}]),
     (from_anthropic, to_anthropic, lambda deep: {"messages": [{"role": "user", "content": [{"type": "text", "text": "x", "cache_control": deep}]}]}),
     (from_anthropic, to_anthropic, lambda deep: {"system": [{"type": "text", "text": "x", "citations": deep}], "messages": []}),

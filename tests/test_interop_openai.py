@@ -411,6 +411,11 @@ BAD: list[tuple[Any, str]] = [
     ([{"role": "developer", "content": "x", "tool_calls": []}], "messages[0].tool_calls"),
     ([{"role": "tool", "tool_call_id": "c", "content": "x", "tool_calls": []}], "messages[0].tool_calls"),
     ([{"role": "assistant", "content": "x", "tool_call_id": "c"}], "messages[0].tool_call_id"),
+    # What a request holds of an audio answer and of a deprecated function call, checked as it holds them.
+    ([{"role": "assistant", "audio": {}}], "messages[0].audio"),
+    ([{"role": "assistant", "audio": {"id": 5}}], "messages[0].audio.id"),
+    ([{"role": "assistant", "function_call": {}}], "messages[0].function_call"),
+    ([{"role": "assistant", "function_call": {"name": "f", "arguments": {}}}], "messages[0].function_call.arguments"),
 ]
 
 
@@ -512,6 +517,23 @@ def test_an_explicit_null_reads_as_absent_and_goes_back_if_a_request_takes_it(fi
     out = to_openai([user, assistant])
     assert out == (payload if sent else [payload[0], {"role": "assistant", "content": "x"}])
     conforms(out)
+
+
+@pytest.mark.parametrize("role", ["user", "system", "developer", "assistant"])
+def test_a_null_call_field_on_any_message_reads_as_absent(role: str) -> None:
+    # The SDK's model_dump() of a message writes them; no request holds them as null.
+    payload = [{"role": role, "content": "q", "tool_calls": None, "tool_call_id": None}]
+    out = to_openai(from_openai(payload), validate=False)
+    assert out == [{"role": role, "content": "q"}]
+    conforms(out)
+
+
+def test_the_sdks_function_call_object_in_a_message_dict_is_read() -> None:
+    from openai.types.chat.chat_completion_message import FunctionCall
+
+    payload = [{"role": "user", "content": "q"}, {"role": "assistant", "content": None, "function_call": FunctionCall(name="f", arguments="{}")}]
+    out = to_openai(from_openai(payload))
+    assert out[1] == {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}}
 
 
 def test_a_tool_message_s_null_name_is_not_sent() -> None:

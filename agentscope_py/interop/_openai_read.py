@@ -71,10 +71,11 @@ _READ_FIELDS = {
     "tool": frozenset({"role", "content", "name", "tool_call_id"}),
 }
 # Message fields the SDK's model_dump() writes as null when unset, which a request cannot hold as
-# null (name and tool_calls are no Optional there): read as absent, and not written back.  The other
+# null (name, tool_calls and tool_call_id are no Optional there): read as absent, on any message,
+# and not written back.  The other
 # nulls it writes (refusal, audio, function_call) a request takes, and they go back as they came;
 # annotations, which no request has, are never written back.
-_NOT_NULL = ("name", "tool_calls")
+_NOT_NULL = ("name", "tool_calls", "tool_call_id")
 # The fields of a call or a result, and the one role whose messages hold each.
 _CALL_FIELDS = {"tool_calls": "assistant", "tool_call_id": "tool"}
 
@@ -143,7 +144,7 @@ def _read_message(obj: Mapping[str, Any], path: str, role: str, names: dict[str,
         return _read_system(obj, path, role)
     if role == "user":
         blocks, parts, form = _read_parts(obj, path, _read_user_part, optional=False)
-        metadata = _metadata(unread(obj, _READ_FIELDS["user"]), parts, form, blocks)
+        metadata = _metadata(_without_refused_nulls(unread(obj, _READ_FIELDS["user"])), parts, form, blocks)
         # _read_user_part only makes text and data blocks.
         return UserMessage(cast("list[UserBlock]", blocks), name=_name(obj, path), metadata=metadata)
     if role == "assistant":
@@ -235,7 +236,7 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
 def _read_system(obj: Mapping[str, Any], path: str, role: str) -> SystemMessage:
     blocks, parts, form = _read_parts(obj, path, _read_text_part, optional=False)
     fields = {"role": "developer"} if role == "developer" else {}
-    fields.update(unread(obj, _READ_FIELDS[role]))
+    fields.update(_without_refused_nulls(unread(obj, _READ_FIELDS[role])))
     texts = [block for block in blocks if isinstance(block, TextBlock)]
     return SystemMessage(texts, name=_name(obj, path), metadata=_metadata(fields, parts, form, blocks))
 
@@ -245,7 +246,7 @@ def read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> 
     fields = _without_refused_nulls({**pick(obj, _ASSISTANT_FIELDS), **unread(obj, _READ_FIELDS["assistant"])})
     refusal = opt_str(fields.get("refusal"), at(path, "refusal"))
     answer_audio = _answer_audio(fields, path)
-    opt_dict(fields.get("function_call"), at(path, "function_call"))
+    _function_call(fields, path)
     answer = _answer_fields(obj, path)
     calls_path = at(path, "tool_calls")
     for index, raw in enumerate(opt_list(obj.get("tool_calls"), calls_path) or []):
@@ -292,10 +293,22 @@ def _answer_audio(fields: dict[str, Any], path: str) -> dict[str, Any] | None:
     answer.  ``None`` for none, or for audio as a request gives it, kept as it came."""
     audio_path = at(path, "audio")
     audio = opt_dict(sdk_json(fields.get("audio")), audio_path)
-    if audio is None or audio.keys() <= {"id"}:
+    if audio is None:
         return None
+    # The id a request names the audio by: without it, the API refuses the message.
     fields["audio"] = {"id": req_str(req(audio, "id", audio_path), at(audio_path, "id"))}
-    return audio
+    return None if audio.keys() <= {"id"} else audio
+
+
+def _function_call(fields: dict[str, Any], path: str) -> None:
+    """Check the deprecated ``function_call`` as a request holds it (``{name, arguments}``), and keep
+    it as its JSON (the SDK's ``FunctionCall`` in a message dict built around it)."""
+    call_path = at(path, "function_call")
+    call = opt_dict(sdk_json(fields.get("function_call")), call_path)
+    if call is not None:
+        for key in ("name", "arguments"):
+            req_str(req(call, key, call_path), at(call_path, key))
+        fields["function_call"] = call
 
 
 def _transcript(audio: Mapping[str, Any] | None) -> str | None:
