@@ -10,7 +10,7 @@ import random
 import socket
 import struct
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -273,6 +273,29 @@ class RawServer:
 def serve_raw(head: bytes) -> Iterator[RawServer]:
     """Serve ``head`` at ``http://127.0.0.1:<free port>/``, one connection at a time."""
     state = RawServer(head)
+
+    def answer(connection: socket.socket, stopping: threading.Event) -> None:
+        connection.settimeout(0.05)
+        connection.sendall(state.head)
+        while not stopping.is_set():  # until the client closes its end (or the block ends)
+            try:
+                if connection.recv(4096) == b"":
+                    state.client_closed.set()
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+
+    with _serving_sockets(answer) as url:
+        state.url = url
+        yield state
+
+
+@contextmanager
+def _serving_sockets(answer: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
+    """Accept connections at ``http://127.0.0.1:<free port>/``, one at a time: each is given to
+    ``answer``, with the event set when the block ends, then closed."""
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(0.05)
     stopping = threading.Event()
@@ -284,23 +307,12 @@ def serve_raw(head: bytes) -> Iterator[RawServer]:
             except TimeoutError:
                 continue
             with connection:
-                connection.settimeout(0.05)
-                connection.sendall(state.head)
-                while not stopping.is_set():  # until the client closes its end (or the block ends)
-                    try:
-                        if connection.recv(4096) == b"":
-                            state.client_closed.set()
-                            break
-                    except TimeoutError:
-                        continue
-                    except OSError:
-                        break
+                answer(connection, stopping)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    state.url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
     try:
-        yield state
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
     finally:
         stopping.set()
         thread.join(timeout=SOCKET_TIMEOUT)
@@ -326,28 +338,13 @@ class HangUpServer:
 def serve_once_then_hang_up(response: bytes) -> Iterator[HangUpServer]:
     """Serve ``response`` once at ``http://127.0.0.1:<free port>/``, then hang up on each connection."""
     state = HangUpServer(response)
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(0.05)
-    stopping = threading.Event()
 
-    def serve() -> None:
-        while not stopping.is_set():
-            try:
-                connection, _ = listener.accept()
-            except TimeoutError:
-                continue
-            with connection:
-                state.connections += 1
-                if state.connections == 1 or state.connections > state.patience:
-                    connection.recv(65536)  # the request, read before answering it
-                    connection.sendall(state.response if state.connections == 1 else _IMPATIENT)
+    def answer(connection: socket.socket, stopping: threading.Event) -> None:
+        state.connections += 1
+        if state.connections == 1 or state.connections > state.patience:
+            connection.recv(65536)  # the request, read before answering it
+            connection.sendall(state.response if state.connections == 1 else _IMPATIENT)
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
-    try:
+    with _serving_sockets(answer) as url:
+        state.url = url
         yield state
-    finally:
-        stopping.set()
-        thread.join(timeout=SOCKET_TIMEOUT)
-        listener.close()
