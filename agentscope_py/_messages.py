@@ -30,7 +30,7 @@ from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolR
 from ._serializable import JsonSerializable
 from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
 from ._usage import ChatUsage, check_optional_usage, usage_from_map
-from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError
+from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError, RoleContentError
 
 if TYPE_CHECKING:
     from ._role_messages import AssistantMessage, SystemMessage, UserMessage
@@ -234,7 +234,15 @@ class Msg(JsonSerializable, Generic[_B]):
         the blocks they have made: they need no instance check, which costs more than the rest of
         the message's checks."""
         self = object.__new__(cls)
-        self._set_fields(id, name, role, tuple(content), metadata, timestamp, usage)
+        try:
+            self._set_fields(id, name, role, tuple(content), metadata, timestamp, usage)
+        except RoleContentError:
+            # The decoder's content, when it left null entries out, says where each block stood:
+            # the error names the block as the document places it.
+            indices = getattr(content, "indices", None)
+            if indices is not None:
+                check_role_content(role, content, indices)
+            raise
         return self
 
     # -- builders ---------------------------------------------------------------

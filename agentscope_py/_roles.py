@@ -7,7 +7,7 @@ a rule changes in exactly one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Union, get_args
 
@@ -66,14 +66,17 @@ _RESTRICTED: tuple[tuple[MsgRole, tuple[type[ContentBlock], ...], str], ...] = t
 RESTRICTED_ROLES: tuple[MsgRole, ...] = tuple(role for role, _, _ in _RESTRICTED)
 
 
-def check_role_content(role: MsgRole | None, content: Iterable[ContentBlock]) -> None:
-    """Raise :class:`RoleContentError` for the first block ``role`` may not hold."""
+def check_role_content(
+    role: MsgRole | None, content: Iterable[ContentBlock], indices: Sequence[int] | None = None
+) -> None:
+    """Raise :class:`RoleContentError` for the first block ``role`` may not hold; ``indices``: where
+    each block stood in a document, when not at its own index (null entries left out)."""
     for restricted, allowed, wording in _RESTRICTED:
         if role is restricted:
             for index, block in enumerate(content):
                 if not isinstance(block, allowed):
                     raise RoleContentError(
                         f"{role.value} message may only contain {wording} blocks, "
-                        f"got {type(block).__name__} at content[{index}]"
+                        f"got {type(block).__name__} at content[{index if indices is None else indices[index]}]"
                     )
             return

@@ -564,3 +564,27 @@ def test_fuzz_arrays(data: bytes | str, document: Any) -> None:
             except ACCEPTED:
                 continue
             assert all(isinstance(value, root) for value in decoded)
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({"role": "USER", "content": [None, {"type": "hint"}]}, r"^USER message .* got HintBlock at content\[1\]$"),
+        (
+            {"role": "SYSTEM", "content": [None, None, {"type": "text"}, {"type": "tool_use", "id": "c", "name": "n"}]},
+            r"^SYSTEM message .* got ToolUseBlock at content\[3\]$",
+        ),
+        (
+            {"type": "AGENT_RESULT", "result": {"role": "USER", "content": [None, {"type": "hint"}]}},
+            r"^result: USER message .* got HintBlock at content\[1\]$",
+        ),
+    ],
+)
+def test_a_role_error_names_the_block_where_the_document_places_it(
+    backend: str, document: dict[str, Any], message: str
+) -> None:
+    # Null entries of content are left out (as Java does); the index is the document's, as a DecodeError's is.
+    root = AgentEvent if "type" in document else Msg
+    for decode in (root.from_dict, lambda document: root.from_json(json.dumps(document))):
+        with pytest.raises(RoleContentError, match=message):
+            decode(document)

@@ -308,6 +308,17 @@ class Nested(Kind):
 _NO_TAG_TABLE: tuple[str, dict[Any, Any]] = ("", {})
 
 
+class WithoutNulls(list[Any]):
+    """Items decoded from an array whose null entries were left out (a message's content), and
+    where each stood in it (``indices``): a role error names a block as the document places it."""
+
+    __slots__ = ("indices",)
+
+    def __init__(self, items: list[Any], indices: list[int]) -> None:
+        super().__init__(items)
+        self.indices = indices
+
+
 class ListOf(Kind):
     """An array of objects of a registered class or union (``content``, ``output``).
 
@@ -355,7 +366,8 @@ class ListOf(Kind):
             except (KeyError, TypeError):
                 pass  # an item that is not an object naming a member: the loop below says which
         decode = DECODERS[self.target]
-        items = []
+        items: list[Any] = []
+        indices: list[int] = []
         for index, raw in enumerate(value):
             if raw is None and self.drop_nulls:
                 continue
@@ -366,7 +378,8 @@ class ListOf(Kind):
                 items.append((members.get(tag, decode) if type(tag) is str else decode)(raw, ctx, depth - 2))
             except DecodeError as error:
                 raise within(error, item(path, index)) from None
-        return items
+            indices.append(index)
+        return items if len(items) == len(value) else WithoutNulls(items, indices)
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
         if self.schema_members:
