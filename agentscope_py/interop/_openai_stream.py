@@ -45,6 +45,7 @@ _JSON_KINDS = {dict: "an object", list: "an array", str: "a string"}
 # extra_content, which wants its thought signature back) is the call's, as the SDK gathers it.
 _CALL_KEYS = frozenset({"index", "id", "type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
+# The fields of a choice the relay reads; the others (Azure's content_filter_results) are kept as they came.
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
 
 
@@ -352,8 +353,10 @@ def _chunk(chunk: Any) -> dict[str, Any] | None:
     if not isinstance(plain, Mapping):
         if isinstance(plain, (str, bytes)):
             hint = "; parse each server-sent event's data as JSON first"
+        elif isinstance(plain, (list, tuple)):
+            hint = "; give the chunks one by one"
         else:
-            hint = "; give the chunks one by one" if isinstance(plain, (list, tuple)) else ""
+            hint = ""
         raise DecodeError(f"expected a chat.completion.chunk object, got {json_kind(plain)}{hint}")
     kind = plain.get("object")
     if kind == "":  # as the SDK does: Azure sends its asynchronous filter's results so
