@@ -315,3 +315,20 @@ def test_blank_text_beside_results_parts_no_call_from_its_result(conversation: l
     written = to_anthropic(conversation)
     assert written == to_anthropic(conversation, validate=False)
     assert [message["role"] for message in written["messages"]] == ["user", "assistant", "user"]
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        [UserMessage("q"), AssistantMessage(CALL_A, RESULT_A, TextBlock(""))],
+        # the message's other call answered in the next message: the blank text, left out, parts nothing
+        [UserMessage("q"), AssistantMessage(CALL_A, CALL_B, RESULT_A, TextBlock(" ")), ToolResultMessage(RESULT_B)],
+    ],
+    ids=["last", "before the next message's result"],
+)
+def test_blank_text_after_results_is_left_out_by_the_writers_and_their_checks(conversation: list[Msg]) -> None:
+    # Sent alone it would be an empty assistant message, which both APIs refuse.
+    for write in (to_openai, to_anthropic):
+        assert write(conversation) == write(conversation, validate=False)
+    assert [message["role"] for message in to_anthropic(conversation)["messages"]] == ["user", "assistant", "user"]
+    assert [message["role"] for message in to_openai(conversation)][-1] == "tool"

@@ -307,6 +307,7 @@ def check_conversation(
     omitted: Collection[int] = (),
     holding: Collection[int] = (),
     merged_assistant_turns: bool = False,
+    left_out: Collection[tuple[int, int]] = (),
 ) -> None:
     """Raise :class:`ConversationError` when ``target`` would answer 400 to ``messages`` as written,
     that is with the ``replaced`` blocks dropped or turned into text, and without the ``omitted``
@@ -314,10 +315,12 @@ def check_conversation(
     an empty turn parting a call from its results); ``tolerated`` problems ``target`` takes, and
     ``found`` are problems the writer saw in what it wrote (an empty turn it did write); ``holding``
     messages are not empty as written, though they hold no block (an OpenAI audio reference);
-    ``merged_assistant_turns``: ``target`` writes consecutive assistant messages as one turn."""
+    ``merged_assistant_turns``: ``target`` writes consecutive assistant messages as one turn;
+    ``left_out``: ``(message index, content index)`` of blocks the writer left out by its own rule
+    (blank text after a message's results), not by the policy."""
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
-    if replaced or omitted:
-        written, places = _as_written(messages, replaced, omitted)
+    if replaced or omitted or left_out:
+        written, places = _as_written(messages, {**dict.fromkeys(left_out), **replaced}, omitted)
         found_written = _scan(written, merged_assistant_turns)[0]
         fatal = [_placed(p, places) for p in found_written if p.kind not in harmless]
     else:  # written as given (the common case): the problems are where they were found

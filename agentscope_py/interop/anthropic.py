@@ -77,10 +77,15 @@ def to_anthropic(
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
+    split = {turn.message_index for turn in turns if turn.kind == "tool"}
+    left_out: set[tuple[int, int]] = set()
     for turn in turns:
         if turn.kind == "system" and groups and says_nothing(block for _, block in turn.blocks):
             skipped.add(turn.message_index)
             continue  # a late system message without instructions: no empty user turn to make of it
+        if turn.message_index in split and _blank_after_results(turn):
+            left_out.update((turn.message_index, index) for index, _ in turn.blocks)
+            continue  # it would be an empty assistant turn, which the API refuses
         if turn.kind == "system" and not groups:
             system.append(turn)
             continue
@@ -116,8 +121,21 @@ def to_anthropic(
             omitted=emptied | skipped,
             holding=writer.holding,
             merged_assistant_turns=True,  # as the groups above write them
+            left_out=left_out,
         )
     return ConvertedDict(out, writer.conversion.notes)
+
+
+def _blank_after_results(turn: Turn) -> bool:
+    """Whether ``turn`` is blank text after its message's results (``split_turns`` leaves out the
+    blank text before and between them), holding no kept block that would stand in it."""
+    kept = turn.message.metadata.get(FMT)
+    return (
+        turn.kind == "assistant"
+        and bool(turn.blocks)
+        and says_nothing(block for _, block in turn.blocks)
+        and not (isinstance(kept, Mapping) and kept.get("blocks"))
+    )
 
 
 class _Writer:

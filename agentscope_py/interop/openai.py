@@ -80,7 +80,13 @@ def to_openai(
         # a message it left out altogether is absent.  OpenAI takes a user message with empty content.
         omitted = set(range(len(messages))) - written
         check_conversation(
-            messages, _TARGET, writer.replaced, (ProblemKind.EMPTY_USER_MESSAGE,), omitted=omitted, holding=holding
+            messages,
+            _TARGET,
+            writer.replaced,
+            (ProblemKind.EMPTY_USER_MESSAGE,),
+            omitted=omitted,
+            holding=holding,
+            left_out=writer.left_out,
         )
     return Converted(out, writer.conversion.notes)
 
@@ -90,6 +96,7 @@ class _Writer:
         self.conversion = conversion
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.split = split  # the messages whose tool results go out as tool messages of their own
+        self.left_out: set[tuple[int, int]] = set()  # blank text after results, not written
         self.carried = MessageCarried(FMT)
         self.fields_sent = -1  # the last message whose kept fields are written
 
@@ -162,6 +169,7 @@ class _Writer:
             # Blank text after the message's tool results, which go out as tool messages: alone, it
             # would be an empty assistant message, which the API refuses.  The other turns carry it,
             # and the kept fields.  (Before or between them it is no turn: see split_turns.)
+            self.left_out.update((turn.message_index, index) for index, _ in turn.blocks)
             return []
         write_kept(out, fields, skip)
         self.fields_sent = turn.message_index
