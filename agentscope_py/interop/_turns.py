@@ -12,7 +12,7 @@ they agree on what pairs with what.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from typing import Literal
 
 import attrs
@@ -21,7 +21,7 @@ from .._blocks import ContentBlock, TextBlock, ToolResultBlock
 from .._enums import MsgRole
 from .._messages import Msg
 
-__all__ = ["Turn", "TurnKind", "says_nothing", "split_turns"]
+__all__ = ["Turn", "TurnKind", "blank_after_results", "says_nothing", "split_turns"]
 
 TurnKind = Literal["system", "user", "assistant", "tool"]
 
@@ -59,6 +59,18 @@ def _kind(role: MsgRole, block: ContentBlock) -> TurnKind:
 def says_nothing(blocks: Iterable[ContentBlock]) -> bool:
     """Whether ``blocks`` hold nothing but blank text (or nothing): what the APIs refuse as empty."""
     return all(isinstance(block, TextBlock) and not block.text.strip() for block in blocks)
+
+
+def blank_after_results(turn: Turn, split: Container[int]) -> bool:
+    """Whether ``turn`` is blank text after the tool results of its message (one of ``split``, the
+    messages with results).  Written alone it would be an empty assistant message, which the APIs
+    refuse: a writer leaves it out unless it carries something else (an OpenAI audio id)."""
+    return (
+        turn.kind == "assistant"
+        and bool(turn.blocks)
+        and turn.message_index in split
+        and says_nothing(block for _, block in turn.blocks)
+    )
 
 
 def split_turns(messages: Iterable[Msg]) -> list[Turn]:

@@ -44,7 +44,7 @@ from ._common import (
     in_message,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
-from ._turns import Turn, says_nothing, split_turns
+from ._turns import Turn, blank_after_results, says_nothing, split_turns
 
 __all__ = ["from_anthropic", "to_anthropic"]
 
@@ -83,7 +83,7 @@ def to_anthropic(
         if turn.kind == "system" and groups and says_nothing(block for _, block in turn.blocks):
             skipped.add(turn.message_index)
             continue  # a late system message without instructions: no empty user turn to make of it
-        if turn.message_index in split and _blank_after_results(turn):
+        if blank_after_results(turn, split) and not _keeps_blocks(turn.message):
             left_out.update((turn.message_index, index) for index, _ in turn.blocks)
             continue  # it would be an empty assistant turn, which the API refuses
         if turn.kind == "system" and not groups:
@@ -126,16 +126,10 @@ def to_anthropic(
     return ConvertedDict(out, writer.conversion.notes)
 
 
-def _blank_after_results(turn: Turn) -> bool:
-    """Whether ``turn`` is blank text after its message's results (``split_turns`` leaves out the
-    blank text before and between them), holding no kept block that would stand in it."""
-    kept = turn.message.metadata.get(FMT)
-    return (
-        turn.kind == "assistant"
-        and bool(turn.blocks)
-        and says_nothing(block for _, block in turn.blocks)
-        and not (isinstance(kept, Mapping) and kept.get("blocks"))
-    )
+def _keeps_blocks(message: Msg) -> bool:
+    """Whether ``message`` keeps whole blocks, which its last turn of its own kind writes."""
+    kept = message.metadata.get(FMT)
+    return isinstance(kept, Mapping) and bool(kept.get("blocks"))
 
 
 class _Writer:

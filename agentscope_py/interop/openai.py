@@ -39,7 +39,7 @@ from ._common import (
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
 from ._openai_read import ANSWER_FIELDS, FMT, from_openai
-from ._turns import Turn, says_nothing, split_turns
+from ._turns import Turn, blank_after_results, split_turns
 
 __all__ = ["from_openai", "to_openai"]
 
@@ -159,13 +159,7 @@ class _Writer:
             name = _sendable_name(turn.message.name)
             if name:
                 out["name"] = name
-        if (
-            turn.kind == "assistant"
-            and turn.blocks
-            and says_nothing(block for _, block in turn.blocks)
-            and turn.message_index in self.split
-            and all(fields.get(key) is None for key in _SAYING_FIELDS)
-        ):
+        if blank_after_results(turn, self.split) and all(fields.get(key) is None for key in _SAYING_FIELDS):
             # Blank text after the message's tool results, which go out as tool messages: alone, it
             # would be an empty assistant message, which the API refuses.  The other turns carry it,
             # and the kept fields.  (Before or between them it is no turn: see split_turns.)
