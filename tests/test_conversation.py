@@ -330,5 +330,8 @@ def test_blank_text_after_results_is_left_out_by_the_writers_and_their_checks(co
     # Sent alone it would be an empty assistant message, which both APIs refuse.
     for write in (to_openai, to_anthropic):
         assert write(conversation) == write(conversation, validate=False)
+    # The check and the repair see the conversation the writers send: the real results stay.
+    assert validate_conversation(conversation) == []
+    assert repair_conversation(conversation).changes == ()
     assert [message["role"] for message in to_anthropic(conversation)["messages"]] == ["user", "assistant", "user"]
     assert [message["role"] for message in to_openai(conversation)][-1] == "tool"

@@ -351,6 +351,13 @@ def test_blank_text_after_results_is_written_when_the_message_carries_what_it_sa
     answered = spoken.with_content([ToolResultBlock("c", "f", [TextBlock("ok")]), TextBlock("")])
     out = to_openai([UserMessage("hi"), AssistantMessage(ToolUseBlock("c", "f", {})), answered], validate=False)
     assert out[-1] == {"role": "assistant", "content": "", "audio": {"id": "a1"}}
+    # Written, that turn parts a call from its result in the next message: the writer's check says
+    # so, which validate_conversation, knowing no writer, cannot.
+    calls = AssistantMessage(ToolUseBlock("c", "f", {}), ToolUseBlock("d", "f", {}))
+    conversation = [UserMessage("hi"), calls, answered, ToolResultMessage.of("d", "f", "ok")]
+    assert validate_conversation(conversation) == []
+    with pytest.raises(ConversationError, match=r"tool call 'd' has no result right after it"):
+        to_openai(conversation)
 
 
 def test_text_beside_results_in_a_tool_message_goes_in_a_user_message() -> None:

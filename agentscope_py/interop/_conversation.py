@@ -21,7 +21,7 @@ from .._role_messages import ToolResultMessage
 from .._problems import ConversationProblem, ProblemKind
 from ..errors import ConversationError
 from ._common import as_message_list
-from ._turns import says_nothing, split_turns
+from ._turns import blank_after_results, says_nothing, split_turns
 
 __all__ = [
     "ConversationProblem",
@@ -103,11 +103,13 @@ def _emptiness(message: Msg) -> tuple[ProblemKind, RepairAction] | None:
 
 
 def _scan(
-    messages: Sequence[Msg], merged_assistant_turns: bool = False
+    messages: Sequence[Msg], merged_assistant_turns: bool = False, as_written: bool = False
 ) -> tuple[list[ConversationProblem], dict[ConversationProblem, _Call], dict[ConversationProblem, _Position]]:
     """The problems, and for each unanswered call the call and where its result would go.
     ``merged_assistant_turns``: consecutive assistant turns are written as one (as Anthropic's
-    turns alternate), so the results after the last answer the calls of all."""
+    turns alternate), so the results after the last answer the calls of all.  ``as_written``: the
+    messages are what a writer sends, so blank text after a message's results is a turn; else it
+    is none, as the writers leave it out unless it carries something (an OpenAI audio id)."""
     problems: list[ConversationProblem] = []
     calls: dict[ConversationProblem, _Call] = {}
     positions: dict[ConversationProblem, _Position] = {}
@@ -138,7 +140,11 @@ def _scan(
         unanswerable.clear()
 
     previous = None  # the kind of the turn before
-    for turn in split_turns(messages):
+    turns = split_turns(messages)
+    split = {turn.message_index for turn in turns if turn.kind == "tool"}
+    for turn in turns:
+        if not as_written and blank_after_results(turn, split):
+            continue
         merged = merged_assistant_turns and turn.kind == previous == "assistant"
         previous = turn.kind
         if turn.kind == "tool":
@@ -321,10 +327,10 @@ def check_conversation(
     harmless = {ProblemKind.LATE_SYSTEM_MESSAGE, *tolerated}
     if replaced or omitted or left_out:
         written, places = _as_written(messages, {**dict.fromkeys(left_out), **replaced}, omitted)
-        found_written = _scan(written, merged_assistant_turns)[0]
+        found_written = _scan(written, merged_assistant_turns, as_written=True)[0]
         fatal = [_placed(p, places) for p in found_written if p.kind not in harmless]
     else:  # written as given (the common case): the problems are where they were found
-        fatal = [p for p in _scan(messages, merged_assistant_turns)[0] if p.kind not in harmless]
+        fatal = [p for p in _scan(messages, merged_assistant_turns, as_written=True)[0] if p.kind not in harmless]
     if holding:
         fatal = [p for p in fatal if p.message_index not in holding or p.kind not in _EMPTY_KINDS]
     seen = set(fatal)
