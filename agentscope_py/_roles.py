@@ -75,8 +75,9 @@ def check_role_content(
         if role is restricted:
             for index, block in enumerate(content):
                 if not isinstance(block, allowed):
+                    path = f"content[{index if indices is None else indices[index]}]"
                     raise RoleContentError(
-                        f"{role.value} message may only contain {wording} blocks, "
-                        f"got {type(block).__name__} at content[{index if indices is None else indices[index]}]"
+                        f"{role.value} message may only contain {wording} blocks, got {type(block).__name__} at {path}",
+                        path,
                     )
             return

@@ -60,7 +60,7 @@ def decode_event(message: SSEMessage, limits: DecodeLimits) -> AgentEvent:
         if message.last_event_id:
             where += f" with last event id {elided(message.last_event_id)}"
         if isinstance(error, RoleContentError):
-            raise RoleContentError(f"{error} (in {where})") from None
+            raise RoleContentError(f"{error} (in {where})", error.path) from None
         raise DecodeError(f"{error.reason} (in {where})", error.path) from None
 
 

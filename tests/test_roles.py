@@ -126,8 +126,9 @@ def test_role_refuses_other_blocks(make: MessageMaker, role: MsgRole, cls: type[
         f"{role.value} message may only contain {ALLOWANCE_WORDING[role]} blocks, "
         f"got {cls.__name__} at content[1]"
     )
-    with pytest.raises(RoleContentError, match=f"^{re.escape(expected)}$"):
+    with pytest.raises(RoleContentError, match=f"^{re.escape(expected)}$") as caught:
         make(role, [TextBlock("first"), EXAMPLE_BLOCKS[cls]])
+    assert caught.value.path == "content[1]"
 
 
 @pytest.mark.parametrize("make", PATHS)

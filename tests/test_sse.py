@@ -201,8 +201,9 @@ def test_parse_events_names_bad_data() -> None:
         list(parse_events(unnamed))
     with pytest.raises(DecodeError, match=r"with last event id 'eeee.*'…\(1,000,000 characters\)\)$"):
         list(parse_events(bad.replace("e5", "e" * 1_000_000)))
-    with pytest.raises(RoleContentError, match=r"^result: SYSTEM message .* \(in an unnamed SSE message\)$"):
+    with pytest.raises(RoleContentError, match=r"^result: SYSTEM message .* \(in an unnamed SSE message\)$") as role_error:
         list(parse_events(SYSTEM_CALLING))
+    assert role_error.value.path == "result.content[0]"
 
 
 def test_parse_events_takes_the_decoders_limits() -> None:

@@ -567,24 +567,30 @@ def test_fuzz_arrays(data: bytes | str, document: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("document", "message"),
+    ("document", "message", "path"),
     [
-        ({"role": "USER", "content": [None, {"type": "hint"}]}, r"^USER message .* got HintBlock at content\[1\]$"),
+        ({"role": "USER", "content": [None, {"type": "hint"}]}, r"^USER message .* got HintBlock at content\[1\]$", "content[1]"),
         (
             {"role": "SYSTEM", "content": [None, None, {"type": "text"}, {"type": "tool_use", "id": "c", "name": "n"}]},
             r"^SYSTEM message .* got ToolUseBlock at content\[3\]$",
+            "content[3]",
         ),
         (
             {"type": "AGENT_RESULT", "result": {"role": "USER", "content": [None, {"type": "hint"}]}},
             r"^result: USER message .* got HintBlock at content\[1\]$",
+            "result.content[1]",
         ),
     ],
 )
 def test_a_role_error_names_the_block_where_the_document_places_it(
-    backend: str, document: dict[str, Any], message: str
+    backend: str, document: dict[str, Any], message: str, path: str
 ) -> None:
     # Null entries of content are left out (as Java does); the index is the document's, as a DecodeError's is.
     root = AgentEvent if "type" in document else Msg
     for decode in (root.from_dict, lambda document: root.from_json(json.dumps(document))):
-        with pytest.raises(RoleContentError, match=message):
+        with pytest.raises(RoleContentError, match=message) as caught:
             decode(document)
+        assert caught.value.path == path  # from the document's root, as a DecodeError's
+    with pytest.raises(RoleContentError) as in_array:
+        root.from_json_list(json.dumps([document]))
+    assert in_array.value.path == f"[0].{path}"

@@ -64,7 +64,7 @@ from ._compile import register, register_union
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
 from ._registry import DECODERS, ENCODERS, WRITERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
-from ._values import Context, within
+from ._values import Context, role_error_within, within
 
 if _json.HAVE_MSGSPEC:
     import msgspec
@@ -277,8 +277,8 @@ def _decode_list(decode: Decoder, cls: type[_T], data: object, ctx: Context) -> 
                 decoded.append(decode(document, ctx, depth))
             except DecodeError as error:
                 raise within(error, item("", index)) from None
-            except RoleContentError as error:  # it has no path: say which document broke the rule
-                raise RoleContentError(f"{item('', index)}: {error}") from None
+            except RoleContentError as error:
+                raise role_error_within(error, item("", index)) from None
     except RecursionError:
         raise DecodeError("the document is nested too deeply for the remaining Python stack") from None
     return decoded

@@ -23,7 +23,7 @@ from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, r
 from .._shown import elided
 from ..errors import ArgumentValueError, DecodeError, RoleContentError
 from ._registry import DECODERS, ENCODERS, TAG_TABLES, WRITERS
-from ._values import Context, freeze, freeze_object, within
+from ._values import Context, freeze, freeze_object, role_error_within, within
 
 __all__ = ["Bool", "Enum", "Float", "Int", "JsonObject", "JsonValue", "Kind", "ListOf", "Nested", "Str"]
 
@@ -298,7 +298,7 @@ class Nested(Kind):
             *_guarded(f"{var} = {gen.ref(DECODERS, 'decoders')}[{gen.ref(self.target, self.target.__name__)}]({var}, ctx, depth - 1)", path, gen),
             # A message nested in an event (a result): its role error says where the message is.
             f"except {gen.ref(RoleContentError, 'RoleContentError')} as error:",
-            f"    raise {gen.ref(RoleContentError, 'RoleContentError')}({path + ': '!r} + str(error)) from None",
+            f"    raise {gen.ref(role_error_within, 'role_error_within')}(error, {path!r}) from None",
         ]
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:

@@ -28,9 +28,9 @@ from .._json import InexactNumber
 from .._reader import as_plain, json_kind
 from .._serializable import DEPTH_CEILING
 from .._shown import SHOWN, shown
-from ..errors import DecodeError
+from ..errors import DecodeError, RoleContentError
 
-__all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "within"]
+__all__ = ["Context", "freeze", "freeze_object", "join_path", "key_path", "role_error_within", "within"]
 
 # Integers of more than 64 bits: orjson reads them as floats (see _json).
 _ORJSON_INT_LIMIT = float(2**63)
@@ -86,6 +86,12 @@ def join_path(outer: str, inner: str) -> str:
 def within(error: DecodeError, outer: str) -> DecodeError:
     """``error`` re-anchored inside the value at ``outer``."""
     return DecodeError(error.reason, join_path(outer, error.path))
+
+
+def role_error_within(error: RoleContentError, outer: str) -> RoleContentError:
+    """``error`` of a message nested at ``outer`` (an event's result, an array's item): its text
+    says where the message is, its path leads from the document's root to the block."""
+    return RoleContentError(f"{outer}: {error}", join_path(outer, error.path))
 
 
 # -- decoding -----------------------------------------------------------------------
