@@ -108,8 +108,6 @@ class Msg(JsonSerializable, Generic[_B]):
         usage: ChatUsage | None = None,
         generate_reason: GenerateReason | None = None,
     ) -> None:
-        if role is not None:
-            role = check_enum(role, MsgRole, "Msg.role")
         self._init(
             content, role, name, id, metadata, timestamp, usage, generate_reason
         )
@@ -172,6 +170,8 @@ class Msg(JsonSerializable, Generic[_B]):
         # Every way of making a message ends here, so the checks cannot be bypassed.
         # Exact-type tests first: this is the hot path; the full checks word the errors.
         cls = type(self)
+        if type(role) is not MsgRole and role is not None:
+            role = check_enum(role, MsgRole, f"{cls.__name__}.role")
         pinned = cls._ROLE
         if pinned is not None and role is not pinned:
             raise ArgumentValueError(f"{cls.__name__} role is fixed to {pinned.value}, got {describe(role)}")

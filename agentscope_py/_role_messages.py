@@ -30,7 +30,10 @@ class _RolePinnedMsg(Msg[_B]):
     __slots__ = ()
     _ROLE: ClassVar[MsgRole]
     if TYPE_CHECKING:
-        role: MsgRole  # never None: the class fixes it
+
+        @property
+        def role(self) -> MsgRole:  # never None: the class fixes it (and read-only, as every field)
+            ...
 
         # Msg's, with no role to give: mypy refuses copy.replace(user_message, role=...), which
         # raises at run time.

@@ -225,6 +225,12 @@ def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
         msg.__replace__(text="x")  # type: ignore[call-arg]
     with pytest.raises(ArgumentTypeError, match="name"):
         msg.__replace__(name=3)  # type: ignore[arg-type]
+    # A role that is no MsgRole member is refused as the constructor refuses it, not stored (its rules
+    # would go unchecked, and writing the message would fail later).
+    with pytest.raises(ArgumentTypeError, match=r"^Msg\.role must be a MsgRole member, got 'SYSTEM' \(str\); use MsgRole\.SYSTEM$"):
+        plain.__replace__(role="SYSTEM", content=[CALL_1])  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match=r"^UserMessage\.role must be a MsgRole member, got 3 \(int\)$"):
+        msg.__replace__(role=3)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("cls", [UserMessage, AssistantMessage, SystemMessage, ToolResultMessage])

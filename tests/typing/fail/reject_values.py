@@ -33,6 +33,7 @@ source = URLSource("https://example.com/cat.png")
 # everything is frozen
 msg.name = "bob"  # E: misc "is read-only"
 msg.content = ()  # E: misc "is read-only"
+msg.role = MsgRole.ASSISTANT  # E: misc "is read-only"
 msg.metadata["k"] = 1  # E: index
 call.input["x"] = 2  # E: index
 call.state = ToolCallState.FINISHED  # E: misc "is read-only"
