@@ -51,6 +51,7 @@ from agentscope_py import (
     URLSource,
     UserMessage,
     assemble,
+    events_from_message,
 )
 from agentscope_py._tool_arguments import parse_tool_arguments
 from agentscope_py.interop import stop_reason, to_anthropic
@@ -299,10 +300,15 @@ def test_a_whole_pending_call_waits_for_the_user_as_a_streamed_one_does() -> Non
     reply = ReplyEmitter()
     reply.block(ToolUseBlock("call_2", "delete_file", {"path": "b.txt"}))
     reply.block(ToolUseBlock("call_3", "read_file", {"path": "a.txt"}, state=ToolCallState.ALLOWED))
-    reply.finish(GenerateReason.PERMISSION_ASKING)
+    (asking,) = [event for event in reply.finish(GenerateReason.PERMISSION_ASKING) if isinstance(event, RequireUserConfirmEvent)]
     states = [call.state for call in reply.message.get_content_blocks(ToolUseBlock)]
     assert states == [ToolCallState.ASKING, ToolCallState.ALLOWED]  # a state given stays
     assert assemble(reply.events) == [reply.message]
+    # The user is asked about the call that waits only, as Java's permission gate asks, and as the
+    # message's own stream lists it: the allowed call is not run yet, and not in question.
+    assert [call.id for call in asking.tool_calls] == ["call_2"]
+    (again,) = [event for event in events_from_message(reply.message) if isinstance(event, RequireUserConfirmEvent)]
+    assert [call.id for call in again.tool_calls] == ["call_2"]
 
 
 def test_a_client_in_another_time_zone_builds_the_same_message(monkeypatch: pytest.MonkeyPatch) -> None:

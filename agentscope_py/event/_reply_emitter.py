@@ -7,7 +7,7 @@ from typing import Any
 
 from .._blocks import ContentBlock, TextBlock
 from .._checks import check_bool, check_enum, check_mapping, check_optional_str, check_str, describe
-from .._enums import GenerateReason, ToolResultState
+from .._enums import GenerateReason, ToolCallState, ToolResultState
 from .._frozen import FrozenDict
 from .._ids import new_msg_id, new_msg_timestamp
 from .._messages import Msg
@@ -30,6 +30,9 @@ def _without_reason(metadata: FrozenDict) -> FrozenDict:
     if _REASON not in metadata:
         return metadata
     return FrozenDict({key: value for key, value in metadata.items() if key != _REASON})
+
+
+_WAITING = (ToolCallState.PENDING, ToolCallState.ASKING)  # the states of a call that may wait for the user
 
 
 class ReplyEmitter:
@@ -235,7 +238,8 @@ class ReplyEmitter:
         with_result: bool = False,
     ) -> list[AgentEvent]:
         """End the reply: the events stating ``generate_reason`` (for ``PERMISSION_ASKING``, the
-        tool calls without a result are those waiting for the user), then the ``AgentEndEvent``.
+        tool calls without a result that are PENDING or ASKING are those waiting for the user), then
+        the ``AgentEndEvent``.
         ``metadata``: message metadata known only at the end (a provider's stop reason, say),
         added to the constructor's. ``with_result=True`` sends the ``AgentResultEvent`` a Java
         client reads the reply from."""
@@ -248,7 +252,9 @@ class ReplyEmitter:
         self._feed()
         sent = self._assembler.snapshot(self._source)
         pairs = answers(() if sent is None else sent.content)
-        emitter.generate_reason(reason, pairs, [call for call, result in pairs if result is None])
+        # As Java lists the calls its permission gate asks about: an ALLOWED call not run yet is not one.
+        waiting = [call for call, result in pairs if result is None and call.state in _WAITING]
+        emitter.generate_reason(reason, pairs, waiting)
         self._feed()
         info = {"metadata": {**self._metadata, **late}} if late else None
         result = None
