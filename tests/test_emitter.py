@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import cast
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from agentscope_py import (
     AgentResultEvent,
     AgentStartEvent,
     AllToolsDeniedEvent,
+    AnomalyKind,
     ArgumentTypeError,
     ArgumentValueError,
     AssistantMessage,
@@ -39,6 +41,7 @@ from agentscope_py import (
     ToolCallState,
     ToolResultBlock,
     ToolResultDataDeltaEvent,
+    ToolResultEndEvent,
     ToolResultStartEvent,
     ToolResultState,
     ToolResultTextDeltaEvent,
@@ -172,6 +175,52 @@ def test_tool_results_stream_text_as_deltas_and_other_blocks_whole() -> None:
     # "cd" right after "ab" would merge with it, so it goes whole; "" after a block is a delta.
     assert streamed == ["a", "b", TextBlock("cd"), image, "", ToolResultBlock.text("nested")]
     assert assemble(events) == [msg]
+
+
+@pytest.mark.parametrize(
+    ("result", "sent", "carried"),
+    [
+        # RUNNING until a tool says otherwise, as in Java, whose agent ends a finished result in the
+        # state it works out: its clients read RUNNING as a suspended tool, and drop the output.
+        (ToolResultBlock("c1", "f", TextBlock("sunny")), ToolResultState.SUCCESS, True),
+        (ToolResultBlock("c1", "f", [ImageBlock(URLSource("https://e.com/a.png")), TextBlock("[ERROR] gone")]), ToolResultState.ERROR, True),
+        (ToolResultBlock.suspended(ToolUseBlock("c1", "f", {})), ToolResultState.RUNNING, False),
+        (ToolResultBlock("c1", "f", TextBlock("[ERROR] gone"), state=ToolResultState.SUCCESS), ToolResultState.SUCCESS, False),
+        (ToolResultBlock("c1", "f", TextBlock("no"), state=ToolResultState.DENIED), ToolResultState.DENIED, False),
+    ],
+)
+def test_a_result_ends_in_the_state_java_sends_and_comes_back_in_its_own(
+    result: ToolResultBlock, sent: ToolResultState, carried: bool
+) -> None:
+    msg = AssistantMessage(ToolUseBlock("c1", "f", {}), result)
+    events = events_from_message(msg)
+    [end] = [event for event in events if isinstance(event, ToolResultEndEvent)]
+    assert end.state is sent
+    # The state the block holds travels beside it, where Java's clients do not look.
+    assert (end.metadata or {}) == ({**result.metadata, "agentscope_block": {"state": "running"}} if carried else result.metadata)
+    assert assemble(events, strict=True) == [msg]
+    assert assemble(AgentEvent.from_json(event.to_json()) for event in events) == [msg]
+
+
+def test_a_bad_state_beside_a_result_is_reported_and_the_end_event_s_state_kept() -> None:
+    events = events_from_message(AssistantMessage(ToolUseBlock("c1", "f", {}), ToolResultBlock("c1", "f", TextBlock("ok"))))
+    events = [
+        attrs.evolve(event, metadata={"agentscope_block": {"state": "RUNNING"}, "k": 1})
+        if isinstance(event, ToolResultEndEvent)
+        else event
+        for event in events
+    ]
+    assembled = assemble(events)
+    (result,) = assembled[0].get_content_blocks(ToolResultBlock)
+    assert (result.state, result.metadata) == (ToolResultState.SUCCESS, {"k": 1})
+    [end] = [event for event in events if isinstance(event, ToolResultEndEvent)]
+    assert [(anomaly.kind, anomaly.event, anomaly.message.split(": ", 1)[1]) for anomaly in assembled.anomalies] == [
+        (
+            AnomalyKind.MALFORMED_EVENT,
+            end,
+            "a tool result's state must be one of ['denied', 'error', 'interrupted', 'running', 'success'], got 'RUNNING'",
+        )
+    ]
 
 
 def test_blocks_that_no_event_streams_travel_whole_in_a_custom_event() -> None:

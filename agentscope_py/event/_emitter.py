@@ -140,7 +140,7 @@ class Emitter:
         self.open_calls: dict[str | None, _OpenBlock] = {}  # the tool calls being streamed, by id
         self.open_results: dict[str | None, _OpenBlock] = {}  # the tool results being streamed, by call id
         self.call_names: dict[str | None, str | None] = {}  # the id of every tool call sent -> its latest call's name
-        # The ids of the results ended without a state because their acting phase ended, until a call
+        # The ids of the results left RUNNING because their acting phase ended, until a call
         # of that id is made again: output for one then would be a second result of that call.
         self.left_running: set[str | None] = set()
 
@@ -327,7 +327,9 @@ class Emitter:
             self.add_end(call)
         self.open_calls.clear()
         for call_id, result in self.open_results.items():
-            self.add(result.end, *result.args, None)
+            # RUNNING, as Java ends a result that waits: a Java client takes an end without a state
+            # for a finished tool.
+            self.add(result.end, *result.args, ToolResultState.RUNNING)
             self.left_running.add(call_id)
         self.open_results.clear()
 
@@ -424,7 +426,8 @@ class Emitter:
             else:
                 self.add(ToolResultDataDeltaEvent, *args, item)
                 after_text = False
-        self.add(ToolResultEndEvent, *args, block.state, metadata=block.metadata)
+        state, metadata = _as_java_ends(block)
+        self.add(ToolResultEndEvent, *args, state, metadata=metadata)
 
     # -- generate reason ---------------------------------------------------------------
 
@@ -450,3 +453,15 @@ class Emitter:
             self.add(AllToolsDeniedEvent, denied)
         else:
             self.add(RequestStopEvent, reason.name.lower().replace("_", " "), reason)
+
+
+def _as_java_ends(block: ToolResultBlock) -> tuple[ToolResultState, Mapping[str, Any]]:
+    """The state and metadata of ``block``'s end event.  A result is RUNNING until a tool says
+    otherwise, and Java's agent ends a finished one in the state it works out, as here: RUNNING
+    on the wire means a suspended tool, to Java's clients (its AG-UI bridge drops the output).
+    The state the block holds travels beside it, for this package's assembler."""
+    if block.state is not ToolResultState.RUNNING or block.is_suspended:
+        return block.state, block.metadata
+    failed = any(type(item) is TextBlock and item.text.startswith("[ERROR]") for item in block.output)
+    stated = ToolResultState.ERROR if failed else ToolResultState.SUCCESS
+    return stated, {**block.metadata, BLOCK_KEY: {"state": ToolResultState.RUNNING.value}}

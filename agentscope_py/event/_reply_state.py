@@ -209,6 +209,7 @@ class DataAccumulator(_StreamedText):
 
 _NOT_GIVEN: Any = object()
 _CALL_STATES = {state.value: state for state in ToolCallState}
+_RESULT_STATES = {state.value: state for state in ToolResultState}
 
 
 class ToolCallAccumulator(_StreamedText):
@@ -291,7 +292,7 @@ class ToolCallAccumulator(_StreamedText):
 class ToolResultAccumulator(BlockAccumulator):
     """A tool result: runs of text deltas (merged) and whole blocks, in arrival order."""
 
-    __slots__ = ("items", "metadata", "name", "state")
+    __slots__ = ("held", "items", "metadata", "name", "state")
     kind = "tool result"
     end_creates = True
 
@@ -300,7 +301,9 @@ class ToolResultAccumulator(BlockAccumulator):
         self.name = name
         self.items: list[list[str] | ContentBlock] = []
         self.metadata: dict[str, Any] = {}
-        self.state = ToolResultState.RUNNING
+        self.state = ToolResultState.RUNNING  # as the end event states it
+        # The state the block holds, when it is not what the end event states (``_as_java_ends``).
+        self.held: ToolResultState | None = None
 
     def add_text(self, delta: str) -> None:
         items = self.items
@@ -315,15 +318,29 @@ class ToolResultAccumulator(BlockAccumulator):
         self.built = None
 
     def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
-        # As Java sends it: a result block's metadata is the metadata of its start and end events.
-        if metadata:
+        # As Java sends it: a result block's metadata is the metadata of its start and end events,
+        # but for the entry a stream of this package carries beside it.
+        if not metadata:
+            return []
+        if BLOCK_KEY not in metadata:
             self.metadata.update(metadata)
             self.built = None
+            return []
+        self.metadata.update((key, value) for key, value in metadata.items() if key != BLOCK_KEY)
+        return BlockAccumulator.take_metadata(self, metadata)
+
+    def _take(self, extras: Mapping[str, Any]) -> list[str]:
+        if "state" not in extras:
+            return []
+        state = _RESULT_STATES.get(extras["state"]) if isinstance(extras["state"], str) else None
+        if state is None:
+            return [f"a tool result's state must be one of {sorted(_RESULT_STATES)}, got {shown(extras['state'])}"]
+        self.held = state
         return []
 
     def _build(self) -> ToolResultBlock:
         output = [TextBlock(_joined(item)) if isinstance(item, list) else item for item in self.items]
-        return ToolResultBlock(self.block_id, self.name, output, self.metadata, self.state)
+        return ToolResultBlock(self.block_id, self.name, output, self.metadata, self.held or self.state)
 
 
 class WholeBlock(BlockAccumulator):
