@@ -105,6 +105,45 @@ def test_a_resume_inside_the_reply_replays_the_finished_sub_agent_runs_harmlessl
             assert client.anomalies == ()
 
 
+@pytest.mark.parametrize("outer", [None, "main"])
+def test_a_resume_inside_a_sub_agent_run_after_its_next_began_changes_nothing(outer: str | None) -> None:
+    # The outermost reply may have a source of its own (a server tagging its agent "main"): its
+    # sub-agents' ("main/helper") finished runs are inside it all the same.
+    helper = f"{outer or 'main'}/helper"
+    parent = AssistantMessage("parent answer", name="boss", timestamp=T)
+    first = AssistantMessage("need ok", name="helper", timestamp=T, generate_reason=GenerateReason.MAX_ITERATIONS)
+    second = AssistantMessage("done", name="helper", timestamp=T)
+    top, run_1, run_2 = (
+        events_from_message(parent, source=outer),
+        events_from_message(first, source=helper),
+        events_from_message(second, source=helper),
+    )
+    events = top[:1] + run_1 + run_2[:2] + top[1:-1] + run_2[2:] + top[-1:]
+    dropped = 1 + len(run_1) + 2  # the connection drops once the second run began
+    for strict in (False, True):
+        resumed = assemble(events[:dropped] + events[1:], strict=strict)  # replayed from the first run's start
+        assert resumed == [first, second, parent]
+        assert resumed.anomalies == ()
+
+
+def test_sub_agent_runs_numbered_anew_in_each_top_level_reply_are_runs_of_their_own() -> None:
+    # Ids need differ only within a top-level reply: the next reply's sub-agent run may reuse the
+    # ids that framed a run of the last.
+    def numbered_reply(reply_id: str, text: str) -> list[AgentEvent]:
+        events = [AgentStartEvent(None, reply_id, "Friday"), *sub_agent_run(f"sub {text}"), *model_call(text), AgentEndEvent(reply_id)]
+        return [attrs.evolve(event, id=str(index)) for index, event in enumerate(events)]
+
+    for strict in (False, True):
+        result = assemble(numbered_reply("R1", "one") + numbered_reply("R2", "two"), strict=strict)
+        assert [(m.name, m.id, m.get_text_content()) for m in result] == [
+            ("researcher", None, "sub one"),
+            ("Friday", "R1", "one"),
+            ("researcher", None, "sub two"),
+            ("Friday", "R2", "two"),
+        ]
+        assert result.anomalies == ()
+
+
 def test_a_finished_sub_agent_run_replayed_on_its_own_is_late_not_a_new_run() -> None:
     # With no top-level reply open, its ids are forgotten; its start and end are still known.
     run = sub_agent_run("first")

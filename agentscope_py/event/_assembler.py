@@ -185,7 +185,7 @@ class MessageAssembler(WholeEventHandlers):
         source, reply_id = event.source, event.reply_id
         # AgentScope Java starts every run of a sub-agent with the reply id None: a start of a new id
         # is the next run, not a late event of the last.
-        if (source, reply_id) in self._completed if reply_id is not None else event.id in self._completed:
+        if (source, reply_id) in self._completed if reply_id is not None else self._framed_before(event):
             self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)
             return []
         current = self._agent_replies.get(source)
@@ -239,7 +239,7 @@ class MessageAssembler(WholeEventHandlers):
         key = (event.source, event.reply_id)
         reply = self._routes.get(key)
         # A start or end of a sub-agent's finished run, replayed, names the key of its next run.
-        ended = event.reply_id is None and event.id in self._completed
+        ended = event.reply_id is None and self._framed_before(event)
         if reply is None or reply.reply_id != event.reply_id or ended:
             if key in self._completed or ended:
                 self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)}: this reply already completed", event)

@@ -139,6 +139,12 @@ class ReplyRouter:
             return None
         return reply if self._first_sight(reply, event) else None
 
+    def _framed_before(self, event: Any) -> bool:
+        """Whether ``event``, the start or end of a sub-agent's run (reply id ``None``), framed a run
+        that completed outside any open reply.  Inside one, ``_replayed_inside_open_reply`` says it:
+        ids need differ only within a top-level reply, so an earlier reply's may come again."""
+        return event.id in self._completed and not self._enclosed(event.source)
+
     def _replayed_inside_open_reply(self, event: Any) -> bool:
         """Whether ``event`` is a replay of a reply that completed inside the open top-level reply
         (a sub-agent's run): a resume from a checkpoint inside that reply replays it, harmlessly."""
@@ -194,7 +200,8 @@ class ReplyRouter:
             del self._routes[key]
         if reply.reply_id is None:
             # A sub-agent's runs all have the reply id None: only the ids of the events that framed
-            # a run tell its start or end, replayed, from the next run's.
+            # a run tell its start or end, replayed, from the next run's.  (While a reply encloses
+            # the run, they are told by ``_inner_ids``, of that reply alone: see ``_framed_before``.)
             framing = [event_id for event_id in (reply.start_id, end_id) if event_id is not None]
             self._completed.add([*reply.route_keys, *framing])
         else:
@@ -204,14 +211,31 @@ class ReplyRouter:
             self._not_bare(reply)
         if self._agent_replies.get(reply.source) is reply:
             del self._agent_replies[reply.source]
-        if None in self._agent_replies:
+        if self._enclosed(reply.source):
             inner = self._inner_ids.setdefault(reply.source, set())
             reply.seen.add_to(inner)  # its start's id among them
             if end_id is not None:
                 inner.add(end_id)
-        elif self._inner_ids:  # no top-level reply open: nothing inside one to keep
-            self._inner_ids.clear()
+        elif self._inner_ids:  # the replies inside it are done with: their ids need no keeping
+            for source in [source for source in self._inner_ids if not self._enclosed(source)]:
+                del self._inner_ids[source]
         return message
+
+    def _enclosed(self, source: str | None) -> bool:
+        """Whether an open agent reply encloses the replies of ``source``: the top-level agent's
+        (source ``None``) encloses every sub-agent's, ``"main"``'s those of ``"main/researcher"``."""
+        replies = self._agent_replies
+        if source is None or not replies:
+            return False
+        if None in replies:
+            return True
+        cut = source.rfind("/")
+        while cut > 0:
+            source = source[:cut]
+            if source in replies:
+                return True
+            cut = source.rfind("/")
+        return False
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
         # Called only for an event with metadata: most start and end events carry none.
