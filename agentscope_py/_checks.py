@@ -233,9 +233,12 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
 
 def is_iterable_of_items(value: object) -> bool:
     """True for the lists, tuples and other iterables a content argument may be given as: not a
-    string or bytes (of any container), a mapping, or a set (whose order changes from run to run)."""
-    return isinstance(value, Iterable) and not isinstance(
-        value, (str, bytes, bytearray, memoryview, Mapping, set, frozenset)
+    string or bytes (of any container), a mapping, a set (whose order changes from run to run), or
+    a class (an enum class iterates over its members: given for a member, it is a mistake to name)."""
+    return (
+        isinstance(value, Iterable)
+        and not isinstance(value, (str, bytes, bytearray, memoryview, Mapping, set, frozenset))
+        and not isinstance(value, type)
     )
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .errors import ArgumentValueError
 
-__all__ = ["GenerateReason", "MsgRole", "SpelledEnum", "ToolCallState", "ToolResultState"]
+__all__ = ["GENERATE_REASON_KEY", "GenerateReason", "MsgRole", "SpelledEnum", "ToolCallState", "ToolResultState"]
 
 
 _E = TypeVar("_E", bound=enum.Enum)
@@ -67,6 +67,10 @@ class GenerateReason(SpelledEnum):
     ALL_TOOLS_DENIED = "ALL_TOOLS_DENIED"
     INTERRUPTED = "INTERRUPTED"
     MAX_ITERATIONS = "MAX_ITERATIONS"
+
+
+#: The metadata key a message records its ``GenerateReason`` under (its name): ``Msg.METADATA_GENERATE_REASON``.
+GENERATE_REASON_KEY: Final = "agentscope_generate_reason"
 
 
 class ToolCallState(SpelledEnum):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 from ._serializable import JsonSerializable
@@ -54,8 +54,10 @@ class FrozenDict(dict[str, Any]):
         # Hashable when its values are, as a tuple is.
         return hash(frozenset(self.items()))
 
-    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
-        return (FrozenDict, (dict(self),))
+    def __reduce__(self) -> tuple[Callable[[Any], Any], tuple[dict[str, Any]]]:
+        # Pickled plain and frozen again when loaded: reduced level by level, a value nested as
+        # deeply as a message may store it would take pickle past Python's recursion limit.
+        return (copy_json_value, (thawed(self),))
 
     # Nothing in it can change, so a copy is itself, as for a tuple of strings: copy.deepcopy of a
     # message costs nothing here, however deep its metadata.
@@ -94,8 +96,8 @@ class FrozenList(list[Any]):
         # Hashable when its items are, as a tuple is: a message holding a list can be a dict key.
         return hash(tuple(self))
 
-    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
-        return (FrozenList, (list(self),))
+    def __reduce__(self) -> tuple[Callable[[Any], Any], tuple[list[Any]]]:  # see FrozenDict.__reduce__
+        return (copy_json_value, (thawed(self),))
 
     def __copy__(self) -> FrozenList:  # see FrozenDict.__copy__
         return self

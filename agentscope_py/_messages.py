@@ -9,7 +9,7 @@ time on every path that creates a message.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, overload
 
 import attrs
 from typing_extensions import Self, TypeVar, Unpack
@@ -23,7 +23,7 @@ from ._checks import (
     describe,
 )
 from ._content import check_block_class, normalize_content
-from ._enums import GenerateReason, MsgRole
+from ._enums import GENERATE_REASON_KEY, GenerateReason, MsgRole
 from ._frozen import EMPTY, thawed
 from ._ids import new_msg_id, new_msg_timestamp
 from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolResultMessageBuilder
@@ -56,12 +56,12 @@ _FourOrMoreBlockClasses = tuple[
 class MessageMetadataKeys:
     """Metadata keys with a meaning to AgentScope, as in Java's ``MessageMetadataKeys``."""
 
-    BYPASS_MULTIAGENT_HISTORY_MERGE = "_bypass_multiagent_history_merge"
-    STRUCTURED_OUTPUT_REMINDER = "_structured_output_reminder"
-    STRUCTURED_OUTPUT_REMINDER_TYPE = "_structured_output_reminder_type"
-    CHAT_USAGE = "_chat_usage"
-    STRUCTURED_OUTPUT = "_structured_output"
-    CACHE_CONTROL = "_cache_control"
+    BYPASS_MULTIAGENT_HISTORY_MERGE: Final = "_bypass_multiagent_history_merge"
+    STRUCTURED_OUTPUT_REMINDER: Final = "_structured_output_reminder"
+    STRUCTURED_OUTPUT_REMINDER_TYPE: Final = "_structured_output_reminder_type"
+    CHAT_USAGE: Final = "_chat_usage"
+    STRUCTURED_OUTPUT: Final = "_structured_output"
+    CACHE_CONTROL: Final = "_cache_control"
 
 
 # No ``__match_args__``: the constructor's positional arguments are the content, so a positional
@@ -77,7 +77,7 @@ class Msg(JsonSerializable, Generic[_B]):
     static view of the role, not part of the value (JSON gives back the role's class).
     """
 
-    METADATA_GENERATE_REASON: ClassVar[str] = "agentscope_generate_reason"
+    METADATA_GENERATE_REASON: ClassVar[str] = GENERATE_REASON_KEY
     METADATA_CONFIRM_RESULTS: ClassVar[str] = "agentscope_confirm_results"
     METADATA_CONFIRM_REQUEST_REPLY_ID: ClassVar[str] = "agentscope_confirm_request_reply_id"
     METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: ClassVar[str] = (

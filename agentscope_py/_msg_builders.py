@@ -18,7 +18,7 @@ from typing_extensions import Never, Self, TypeVar
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
 from ._checks import Sentinel, check_enum, check_mapping, check_optional_str, check_str, describe, unordered_hint
 from ._content import normalize_content
-from ._enums import GenerateReason, MsgRole
+from ._enums import GENERATE_REASON_KEY, GenerateReason, MsgRole
 from ._frozen import EMPTY
 from ._ids import new_msg_id, new_msg_timestamp
 from ._usage import ChatUsage, check_optional_usage
@@ -107,7 +107,7 @@ class MessageBuilder(Generic[_M, _B]):
         """A new message from what was set; raises as the constructor would."""
         metadata = self._metadata
         if self._generate_reason is not None:
-            metadata = {**metadata, "agentscope_generate_reason": self._generate_reason.name}
+            metadata = {**metadata, GENERATE_REASON_KEY: self._generate_reason.name}
         return self._msg_cls._from_fields(
             new_msg_id() if self._id is _GENERATED else self._id,
             self._name,

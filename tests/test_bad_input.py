@@ -127,6 +127,15 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
         lambda: UserMessage(TextBlock("a"), _of(ImageBlock)), "",
     ),
     ("UserMessage content[1]", CONTENT_ITEM, "3 (int)", lambda: UserMessage("a", _of(3)), ""),
+    # an enum class iterates over its members: named as the class given, not as its members
+    (
+        "UserMessage content[0]", CONTENT_ITEM, "the class MsgRole itself (pass an instance)",
+        lambda: UserMessage(_of(MsgRole)), "",
+    ),
+    (
+        "ToolUseBlock.state", "must be a ToolCallState member", "the class ToolCallState itself (pass an instance)",
+        lambda: ToolUseBlock.builder().state(_of(ToolCallState)).build(), "",
+    ),
     ("UserMessage content[1]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(["a", _of(None)]), ""),
     ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(_of(None)), ""),
     # bytes of any container are one bad item, not a run of ints

@@ -28,8 +28,10 @@ from agentscope_py import (
     ToolResultState,
     ToolUseBlock,
     URLSource,
+    UserMessage,
     VideoBlock,
 )
+from agentscope_py._frozen import MAX_STORED_DEPTH, FrozenDict, FrozenList
 
 SOURCE = URLSource("https://example.com/x.png")
 
@@ -271,6 +273,22 @@ def test_stored_mappings_pickle_and_copy(_holder: str, store: Callable[[dict[str
             clone["k"] = 1
         with pytest.raises(TypeError, match="read-only"):
             clone["nested"]["list"].append(1)
+
+
+@pytest.mark.parametrize("container", [dict, list])
+def test_a_value_stored_as_deep_as_allowed_pickles(container: type) -> None:
+    # Reduced level by level, pickle would pass Python's recursion limit long before the depth a
+    # message may store (MAX_STORED_DEPTH).
+    value: Any = 1
+    for _ in range(MAX_STORED_DEPTH - 2):
+        value = {"a": value} if container is dict else [value]
+    message = UserMessage("x", metadata={"k": value})
+    clone = pickle.loads(pickle.dumps(message))
+    assert clone == message and hash(clone) == hash(message)
+    inner = clone.metadata["k"]
+    assert type(inner) is (FrozenDict if container is dict else FrozenList)  # read-only again, all the way down
+    with pytest.raises(TypeError, match="read-only"):
+        inner.clear()
 
 
 def test_read_only_mappings_still_read_like_dicts() -> None:

@@ -92,6 +92,7 @@ def test_from_value_accepts_the_legacy_aliases(alias: str, member: str) -> None:
 def test_from_value_accepts_every_canonical_value() -> None:
     for member in AgentEventType:
         assert AgentEventType.from_value(member.value) is member
+        assert AgentEventType.from_value(member) is member  # a member is its own value, as AgentEventType(member) has it
 
 
 @pytest.mark.parametrize("bad", ["agent_start", "", "NOPE", None, 3])

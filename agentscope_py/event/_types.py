@@ -55,13 +55,15 @@ class AgentEventType(SpelledEnum):
         return super()._missing_(value)
 
     @classmethod
-    def from_value(cls, value: str) -> AgentEventType:
+    def from_value(cls, value: str | AgentEventType) -> AgentEventType:
         """The member named ``value``, also accepting the names older producers wrote.
 
-        ``from_value("RUN_STARTED") is AgentEventType.AGENT_START``.  Matching is
-        case-sensitive, as in Java; anything else raises :class:`ArgumentValueError`
-        (a ``ValueError``).
+        ``from_value("RUN_STARTED") is AgentEventType.AGENT_START``; a member is returned as it
+        is.  Matching is case-sensitive, as in Java; anything else raises
+        :class:`ArgumentValueError` (a ``ValueError``).
         """
+        if isinstance(value, AgentEventType):
+            return value
         member = _BY_VALUE.get(value) if type(value) is str else None  # tolerate non-str input from untyped callers
         if member is None:
             raise ArgumentValueError(

@@ -9,6 +9,7 @@ from agentscope_py import (
     ChatUsage,
     DataBlock,
     GenerateReason,
+    MessageMetadataKeys,
     ImageBlock,
     Msg,
     MsgRole,
@@ -25,6 +26,7 @@ from agentscope_py import sse
 from agentscope_py.event import AgentEndEvent, ReplyEmitter
 
 sse.MAX_RETRY = 1000  # E: misc "Cannot assign to final name"
+MessageMetadataKeys.CHAT_USAGE = "usage"  # E: misc "Cannot assign to final attribute"
 
 msg = UserMessage("hi", name="alice")
 call = ToolUseBlock("call_1", "zoom", {"x": 1})
