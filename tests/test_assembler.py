@@ -146,6 +146,10 @@ def test_one_message_or_event_where_events_are_expected_says_what_to_do() -> Non
             assemble(undecoded)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match=r"feed_all takes .* got \{'type'.*AgentEvent\.from_dict reads one"):
         assembler.feed_all({"type": "AGENT_END", "replyId": "R"})  # type: ignore[dict-item]
+    # A source is a sub-agent's path: anything else is refused, not looked up (a list) or quietly unknown (a number).
+    for not_a_source in (["main"], 3):
+        with pytest.raises(ArgumentTypeError, match=r"^MessageAssembler\.snapshot source must be a str or None, got "):
+            assembler.snapshot(not_a_source)  # type: ignore[arg-type]
     [message] = assembler.feed(AgentEndEvent("R"))  # the refused call changed nothing
     assert message.id == "R"
 

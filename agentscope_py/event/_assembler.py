@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .._enums import GenerateReason
-from .._checks import describe
+from .._checks import check_optional_str, describe
 from .._messages import Msg
 from .._role_messages import AssistantMessage
 from .._shown import shown
@@ -151,6 +151,8 @@ class MessageAssembler(WholeEventHandlers):
         """The reply of ``source`` (``None``: the top-level agent) in progress, as a message, or
         ``None`` when it has none open.  Cached: calling it after every event builds again only
         the blocks that changed since the previous call (and makes a new message of them all)."""
+        if source is not None and type(source) is not str:
+            check_optional_str(source, "MessageAssembler.snapshot source")
         if self._run is not None:  # asked by the iterator feed_all reads, while it appends a run
             running_reply, block = self._run
             block.built = running_reply.cached = None
