@@ -450,6 +450,11 @@ _OPEN_TEXT = [_start(), _block(0, {"type": "text", "text": ""})[0]]
          "delta.type", "thinking_delta does not continue a block of type 'text'"),
         (_OPEN_TEXT, {"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta", "citation": "x"}},
          "delta.citation", "expected an object"),
+        # A block the message keeps to send back as it came: a delta the relay cannot apply (a beta stream's
+        # compaction) would leave it incomplete, sent back so, where a block of ours only misses news.
+        ([_start(), _block(0, {"type": "compaction", "content": None})[0]],
+         {"type": "content_block_delta", "index": 0, "delta": {"type": "compaction_delta", "content": "Summary"}},
+         "delta.type", "'compaction_delta' for content block 0 ('compaction'), which the message keeps whole"),
         ([_start()], {"type": "message_delta", "delta": {"stop_reason": 1}, "usage": {"output_tokens": 1}},
          "delta.stop_reason", "expected a string"),
         ([_start()], {"type": "message_delta", "delta": {}, "usage": {"output_tokens": "1"}},

@@ -261,7 +261,15 @@ class AnthropicStreamRelay(AnswerRelay):
                 "index",
             )
         if kind not in _DELTAS:
-            return []
+            if block.mode == "kept":
+                # The message keeps the block to send back as it came: without this delta it would not be.
+                raise DecodeError(
+                    f"a delta of type {elided(kind)} for content block {index} ({elided(block.kind)}), which the "
+                    "message keeps whole and this relay cannot complete (a beta stream?): read the whole answer "
+                    "with from_anthropic_response(stream.get_final_message())",
+                    "delta.type",
+                )
+            return []  # a delta of a kind added since, to a block of ours: skipped, as the SDK skips it
         key, continues = _DELTAS[kind]
         path = at("delta", key)
         if continues == "input":
