@@ -24,7 +24,8 @@ MESSAGE_KEY = "agentscope_message"
 #: ``metadata[BLOCK_KEY]`` of a block's start or end event: the block fields its deltas cannot
 #: express, in their JSON form (a thinking block's ``metadata``; a data block's ``media_type`` and
 #: ``name``; a tool call's ``state``, ``metadata``, and ``input``/``content`` when they are not
-#: the streamed arguments).  Entries on the end event override those on the start event.
+#: the streamed arguments; a tool result's ``state`` when its end event states another, as Java's
+#: agent would).  Entries on the end event override those on the start event.
 BLOCK_KEY = "agentscope_block"
 
 #: The name of the ``CustomEvent`` that carries a whole block no event streams (an image, audio or
