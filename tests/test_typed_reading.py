@@ -36,7 +36,8 @@ from agentscope_py import (
     _json,
 )
 from agentscope_py import _ids
-from agentscope_py._codec import _context
+from agentscope_py._codec import _context, register, register_union
+from agentscope_py._codec._registry import CLASSES, TYPED_DECODERS, UNIONS
 from agentscope_py._codec import _typed
 from agentscope_py._codec._typed import Fallback, typed_decoder
 
@@ -197,7 +198,7 @@ def test_from_json_takes_the_typed_path_and_falls_back_unnoticed(monkeypatch: py
         calls.append("typed")
         return decode(text, ctx)
 
-    monkeypatch.setitem(_typed.DECODERS, Msg, spy)
+    monkeypatch.setitem(TYPED_DECODERS, Msg, spy)
     good = '{"role": "USER", "content": [{"type": "text", "text": "hi"}]}'
     bad = '{"role": "USER", "content": [{"type": "TEXT", "text": "hi"}]}'
     with _json.use_backend("msgspec"):
@@ -211,7 +212,8 @@ def test_from_json_takes_the_typed_path_and_falls_back_unnoticed(monkeypatch: py
 
 
 def test_decoders_made_by_many_threads_at_once_all_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_typed, "DECODERS", {})
+    for made in list(TYPED_DECODERS):  # put back when the test ends
+        monkeypatch.delitem(TYPED_DECODERS, made)
     builds: list[type] = []
     make = _typed._Generator.decoder
 
@@ -237,4 +239,15 @@ def test_decoders_made_by_many_threads_at_once_all_work(monkeypatch: pytest.Monk
     expected = generic(Msg, text)
     assert all(result == expected and type(result) is type(expected) for result in results)
     assert builds == [Msg]  # made once, by one thread, while the others waited for it
-    assert list(_typed.DECODERS) == [Msg]
+    assert list(TYPED_DECODERS) == [Msg]
+
+
+def test_a_class_registered_again_is_read_by_its_new_declaration_on_every_backend() -> None:
+    # The typed decoders are made from the declarations: a registration empties them, as it
+    # replaces the generic decoders, so no backend reads by the one it replaced.
+    assert typed_decoder(Msg) is not None and Msg in TYPED_DECODERS
+    register(CLASSES[TextBlock])
+    assert Msg not in TYPED_DECODERS
+    assert typed_decoder(Msg) is not None
+    register_union(UNIONS[ContentBlock])
+    assert TYPED_DECODERS == {}

@@ -62,7 +62,7 @@ from ..errors import AgentScopeError, ArgumentTypeError, ArgumentValueError, Dec
 from . import _model  # noqa: F401  # registers the message model
 from ._compile import register, register_union
 from ._kinds import Bool, Enum, Float, Int, JsonObject, JsonValue, ListOf, Nested, Str
-from ._registry import DECODERS, ENCODERS, WRITERS, Decoder
+from ._registry import DECODERS, ENCODERS, TYPED_DECODERS, WRITERS, Decoder
 from ._spec import WireClass, WireField, WireUnion
 from ._values import Context, role_error_within, within
 
@@ -72,7 +72,6 @@ if _json.HAVE_MSGSPEC:
     if tuple(int(part) for part in re.findall(r"\d+", msgspec.__version__)[:2]) < _json.MSGSPEC_FLOOR:
         _json.drop_msgspec()
 if _json.HAVE_MSGSPEC:
-    from ._typed import DECODERS as TYPED_DECODERS
     from ._typed import Fallback, typed_decoder
 
 __all__ = [

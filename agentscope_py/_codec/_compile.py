@@ -29,6 +29,7 @@ from ._registry import (
     DECODERS,
     ENCODERS,
     TAG_TABLES,
+    TYPED_DECODERS,
     UNIONS,
     WRITERS,
     Decoder,
@@ -42,6 +43,7 @@ __all__ = ["construct_statements", "field_default", "register", "register_union"
 
 def register(*specs: WireClass) -> None:
     """Make ``specs`` encodable and decodable; a class registered again is replaced."""
+    TYPED_DECODERS.clear()  # made from the declarations, which this changes
     for spec in specs:
         CLASSES[spec.cls] = spec
         ENCODERS[spec.cls] = _compile_encoder(spec)
@@ -56,6 +58,7 @@ def register_union(union: WireUnion) -> None:
     if missing:
         raise TypeError(f"register the members of the {union.base.__name__} union first: {', '.join(missing)}")
     UNIONS[union.base] = union
+    TYPED_DECODERS.clear()
     decode = _union_decoder(union)
     for tag, member in union.members.items():
         # A member's own tag, which it is written with, rather than one of its legacy aliases.

@@ -19,6 +19,7 @@ __all__ = [
     "DECODERS",
     "ENCODERS",
     "TAG_TABLES",
+    "TYPED_DECODERS",
     "UNIONS",
     "WRITERS",
     "Decoder",
@@ -75,3 +76,6 @@ TAG_TABLES: dict[type, tuple[str, dict[Any, Decoder]]] = {}
 #: The declarations, for the schema.
 CLASSES: dict[type, WireClass] = {}
 UNIONS: dict[type, WireUnion] = {}
+#: Class → its typed decoder (msgspec; ``None``: its documents take the generic path), made by
+#: ``_typed`` on first use from the declarations: emptied by every registration, which may change them.
+TYPED_DECODERS: dict[type, Callable[[str | bytes, Context], Any] | None] = {}

@@ -32,11 +32,11 @@ from .._frozen import EMPTY, FrozenDict
 from ..errors import AgentScopeError
 from ._compile import construct_statements, field_default
 from ._kinds import Bool, CodeGen, Enum, Float, Int, JsonObject, JsonValue, Kind, ListOf, Nested, Str
-from ._registry import CLASSES, UNIONS
+from ._registry import CLASSES, TYPED_DECODERS, UNIONS
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._values import Context, freeze, freeze_object
 
-__all__ = ["DECODERS", "Fallback", "typed_decoder"]
+__all__ = ["Fallback", "typed_decoder"]
 
 TypedDecoder = Callable[[str | bytes, Context], Any]
 
@@ -49,9 +49,6 @@ class _Unsupported(Exception):
     """A declaration the structs cannot mirror."""
 
 
-#: Class -> its typed decoder, or ``None`` when its documents take the generic path; filled by
-#: :func:`typed_decoder` on first use.
-DECODERS: dict[type, TypedDecoder | None] = {}
 _SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", JsonValue: "Any"}
 
 
@@ -63,12 +60,12 @@ def typed_decoder(cls: type) -> TypedDecoder | None:
     """The typed decoder of ``cls`` (a registered class or union base), made on first use; ``None``
     when its documents, or documents nested in them, have a shape the structs cannot mirror."""
     with _MAKING:
-        if cls not in DECODERS:
+        if cls not in TYPED_DECODERS:
             try:
-                DECODERS[cls] = _Generator().decoder(cls)
+                TYPED_DECODERS[cls] = _Generator().decoder(cls)
             except _Unsupported:
-                DECODERS[cls] = None
-    return DECODERS[cls]
+                TYPED_DECODERS[cls] = None
+    return TYPED_DECODERS[cls]
 
 
 def _union_of(cls: type) -> WireUnion | None:
