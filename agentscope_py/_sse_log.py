@@ -22,6 +22,9 @@ from .event import AgentEvent
 __all__ = ["EventLog"]
 
 
+#: The default seconds between keep-alives: half the default ``timeout`` of the resumable clients.
+KEEP_ALIVE = 15.0
+
 class EventLog:
     """The events of a stream being produced, kept for every client that follows it.
 
@@ -120,17 +123,18 @@ class EventLog:
         return _aevents_only(self._afollow(last_event_id, None))
 
     def encode_events(
-        self, last_event_id: str | None = None, *, retry: int | None = None, keep_alive: float | None = None
+        self, last_event_id: str | None = None, *, retry: int | None = None, keep_alive: float | None = KEEP_ALIVE
     ) -> Generator[str, None, None]:
         """The SSE text for a client that had ``last_event_id``: ``retry`` first when given, then the
         events :meth:`follow` gives, and ``": keep-alive"`` after every ``keep_alive`` seconds
-        without one (``None``: never)."""
+        without one (``None``: never; by default half a resumable client's timeout, so that a
+        silent tool or model does not end its patience)."""
         check_optional_str(last_event_id, "EventLog.encode_events last_event_id")
         first = [] if retry is None else [retry_field(retry) + "\n\n"]
         return _encoded(first, self._follow(last_event_id, _wait(keep_alive)))
 
     def aencode_events(
-        self, last_event_id: str | None = None, *, retry: int | None = None, keep_alive: float | None = None
+        self, last_event_id: str | None = None, *, retry: int | None = None, keep_alive: float | None = KEEP_ALIVE
     ) -> AsyncGenerator[str, None]:
         """:meth:`encode_events` for asyncio (the body of an ASGI streaming response)."""
         check_optional_str(last_event_id, "EventLog.aencode_events last_event_id")

@@ -155,6 +155,26 @@ def test_the_sdks_chunk_objects_are_relayed_too() -> None:
     _same_answer(reply.message, _sdk_read(chunks))
 
 
+def test_the_events_of_the_sdks_stream_are_relayed_as_their_chunks() -> None:
+    # client.chat.completions.stream(...) gives events: each chunk in a "chunk" event, and events
+    # derived from the chunks ("content.delta", "tool_calls.function.arguments.done" …), which repeat them.
+    chunks = [
+        _chunk({"role": "assistant", "content": "Hi"}),
+        _chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"a"'}}]}),
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": ": 1}"}}]}, "tool_calls"),
+        _usage_chunk(),
+    ]
+    state = ChatCompletionStreamState()
+    events = [event for chunk in chunks for event in state.handle_chunk(ChatCompletionChunk.model_validate(chunk))]
+    assert {event.type for event in events} > {"chunk", "content.delta", "tool_calls.function.arguments.done"}
+    expected, _, _ = _relayed(chunks)
+    for given in (events, [event.model_dump(exclude_unset=True) for event in events]):
+        reply, _, _ = _relayed(given)
+        assert reply.message.__replace__(id=expected.message.id, timestamp=expected.message.timestamp) == expected.message
+    with pytest.raises(DecodeError, match=r"^expected a chat\.completion\.chunk object, got null$"):
+        OpenAIStreamRelay(ReplyEmitter()).feed({"type": "chunk"})
+
+
 def test_a_refusal_is_the_messages_text_as_from_openai_response_reads_it() -> None:
     chunks = [
         _chunk({"role": "assistant", "content": " ", "refusal": None}),  # blank: the refusal stands in for it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
 import time
 
@@ -12,7 +13,7 @@ from sse_server import EVENTS, LogServer, serve_log
 
 from agentscope_py import AgentEvent, ArgumentTypeError, ArgumentValueError, StreamError
 from agentscope_py.event import ReplyEmitter, assemble
-from agentscope_py.sse import EventLog, ResumableEventStream, encode_events
+from agentscope_py.sse import AsyncResumableEventStream, EventLog, ResumableEventStream, encode_events
 
 TIMEOUT = 5.0
 PART = EVENTS[:50]
@@ -234,6 +235,15 @@ def test_under_trio_afollow_reads_a_closed_log_and_says_why_it_cannot_wait() -> 
     assert trio.run(read, closed) == PART[:3]
     with pytest.raises(RuntimeError, match=r"wait for events with asyncio.*\(trio\?\): follow the log in a worker thread"):
         trio.run(read, _log(PART[:3], closed=False))
+
+
+def test_a_silent_stream_is_kept_alive_within_the_clients_patience_by_default() -> None:
+    # A tool or model quiet for longer than a client's timeout would otherwise end each of its
+    # connections, and then the client, on a server that is well.
+    defaults = {inspect.signature(encode).parameters["keep_alive"].default for encode in (EventLog.encode_events, EventLog.aencode_events)}
+    (keep_alive,) = defaults
+    for client in (ResumableEventStream, AsyncResumableEventStream):
+        assert 0 < keep_alive <= inspect.signature(client).parameters["timeout"].default / 2
 
 
 def test_keep_alive_is_checked_when_asked_for() -> None:

@@ -348,7 +348,14 @@ def _whole_call(call: _Call) -> dict[str, Any]:
 
 
 def _chunk(chunk: Any) -> dict[str, Any] | None:
-    """``chunk`` as a JSON object; ``None`` for one to skip (Azure's content filter notices)."""
+    """``chunk`` as a JSON object; ``None`` for one to skip (Azure's content filter notices, and the
+    events the SDK's ``stream()`` derives from the chunks)."""
+    if _field(chunk, "object") is None and isinstance(kind := _field(chunk, "type"), str):
+        # An event of client.chat.completions.stream(...): "chunk" holds one (taken before its
+        # snapshot of the whole answer so far is read); the others ("content.delta" …) repeat it.
+        if kind != "chunk":
+            return None
+        chunk = _field(chunk, "chunk")
     plain = as_plain(sdk_json(chunk))
     if not isinstance(plain, Mapping):
         if isinstance(plain, (str, bytes)):
@@ -366,6 +373,10 @@ def _chunk(chunk: Any) -> dict[str, Any] | None:
     if kind is not None and kind != "chat.completion.chunk":
         raise DecodeError(f"expected a chat.completion.chunk, got {elided(str(kind))}", "object")
     return dict(plain)
+
+
+def _field(value: Any, name: str) -> Any:
+    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
 
 
 class _Text(list[str]):
