@@ -168,8 +168,8 @@ def test_the_events_of_the_sdks_stream_are_relayed_as_their_chunks() -> None:
     events = [event for chunk in chunks for event in state.handle_chunk(ChatCompletionChunk.model_validate(chunk))]
     assert {event.type for event in events} > {"chunk", "content.delta", "tool_calls.function.arguments.done"}
     expected, _, _ = _relayed(chunks)
-    for given in (events, [event.model_dump(exclude_unset=True) for event in events]):
-        reply, _, _ = _relayed(given)
+    for form in (events, [event.model_dump(exclude_unset=True) for event in events]):
+        reply, _, _ = _relayed(form)
         assert reply.message.__replace__(id=expected.message.id, timestamp=expected.message.timestamp) == expected.message
     with pytest.raises(DecodeError, match=r"^expected a chat\.completion\.chunk object, got null$"):
         OpenAIStreamRelay(ReplyEmitter()).feed({"type": "chunk"})
