@@ -12,7 +12,7 @@ call costs one attribute lookup rather than a function-local import.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 import attrs
@@ -75,6 +75,7 @@ class Codec(Protocol):
 
     def to_dict(self, obj: object) -> dict[str, Any]: ...
     def to_json(self, obj: object) -> str: ...
+    def to_json_list(self, cls: type[_T], items: Iterable[_T]) -> str: ...
     def from_dict(self, cls: type[_T], data: object, limits: DecodeLimits) -> _T: ...
     def from_json(self, cls: type[_T], text: str | bytes | bytearray | memoryview, limits: DecodeLimits) -> _T: ...
     def from_json_list(
@@ -118,6 +119,12 @@ class JsonSerializable:
     def to_json(self) -> str:
         """The JSON text, compact, non-ASCII characters written as they are."""
         return _codec.to_json(self)
+
+    @classmethod
+    def to_json_list(cls, items: Iterable[Self]) -> str:
+        """The JSON array of ``items`` (a history, as Java writes a ``List<Msg>``): what
+        :meth:`from_json_list` reads back.  Each item must be an instance of this class."""
+        return _codec.to_json_list(cls, items)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, limits: DecodeLimits = DEFAULT_LIMITS) -> Self:

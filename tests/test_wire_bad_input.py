@@ -22,6 +22,7 @@ from agentscope_py import (
     AgentEvent,
     ArgumentTypeError,
     ArgumentValueError,
+    AssistantMessage,
     ChatUsage,
     ContentBlock,
     DecodeError,
@@ -508,6 +509,9 @@ def test_the_depth_limit_counts_arrays_as_it_counts_objects() -> None:
 def test_an_array_of_messages_reads_as_a_list(backend: str) -> None:
     history = [UserMessage("Bonjour ?", name="alice"), Msg.from_dict({"role": "ASSISTANT", "content": []})]
     text = json.dumps([message.to_dict() for message in history])
+    assert json.loads(Msg.to_json_list(history)) == json.loads(text)
+    assert Msg.to_json_list(iter(history)) == Msg.to_json_list(history) and Msg.to_json_list([]) == "[]"
+    assert Msg.from_json_list(Msg.to_json_list(history)) == history
     assert Msg.from_json_list(text) == history
     assert Msg.from_json_list(text.encode()) == history
     assert Msg.from_json_list("[]") == []
@@ -539,6 +543,21 @@ def test_an_array_that_is_no_array_of_messages_is_refused_saying_where(
     root = UserMessage if "expected 'USER'" in message else Msg
     with pytest.raises(error, match=message):
         root.from_json_list(text)
+
+
+@pytest.mark.parametrize(
+    ("root", "items", "message"),
+    [
+        (Msg, "hi", r"^Msg\.to_json_list takes an iterable of Msg, got 'hi' \(str\)$"),
+        (Msg, {"role": "USER"}, r"^Msg\.to_json_list takes an iterable of Msg, got \{'role': 'USER'\} \(dict\)$"),
+        (Msg, [UserMessage("a"), UserMessage("b").to_dict()], r"^Msg\.to_json_list: item \[1\] must be an instance of Msg, got \{"),
+        (UserMessage, [UserMessage("a"), AssistantMessage("b")], r"^UserMessage\.to_json_list: item \[1\] must be an instance of UserMessage, got AssistantMessage"),
+        (AgentEvent, [UserMessage("a")], r"^AgentEvent\.to_json_list: item \[0\] must be an instance of AgentEvent, got UserMessage"),
+    ],
+)
+def test_writing_an_array_refuses_what_is_no_list_of_the_class(root: Any, items: Any, message: str) -> None:
+    with pytest.raises(ArgumentTypeError, match=message):
+        root.to_json_list(items)
 
 
 def test_an_array_counts_one_level_and_its_text_the_size_limit() -> None:

@@ -52,10 +52,11 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from .. import _json
+from .._checks import describe, is_iterable_of_items, unordered_hint
 from .._reader import item, json_kind
 from .._serializable import DecodeLimits, install_codec
 from ..errors import AgentScopeError, ArgumentTypeError, ArgumentValueError, DecodeError, RoleContentError
@@ -94,6 +95,7 @@ __all__ = [
     "register_union",
     "to_dict",
     "to_json",
+    "to_json_list",
 ]
 
 _T = TypeVar("_T")
@@ -119,6 +121,23 @@ def to_json(obj: object) -> str:
         raise ArgumentValueError(f"cannot write {type(obj).__name__} as JSON: {error}") from None
     except RecursionError:
         raise _too_deep_to_write(obj) from None
+
+
+def to_json_list(cls: type[_T], items: Iterable[_T]) -> str:
+    given: object = items  # whatever the annotation says: this is the check that it holds
+    if not is_iterable_of_items(given):
+        raise ArgumentTypeError(
+            f"{cls.__name__}.to_json_list takes an iterable of {cls.__name__}, got {describe(given)}"
+            f"{unordered_hint(given, blocks=False)}"
+        )
+    written = []
+    for index, item in enumerate(items):
+        if not isinstance(item, cls):
+            raise ArgumentTypeError(
+                f"{cls.__name__}.to_json_list: item [{index}] must be an instance of {cls.__name__}, got {describe(item)}"
+            )
+        written.append(to_json(item))
+    return f"[{','.join(written)}]"
 
 
 def _too_deep_to_write(obj: object) -> ArgumentValueError:

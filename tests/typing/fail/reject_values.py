@@ -36,6 +36,7 @@ source = URLSource("https://example.com/cat.png")
 msg.name = "bob"  # E: misc "is read-only"
 msg.content = ()  # E: misc "is read-only"
 msg.role = MsgRole.ASSISTANT  # E: misc "is read-only"
+UserMessage.to_json_list([AssistantMessage("hi")])  # E: list-item "AssistantMessage"
 msg.metadata["k"] = 1  # E: index
 call.input["x"] = 2  # E: index
 call.state = ToolCallState.FINISHED  # E: misc "is read-only"

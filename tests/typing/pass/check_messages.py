@@ -101,3 +101,8 @@ def history(messages: list[Msg]) -> int:
 
 assert_type(count_words(system), int)
 assert_type(history([system, user, assistant, tool, plain]), int)
+
+# A history written and read back as one JSON array, as Java writes a List<Msg>.
+saved = Msg.to_json_list([system, user, assistant, tool, plain])
+assert_type(saved, str)
+assert_type(Msg.from_json_list(saved), list[Msg])
