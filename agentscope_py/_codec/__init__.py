@@ -131,12 +131,12 @@ def to_json_list(cls: type[_T], items: Iterable[_T]) -> str:
             f"{unordered_hint(given, blocks=False)}"
         )
     written = []
-    for index, item in enumerate(items):
-        if not isinstance(item, cls):
+    for index, obj in enumerate(items):
+        if not isinstance(obj, cls):
             raise ArgumentTypeError(
-                f"{cls.__name__}.to_json_list: item [{index}] must be an instance of {cls.__name__}, got {describe(item)}"
+                f"{cls.__name__}.to_json_list: item [{index}] must be an instance of {cls.__name__}, got {describe(obj)}"
             )
-        written.append(to_json(item))
+        written.append(to_json(obj))
     return f"[{','.join(written)}]"
 
 
