@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import openai
 import pytest
 from anthropic.types import Message, MessageParam
@@ -21,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from interop_compare import comparable
 from openai.lib._parsing._completions import parse_chat_completion
-from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
+from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam
 from openai.types.chat.chat_completion import ChoiceLogprobs
 from pydantic import BaseModel
 from provider_payloads import anthropic_responses, mutated, openai_responses
@@ -362,6 +363,23 @@ def test_json_text_and_a_bare_message_are_refused_saying_what_to_give() -> None:
     assert "from_openai" in str(caught.value)
     with pytest.raises(DecodeError, match=r"got string; parse each server-sent event's data as JSON first"):
         OpenAIStreamRelay(ReplyEmitter()).feed(json.dumps(answer))
+
+
+def test_a_stream_given_for_the_whole_answer_is_refused_saying_what_to_do() -> None:
+    # client.chat.completions.create(..., stream=True) gives the SDK's Stream; a generator of chunks alike. (The
+    # SDK may vendor its own httpx: the response is typed Any.)
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": []}
+    http: Any = httpx.Response(200, content=f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode(), request=httpx.Request("POST", "http://x"))
+    sdk_stream = openai.Stream(cast_to=ChatCompletionChunk, response=http, client=openai.OpenAI(api_key="k", base_url="http://x"))
+
+    async def chunks() -> Any:
+        yield chunk
+
+    for given in (sdk_stream, iter([chunk]), chunks()):
+        with pytest.raises(DecodeError, match=r"^expected the whole answer, got a stream of it \(\w+\): give each chunk to OpenAIStreamRelay"):
+            from_openai_response(given)
+    with pytest.raises(DecodeError, match=r"\(generator\): give each event to AnthropicStreamRelay, or .*get_final_message\(\)"):
+        from_anthropic_response(event for event in [{"type": "message_start"}])
 
 
 def test_an_sdk_object_inside_a_dict_answer_is_read_as_its_json() -> None:

@@ -13,7 +13,7 @@ figures) is kept verbatim under ``metadata[<format>]["response"]``, which the
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 from .._checks import describe
@@ -75,7 +75,7 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
     if type(choice) is not int:
         raise ArgumentTypeError(f"choice must be the index of a choice (an int), got {describe(choice)}")
     with nesting_guard(""):
-        answer = _plain(completion)
+        answer = _plain(completion, _OPENAI_STREAMED)
         if "choices" not in answer and answer.get("object") == "response":
             raise DecodeError(
                 "this is a Responses API answer (client.responses.create); from_openai_response reads "
@@ -177,7 +177,7 @@ def from_anthropic_response(message: Any) -> AssistantMessage:
     :class:`~agentscope_py.DecodeError` naming the path.
     """
     with nesting_guard(""):
-        answer = _plain(message)
+        answer = _plain(message, _ANTHROPIC_STREAMED)
         kind = answer.get("type", "message")
         if kind != "message":
             # Named by its JSON kind unless it is a string: a tuple built in Python reads as its array.
@@ -230,11 +230,25 @@ def anthropic_usage(usage: Mapping[str, Any]) -> ChatUsage:
     return read_usage("usage", fresh + written + read, output, read)
 
 
-def _plain(answer: object) -> dict[str, Any]:
+# What to do with a stream given for the whole answer.
+_OPENAI_STREAMED = (
+    "give each chunk to OpenAIStreamRelay, or read the whole answer with stream.get_final_completion() "
+    "of client.chat.completions.stream(...)"
+)
+_ANTHROPIC_STREAMED = (
+    "give each event to AnthropicStreamRelay, or read the whole answer with stream.get_final_message() "
+    "of client.messages.stream(...)"
+)
+
+
+def _plain(answer: object, streamed: str) -> dict[str, Any]:
     """The answer as a dict; an SDK object as the JSON the server sent (see ``sdk_json``), and so a
-    plain ``model_dump()`` of one, whose times are Python's (``_as_json``)."""
+    plain ``model_dump()`` of one, whose times are Python's (``_as_json``).  ``streamed``: what to do
+    with a stream, given instead."""
     if isinstance(answer, (str, bytes, bytearray)):
         raise DecodeError("expected the answer as a dict or the SDK's object, got JSON text: parse it first, json.loads(text)")
+    if isinstance(answer, (Iterator, AsyncIterator)):  # the SDK's Stream (stream=True), or a generator of chunks
+        raise DecodeError(f"expected the whole answer, got a stream of it ({type(answer).__name__}): {streamed}")
     plain = req_object(answer, "")
     if not isinstance(answer, Mapping):
         return plain  # an SDK object, read as its JSON: it holds no Python times to look for
