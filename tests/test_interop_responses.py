@@ -355,9 +355,9 @@ def test_json_text_and_a_bare_message_are_refused_saying_what_to_give() -> None:
         (from_anthropic_response, '{"type": "message"}'),
     ]
     for reader, text in readers:
-        for given in (text, text.encode()):
+        for form in (text, text.encode()):
             with pytest.raises(DecodeError, match=r"^expected the answer as a dict or the SDK's object, got JSON text: parse it first"):
-                reader(given)
+                reader(form)
     with pytest.raises(DecodeError, match=r"^choices: missing required key 'choices': this is a message, not the whole answer") as caught:
         from_openai_response(ChatCompletionMessage.model_validate(answer["choices"][0]["message"]))
     assert "from_openai" in str(caught.value)
@@ -375,9 +375,9 @@ def test_a_stream_given_for_the_whole_answer_is_refused_saying_what_to_do() -> N
     async def chunks() -> Any:
         yield chunk
 
-    for given in (sdk_stream, iter([chunk]), chunks()):
+    for stream in (sdk_stream, iter([chunk]), chunks()):
         with pytest.raises(DecodeError, match=r"^expected the whole answer, got a stream of it \(\w+\): give each chunk to OpenAIStreamRelay"):
-            from_openai_response(given)
+            from_openai_response(stream)
     with pytest.raises(DecodeError, match=r"\(generator\): give each event to AnthropicStreamRelay, or .*get_final_message\(\)"):
         from_anthropic_response(event for event in [{"type": "message_start"}])
 
