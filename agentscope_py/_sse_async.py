@@ -88,7 +88,10 @@ class AsyncResumableEventStream(ResumableClient):
             async with contextlib.AsyncExitStack() as own:
                 client = self._client
                 if client is None:
-                    client = await own.enter_async_context(httpx.AsyncClient())
+                    # Made in a worker thread: it loads the CA certificates, which blocks for a tenth of
+                    # a second the first time (a few hundredths after), too long for the event loop.
+                    made = await anyio.to_thread.run_sync(httpx.AsyncClient)
+                    client = await own.enter_async_context(made)
                 elif client.is_closed:
                     raise ArgumentValueError(
                         "the httpx.AsyncClient given as client= is closed: give one that is open, or none"

@@ -708,6 +708,27 @@ def test_the_async_client_sends_with_the_httpx_client_given_and_leaves_it_open()
     assert server.last_event_ids == [None, EVENTS[half - 1].id]
 
 
+def test_the_async_client_it_makes_is_made_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Making one loads the CA certificates, which blocks: not in the thread running the event loop.
+    made_in: list[threading.Thread] = []
+    make = httpx.AsyncClient
+
+    def recorded(*args: Any, **kwargs: Any) -> httpx.AsyncClient:
+        made_in.append(threading.current_thread())
+        return make(*args, **kwargs)
+
+    monkeypatch.setattr(httpx, "AsyncClient", recorded)
+    with serve_bodies(["".join(map(encode_event, EVENTS))]) as server:
+
+        async def read() -> tuple[list[AgentEvent], threading.Thread]:
+            stream = AsyncResumableEventStream(server.url, timeout=TIMEOUT)
+            return [event async for event in stream], threading.current_thread()
+
+        received, loop_thread = asyncio.run(read())
+    assert received == EVENTS
+    assert len(made_in) == 1 and made_in[0] is not loop_thread
+
+
 def test_the_async_client_takes_only_an_httpx_async_client() -> None:
     with httpx.Client() as blocking, pytest.raises(
         ArgumentTypeError, match=r"client must be an httpx.AsyncClient or None, got .*; ResumableEventStream reads .* without one"
