@@ -139,14 +139,16 @@ class ResumableClient:
         if status != 200 or content_type.split(";")[0].strip().lower() != "text/event-stream":
             return StreamConnectionError(
                 f"{self.url}: expected 200 with a text/event-stream body, got "
-                f"{status} {reason} ({content_type or 'no Content-Type'})"
+                f"{status} {reason} ({content_type or 'no Content-Type'})",
+                status,
             )
         encoding = encoding.strip().lower() or "identity"
         if encoding != "identity":
             # Asked for identity: compressed bytes would parse as no event.
             return StreamConnectionError(
                 f"{self.url}: the server sent the stream encoded as {encoding!r}, which the client did not ask for "
-                "and cannot read"
+                "and cannot read",
+                status,
             )
         return None
 

@@ -99,7 +99,15 @@ class StreamError(AgentScopeError):
 
 class StreamConnectionError(AgentScopeError, ConnectionError):
     """An event stream could not be read to its end: the server kept dropping the connection, or
-    answered with something that is not an event stream."""
+    answered with something that is not an event stream.
+
+    ``status`` is the HTTP status of that answer (``404``, or a ``200`` whose body is no event
+    stream), which is not retried; ``None`` when the client gave up reconnecting.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
 
 
 class UnsupportedContentError(AgentScopeError, ValueError):
