@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import messages
 
@@ -145,10 +145,24 @@ def test_repair_leaves_what_it_cannot_fix_in_remaining() -> None:
 
 _PINNED = st.one_of([messages(role) for role in MsgRole])
 _CONVERSATIONS = st.lists(
-    _PINNED | st.sampled_from([AssistantMessage(CALL_A), ToolResultMessage(RESULT_A), AssistantMessage()]), max_size=8
+    _PINNED
+    | st.sampled_from(
+        [
+            AssistantMessage(CALL_A),
+            AssistantMessage(CALL_A, CALL_B),
+            ToolResultMessage(RESULT_A),
+            ToolResultMessage(RESULT_B),
+            ToolResultMessage(RESULT_A, TextBlock(" ")),
+            ToolResultMessage(RESULT_A, TextBlock(""), RESULT_A),
+            AssistantMessage(),
+        ]
+    ),
+    max_size=8,
 )
 
 
+# Dropping the repeated result leaves the blank text after the results: no turn, so the added result answers 'b'.
+@example([AssistantMessage(CALL_A, CALL_B), ToolResultMessage(RESULT_A, TextBlock(""), RESULT_A)])
 @given(_CONVERSATIONS)
 def test_repair_fixes_every_fixable_problem_and_is_idempotent(conversation: list[Msg]) -> None:
     repaired = repair_conversation(conversation)
@@ -305,12 +319,15 @@ def test_the_errors_the_converters_raise_are_importable_beside_them() -> None:
         [UserMessage("q"), AssistantMessage(CALL_A, CALL_B, RESULT_A, TextBlock(""), RESULT_B)],
         [UserMessage("q"), AssistantMessage(CALL_A), AssistantMessage(TextBlock(" "), RESULT_A)],
         [UserMessage("q"), AssistantMessage(CALL_A, CALL_B), ToolResultMessage(RESULT_A, TextBlock(""), RESULT_B)],
+        # after a TOOL message's results: no turn either (in an assistant message it may carry an audio id)
+        [UserMessage("q"), AssistantMessage(CALL_A, CALL_B), ToolResultMessage(RESULT_A, TextBlock(" ")), ToolResultMessage(RESULT_B)],
     ],
-    ids=["between", "before", "in a tool message"],
+    ids=["between", "before", "in a tool message", "after, in a tool message"],
 )
 def test_blank_text_beside_results_parts_no_call_from_its_result(conversation: list[Msg]) -> None:
     assert validate_conversation(conversation) == []
     assert repair_conversation(conversation).changes == ()  # nothing to repair: the real results stay
+    assert [message for message in to_openai(conversation) if message["role"] == "user"] == [{"role": "user", "content": "q"}]
     assert to_openai(conversation) == to_openai(conversation, validate=False)
     written = to_anthropic(conversation)
     assert written == to_anthropic(conversation, validate=False)

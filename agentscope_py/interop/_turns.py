@@ -79,8 +79,8 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
     Blank text before or between a message's tool results is no turn: written, it would be an
     empty message between a call and its result, which both APIs refuse, and it says nothing (the
     writers leave it out, and the check and the repair must see the conversation they write).
-    After the results it stays a turn, which a writer may send for what the message carries (an
-    OpenAI audio answer's id)."""
+    After the results it is none either in a TOOL message; in an assistant message it stays a
+    turn, which a writer may send for what the message carries (an OpenAI audio answer's id)."""
     turns: list[Turn] = []
     for message_index, message in enumerate(messages):
         role = message.role
@@ -102,7 +102,7 @@ def split_turns(messages: Iterable[Msg]) -> list[Turn]:
             # an approval answer alone, between a call and its result).
             runs.append(Turn(run_kind, message_index, message, tuple(run), run_kind == own_kind))
         if len(runs) > 1 and any(turn.kind == "tool" for turn in runs):
-            last = runs[-1]
+            last = runs[-1] if role is MsgRole.ASSISTANT else None
             runs = [
                 turn
                 for turn in runs
