@@ -25,6 +25,7 @@ __all__ = ["EventLog"]
 #: The default seconds between keep-alives: half the default ``timeout`` of the resumable clients.
 KEEP_ALIVE = 15.0
 
+
 class EventLog:
     """The events of a stream being produced, kept for every client that follows it.
 
