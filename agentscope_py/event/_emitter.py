@@ -320,15 +320,14 @@ class Emitter:
         self.add(block.end, *block.args, metadata=metadata)
 
     def close_blocks(self) -> None:
-        """Close every block being streamed, in the order they opened: a tool result without a
-        state, so that it stays RUNNING, as a tool that did not finish."""
+        """Close every block being streamed, in the order they opened: a tool result RUNNING, as a
+        tool that did not finish (and as Java ends one that waits: to a Java client, an end without
+        a state is a finished tool)."""
         self.close_text()
         for call in self.open_calls.values():
             self.add_end(call)
         self.open_calls.clear()
         for call_id, result in self.open_results.items():
-            # RUNNING, as Java ends a result that waits: a Java client takes an end without a state
-            # for a finished tool.
             self.add(result.end, *result.args, ToolResultState.RUNNING)
             self.left_running.add(call_id)
         self.open_results.clear()
