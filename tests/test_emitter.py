@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import cast
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,7 +16,6 @@ from agentscope_py import (
     AgentResultEvent,
     AgentStartEvent,
     AllToolsDeniedEvent,
-    AnomalyKind,
     ArgumentTypeError,
     ArgumentValueError,
     AssistantMessage,
@@ -202,25 +200,17 @@ def test_a_result_ends_in_the_state_java_sends_and_comes_back_in_its_own(
     assert assemble(AgentEvent.from_json(event.to_json()) for event in events) == [msg]
 
 
-def test_a_bad_state_beside_a_result_is_reported_and_the_end_event_s_state_kept() -> None:
-    events = events_from_message(AssistantMessage(ToolUseBlock("c1", "f", {}), ToolResultBlock("c1", "f", TextBlock("ok"))))
-    events = [
-        attrs.evolve(event, metadata={"agentscope_block": {"state": "RUNNING"}, "k": 1})
-        if isinstance(event, ToolResultEndEvent)
-        else event
-        for event in events
-    ]
-    assembled = assemble(events)
-    (result,) = assembled[0].get_content_blocks(ToolResultBlock)
-    assert (result.state, result.metadata) == (ToolResultState.SUCCESS, {"k": 1})
+@pytest.mark.parametrize("state", [ToolResultState.SUCCESS, ToolResultState.RUNNING])
+@pytest.mark.parametrize("own", [{"note": 1}, "x", {"state": "RUNNING"}])
+def test_a_results_own_entry_under_the_carried_key_stays_its_metadata(state: ToolResultState, own: object) -> None:
+    # Only an entry holding a state alone is read as the one carried; anything else is the result's.
+    result = ToolResultBlock("c1", "f", TextBlock("ok"), {"agentscope_block": own, "k": 1}, state)
+    msg = AssistantMessage(ToolUseBlock("c1", "f", {}), result)
+    events = events_from_message(msg)
     [end] = [event for event in events if isinstance(event, ToolResultEndEvent)]
-    assert [(anomaly.kind, anomaly.event, anomaly.message.split(": ", 1)[1]) for anomaly in assembled.anomalies] == [
-        (
-            AnomalyKind.MALFORMED_EVENT,
-            end,
-            "a tool result's state must be one of ['denied', 'error', 'interrupted', 'running', 'success'], got 'RUNNING'",
-        )
-    ]
+    assert end.state is state  # nothing carried beside it: a RUNNING one goes as it is
+    assembled = assemble(events, strict=True)
+    assert assembled == [msg] and assembled.anomalies == ()
 
 
 def test_blocks_that_no_event_streams_travel_whole_in_a_custom_event() -> None:

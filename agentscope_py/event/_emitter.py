@@ -458,8 +458,9 @@ def _as_java_ends(block: ToolResultBlock) -> tuple[ToolResultState, Mapping[str,
     """The state and metadata of ``block``'s end event.  A result is RUNNING until a tool says
     otherwise, and Java's agent ends a finished one in the state it works out, as here: RUNNING
     on the wire means a suspended tool, to Java's clients (its AG-UI bridge drops the output).
-    The state the block holds travels beside it, for this package's assembler."""
-    if block.state is not ToolResultState.RUNNING or block.is_suspended:
+    The state the block holds travels beside it, for this package's assembler; but as it is, when
+    the result's own metadata has an entry where it would go."""
+    if block.state is not ToolResultState.RUNNING or block.is_suspended or BLOCK_KEY in block.metadata:
         return block.state, block.metadata
     failed = any(type(item) is TextBlock and item.text.startswith("[ERROR]") for item in block.output)
     stated = ToolResultState.ERROR if failed else ToolResultState.SUCCESS

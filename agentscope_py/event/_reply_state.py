@@ -212,6 +212,10 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 _RESULT_STATES = {state.value: state for state in ToolResultState}
 
 
+def _holds_state_only(extras: object) -> bool:
+    return isinstance(extras, Mapping) and len(extras) == 1 and isinstance(extras.get("state"), str)
+
+
 class ToolCallAccumulator(_StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
@@ -319,23 +323,18 @@ class ToolResultAccumulator(BlockAccumulator):
 
     def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
         # As Java sends it: a result block's metadata is the metadata of its start and end events,
-        # but for the entry a stream of this package carries beside it.
+        # but for the state a stream of this package carries beside it: an entry of that shape
+        # only, so that anything else under the key is the result's own metadata.
         if not metadata:
             return []
-        if BLOCK_KEY not in metadata:
+        extras = metadata.get(BLOCK_KEY)
+        held = _RESULT_STATES.get(extras["state"]) if _holds_state_only(extras) else None
+        if held is None:
             self.metadata.update(metadata)
-            self.built = None
-            return []
-        self.metadata.update((key, value) for key, value in metadata.items() if key != BLOCK_KEY)
-        return BlockAccumulator.take_metadata(self, metadata)
-
-    def _take(self, extras: Mapping[str, Any]) -> list[str]:
-        if "state" not in extras:
-            return []
-        state = _RESULT_STATES.get(extras["state"]) if isinstance(extras["state"], str) else None
-        if state is None:
-            return [f"a tool result's state must be one of {sorted(_RESULT_STATES)}, got {shown(extras['state'])}"]
-        self.held = state
+        else:
+            self.held = held
+            self.metadata.update((key, value) for key, value in metadata.items() if key != BLOCK_KEY)
+        self.built = None
         return []
 
     def _build(self) -> ToolResultBlock:
