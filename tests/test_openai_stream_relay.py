@@ -173,6 +173,15 @@ def test_the_events_of_the_sdks_stream_are_relayed_as_their_chunks() -> None:
         assert reply.message.__replace__(id=expected.message.id, timestamp=expected.message.timestamp) == expected.message
     with pytest.raises(DecodeError, match=r"^expected a chat\.completion\.chunk object, got null$"):
         OpenAIStreamRelay(ReplyEmitter()).feed({"type": "chunk"})
+    # Only the SDK's events: an error, or a Responses API event, is no chunk, and not skipped as one.
+    others: list[dict[str, Any]] = [
+        {"type": "error", "error": {"message": "overloaded"}},
+        {"type": "response.output_text.delta", "delta": "x"},
+        {"type": []},
+    ]
+    for other in others:
+        with pytest.raises(DecodeError, match="missing required key 'choices'"):
+            OpenAIStreamRelay(ReplyEmitter()).feed(other)
 
 
 def test_a_refusal_is_the_messages_text_as_from_openai_response_reads_it() -> None:

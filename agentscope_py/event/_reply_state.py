@@ -212,8 +212,13 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 _RESULT_STATES = {state.value: state for state in ToolResultState}
 
 
-def _holds_state_only(extras: object) -> bool:
-    return isinstance(extras, Mapping) and len(extras) == 1 and isinstance(extras.get("state"), str)
+def _held_state(extras: object) -> ToolResultState | None:
+    """The state a stream carries beside a tool result's metadata: an entry holding a state alone."""
+    if isinstance(extras, Mapping) and len(extras) == 1:
+        state = extras.get("state")
+        if isinstance(state, str):
+            return _RESULT_STATES.get(state)
+    return None
 
 
 class ToolCallAccumulator(_StreamedText):
@@ -327,8 +332,7 @@ class ToolResultAccumulator(BlockAccumulator):
         # only, so that anything else under the key is the result's own metadata.
         if not metadata:
             return []
-        extras = metadata.get(BLOCK_KEY)
-        held = _RESULT_STATES.get(extras["state"]) if _holds_state_only(extras) else None
+        held = _held_state(metadata.get(BLOCK_KEY))
         if held is None:
             self.metadata.update(metadata)
         else:

@@ -350,7 +350,8 @@ def _whole_call(call: _Call) -> dict[str, Any]:
 def _chunk(chunk: Any) -> dict[str, Any] | None:
     """``chunk`` as a JSON object; ``None`` for one to skip (Azure's content filter notices, and the
     events the SDK's ``stream()`` derives from the chunks)."""
-    if _field(chunk, "object") is None and isinstance(kind := _field(chunk, "type"), str):
+    kind = _field(chunk, "type")
+    if _field(chunk, "object") is None and isinstance(kind, str) and kind in _STREAM_EVENTS:
         # An event of client.chat.completions.stream(...): "chunk" holds one (taken before its
         # snapshot of the whole answer so far is read); the others ("content.delta" …) repeat it.
         if kind != "chunk":
@@ -373,6 +374,17 @@ def _chunk(chunk: Any) -> dict[str, Any] | None:
     if kind is not None and kind != "chat.completion.chunk":
         raise DecodeError(f"expected a chat.completion.chunk, got {elided(str(kind))}", "object")
     return dict(plain)
+
+
+# The events of the SDK's ChatCompletionStream: anything else with a "type" is no chunk, and is
+# refused as one.
+_STREAM_EVENTS = frozenset(
+    {
+        "chunk",
+        *(f"{part}.{step}" for part in ("content", "refusal", "tool_calls.function.arguments") for step in ("delta", "done")),
+        *(f"logprobs.{part}.{step}" for part in ("content", "refusal") for step in ("delta", "done")),
+    }
+)
 
 
 def _field(value: Any, name: str) -> Any:
