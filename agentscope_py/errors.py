@@ -54,7 +54,7 @@ class RoleContentError(AgentScopeError, ValueError):
     The message names the role, the block class and its index, e.g.
     ``SYSTEM message may only contain text blocks, got ToolUseBlock at content[1]``.
     ``path`` locates that block, as :class:`DecodeError`'s does a value: ``content[1]``,
-    and in a decoded document from its root (``message.content[1]``, ``[2].content[1]``).
+    and in a decoded document from its root (``result.content[1]``, ``[2].content[1]``).
     """
 
     def __init__(self, message: str, path: str = "") -> None:

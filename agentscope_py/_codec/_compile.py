@@ -30,6 +30,7 @@ from ._registry import (
     ENCODERS,
     TAG_TABLES,
     TYPED_DECODERS,
+    TYPED_LOCK,
     UNIONS,
     WRITERS,
     Decoder,
@@ -43,12 +44,12 @@ __all__ = ["construct_statements", "field_default", "register", "register_union"
 
 def register(*specs: WireClass) -> None:
     """Make ``specs`` encodable and decodable; a class registered again is replaced."""
-    TYPED_DECODERS.clear()  # made from the declarations, which this changes
     for spec in specs:
         CLASSES[spec.cls] = spec
         ENCODERS[spec.cls] = _compile_encoder(spec)
         WRITERS[spec.cls] = _compile_writer(spec)
         CLASS_DECODERS[spec.cls] = DECODERS[spec.cls] = _compile_decoder(spec)
+    _forget_typed_decoders()
 
 
 def register_union(union: WireUnion) -> None:
@@ -58,7 +59,6 @@ def register_union(union: WireUnion) -> None:
     if missing:
         raise TypeError(f"register the members of the {union.base.__name__} union first: {', '.join(missing)}")
     UNIONS[union.base] = union
-    TYPED_DECODERS.clear()
     decode = _union_decoder(union)
     for tag, member in union.members.items():
         # A member's own tag, which it is written with, rather than one of its legacy aliases.
@@ -70,6 +70,14 @@ def register_union(union: WireUnion) -> None:
         TAG_TABLES[union.base] = (union.key, {tag: CLASS_DECODERS[cls] for tag, cls in union.members.items()})
     else:
         TAG_TABLES.pop(union.base, None)
+    _forget_typed_decoders()
+
+
+def _forget_typed_decoders() -> None:
+    """Empty the typed decoders, made from the declarations a registration has just changed; once
+    any being made from the ones before is done (it holds the lock), so that it does not stay."""
+    with TYPED_LOCK:
+        TYPED_DECODERS.clear()
 
 
 # -- decoding by tag ------------------------------------------------------------------

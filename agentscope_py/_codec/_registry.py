@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,6 +21,7 @@ __all__ = [
     "ENCODERS",
     "TAG_TABLES",
     "TYPED_DECODERS",
+    "TYPED_LOCK",
     "UNIONS",
     "WRITERS",
     "Decoder",
@@ -79,3 +81,6 @@ UNIONS: dict[type, WireUnion] = {}
 #: Class → its typed decoder (msgspec; ``None``: its documents take the generic path), made by
 #: ``_typed`` on first use from the declarations: emptied by every registration, which may change them.
 TYPED_DECODERS: dict[type, Callable[[str | bytes, Context], Any] | None] = {}
+#: Held while a typed decoder is made (which registers a module for a moment: one at a time) and
+#: while a registration empties the table, so that none made from the declarations it replaced stays.
+TYPED_LOCK = threading.Lock()

@@ -18,7 +18,6 @@ out: documents of it, or holding it, go the generic way.
 from __future__ import annotations
 
 import sys
-import threading
 import types
 import typing
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from .._frozen import EMPTY, FrozenDict
 from ..errors import AgentScopeError
 from ._compile import construct_statements, field_default
 from ._kinds import Bool, CodeGen, Enum, Float, Int, JsonObject, JsonValue, Kind, ListOf, Nested, Str
-from ._registry import CLASSES, TYPED_DECODERS, UNIONS
+from ._registry import CLASSES, TYPED_DECODERS, TYPED_LOCK, UNIONS
 from ._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._values import Context, freeze, freeze_object
 
@@ -52,20 +51,16 @@ class _Unsupported(Exception):
 _SCALARS: dict[type, str] = {Str: "str", Int: "int", Float: "float", Bool: "bool", JsonValue: "Any"}
 
 
-# Making a decoder registers a module for a moment (see ``_Generator.decoder``): one at a time.
-_MAKING = threading.Lock()
-
-
 def typed_decoder(cls: type) -> TypedDecoder | None:
     """The typed decoder of ``cls`` (a registered class or union base), made on first use; ``None``
     when its documents, or documents nested in them, have a shape the structs cannot mirror."""
-    with _MAKING:
+    with TYPED_LOCK:
         if cls not in TYPED_DECODERS:
             try:
                 TYPED_DECODERS[cls] = _Generator().decoder(cls)
             except _Unsupported:
                 TYPED_DECODERS[cls] = None
-    return TYPED_DECODERS[cls]
+        return TYPED_DECODERS[cls]  # read under the lock: a registration empties the table
 
 
 def _union_of(cls: type) -> WireUnion | None:
