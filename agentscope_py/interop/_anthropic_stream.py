@@ -24,7 +24,7 @@ from .._shown import elided
 from .._tool_arguments import parse_tool_arguments
 from ..errors import ArgumentTypeError, DecodeError, StreamError, UnsupportedContentError
 from ..event import AgentEvent, ReplyEmitter
-from ._common import json_copy, nesting_guard, req_object, sdk_json
+from ._common import field_of, json_copy, nesting_guard, req_object, sdk_json
 from ._relay import AnswerRelay
 from ._responses import anthropic_usage, from_anthropic_response
 
@@ -359,7 +359,7 @@ class AnthropicStreamRelay(AnswerRelay):
 
 def _peek(event: object) -> str | None:
     """The type of ``event`` as given, without reading the rest of it."""
-    kind = event.get("type") if isinstance(event, Mapping) else getattr(event, "type", None)
+    kind = field_of(event, "type")
     return kind if isinstance(kind, str) else None
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "as_message_list",
     "block_as_text",
     "check_policy",
+    "field_of",
     "file_id_hint",
     "in_message",
     "nesting_guard",
@@ -140,6 +141,12 @@ def as_message_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
                 f"messages[{index}] has no role; give it one (UserMessage, AssistantMessage, …) to convert it"
             )
     return out
+
+
+def field_of(value: object, name: str) -> Any:
+    """The field ``name`` of a dict or of an SDK object, read without converting the rest of it
+    (``None`` when it has none)."""
+    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
 
 
 def sdk_json(value: object) -> object:

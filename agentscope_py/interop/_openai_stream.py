@@ -22,7 +22,7 @@ from .._shown import elided, shown
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ..event import AgentEvent, ReplyEmitter
-from ._common import json_copy, nesting_guard, req_object, sdk_json
+from ._common import field_of, json_copy, nesting_guard, req_object, sdk_json
 from ._relay import AnswerRelay
 from ._responses import from_openai_response, openai_usage
 
@@ -350,13 +350,13 @@ def _whole_call(call: _Call) -> dict[str, Any]:
 def _chunk(chunk: Any) -> dict[str, Any] | None:
     """``chunk`` as a JSON object; ``None`` for one to skip (Azure's content filter notices, and the
     events the SDK's ``stream()`` derives from the chunks)."""
-    kind = _field(chunk, "type")
-    if _field(chunk, "object") is None and isinstance(kind, str) and kind in _STREAM_EVENTS:
+    kind = field_of(chunk, "type")
+    if field_of(chunk, "object") is None and isinstance(kind, str) and kind in _STREAM_EVENTS:
         # An event of client.chat.completions.stream(...): "chunk" holds one (taken before its
         # snapshot of the whole answer so far is read); the others ("content.delta" …) repeat it.
         if kind != "chunk":
             return None
-        chunk = _field(chunk, "chunk")
+        chunk = field_of(chunk, "chunk")
     plain = as_plain(sdk_json(chunk))
     if not isinstance(plain, Mapping):
         if isinstance(plain, (str, bytes)):
@@ -385,10 +385,6 @@ _STREAM_EVENTS = frozenset(
         *(f"logprobs.{part}.{step}" for part in ("content", "refusal") for step in ("delta", "done")),
     }
 )
-
-
-def _field(value: Any, name: str) -> Any:
-    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
 
 
 class _Text(list[str]):
