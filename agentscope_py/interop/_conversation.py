@@ -21,7 +21,7 @@ from .._role_messages import ToolResultMessage
 from .._problems import ConversationProblem, ProblemKind
 from ..errors import ConversationError
 from ._common import as_message_list
-from ._turns import blank_after_results, says_nothing, split_turns
+from ._turns import blank_after_results, holding_results, says_nothing, split_turns
 
 __all__ = [
     "ConversationProblem",
@@ -141,7 +141,7 @@ def _scan(
 
     previous = None  # the kind of the turn before
     turns = split_turns(messages)
-    split = {turn.message_index for turn in turns if turn.kind == "tool"}
+    split = holding_results(turns)
     for turn in turns:
         if not as_written and blank_after_results(turn, split):
             continue

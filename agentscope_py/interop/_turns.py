@@ -21,7 +21,7 @@ from .._blocks import ContentBlock, TextBlock, ToolResultBlock
 from .._enums import MsgRole
 from .._messages import Msg
 
-__all__ = ["Turn", "TurnKind", "blank_after_results", "says_nothing", "split_turns"]
+__all__ = ["Turn", "TurnKind", "blank_after_results", "holding_results", "says_nothing", "split_turns"]
 
 TurnKind = Literal["system", "user", "assistant", "tool"]
 
@@ -61,10 +61,15 @@ def says_nothing(blocks: Iterable[ContentBlock]) -> bool:
     return all(isinstance(block, TextBlock) and not block.text.strip() for block in blocks)
 
 
+def holding_results(turns: Iterable[Turn]) -> set[int]:
+    """The indices of the messages whose tool results ``turns`` split out of them."""
+    return {turn.message_index for turn in turns if turn.kind == "tool"}
+
+
 def blank_after_results(turn: Turn, split: Container[int]) -> bool:
-    """Whether ``turn`` is blank text after the tool results of its message (one of ``split``, the
-    messages with results).  Written alone it would be an empty assistant message, which the APIs
-    refuse: a writer leaves it out unless it carries something else (an OpenAI audio id)."""
+    """Whether ``turn`` is blank text after the tool results of its message (one of ``split``, what
+    :func:`holding_results` gives).  Written alone it would be an empty assistant message, which the
+    APIs refuse: a writer leaves it out unless it carries something else (an OpenAI audio id)."""
     return (
         turn.kind == "assistant"
         and bool(turn.blocks)

@@ -44,7 +44,7 @@ from ._common import (
     in_message,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
-from ._turns import Turn, blank_after_results, says_nothing, split_turns
+from ._turns import Turn, blank_after_results, holding_results, says_nothing, split_turns
 
 __all__ = ["from_anthropic", "to_anthropic"]
 
@@ -77,7 +77,7 @@ def to_anthropic(
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()
-    split = {turn.message_index for turn in turns if turn.kind == "tool"}
+    split = holding_results(turns)
     left_out: set[tuple[int, int]] = set()
     for turn in turns:
         if turn.kind == "system" and groups and says_nothing(block for _, block in turn.blocks):

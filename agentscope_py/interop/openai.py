@@ -39,7 +39,7 @@ from ._common import (
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
 from ._openai_read import ANSWER_FIELDS, FMT, from_openai
-from ._turns import Turn, blank_after_results, split_turns
+from ._turns import Turn, blank_after_results, holding_results, split_turns
 
 __all__ = ["from_openai", "to_openai"]
 
@@ -64,7 +64,7 @@ def to_openai(
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(conversion, {turn.message_index for turn in turns if turn.kind == "tool"})
+    writer = _Writer(conversion, holding_results(turns))
     out: list[dict[str, Any]] = []
     written: set[int] = set()
     holding: set[int] = set()
