@@ -187,16 +187,16 @@ def _parsed_and_decoded(
     decode_value: Callable[[Decoder, type[_T], Any, Context], _R], cls: type[_T], text: str | bytes, limits: DecodeLimits
 ) -> _R:
     """``text`` parsed, then decoded by ``decode_value`` with ``cls``'s decoder."""
-    decode = _decoder(cls)
+    decode = DECODERS.get(cls) or _decoder(cls)
+    data = _json.loads(text)
+    exact = _EXACT_CONTEXTS.get(limits.max_depth) or _context(limits.max_depth, False)
+    if not _json.loads_inexact:
+        return decode_value(decode, cls, data, exact)
     try:
-        return decode_value(decode, cls, _json.loads(text), _context(limits.max_depth, _json.loads_inexact))
-    except _json.InexactNumber:  # orjson read a big integer as a float: read it exactly
-        return decode_value(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
-    except DecodeError:
-        if not _json.loads_inexact:
-            raise
-        # The error may quote a big integer orjson read as a float: say it as the exact reader does.
-        return decode_value(decode, cls, _json.loads_exactly(text), _context(limits.max_depth, False))
+        return decode_value(decode, cls, data, _context(limits.max_depth, True))
+    except (_json.InexactNumber, DecodeError):
+        # orjson read a big integer as a float, which the error may quote: read the text exactly.
+        return decode_value(decode, cls, _json.loads_exactly(text), exact)
 
 
 def _too_large(text: str | bytes, limits: DecodeLimits) -> DecodeError:

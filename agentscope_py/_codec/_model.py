@@ -118,7 +118,8 @@ register(
         tag=ToolResultBlock.type,
     ),
 )
-_BLOCKS = (TextBlock, ThinkingBlock, DataBlock, ImageBlock, AudioBlock, VideoBlock, HintBlock, ToolUseBlock, ToolResultBlock)
+# The decoder tries the tags in this order: the blocks most messages hold first.
+_BLOCKS = (TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock, DataBlock, ImageBlock, AudioBlock, VideoBlock, HintBlock)
 register_union(WireUnion(ContentBlock, "type", {cls.type: cls for cls in _BLOCKS}))
 
 
