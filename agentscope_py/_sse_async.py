@@ -130,10 +130,28 @@ class AsyncResumableEventStream(ResumableClient):
                         raise StreamConnectionError(f"{self.url}: {error}") from error
                     except (httpx.TransportError, OSError) as error:
                         request_fault = isinstance(error, (httpx.UnsupportedProtocol, httpx.LocalProtocolError))
+                        target = _redirect_target(error, self._url) if request_fault else None
+                        if target is not None:  # the server's answer, as a loop of redirects is
+                            raise StreamConnectionError(
+                                f"{self.url}: the server redirected the request to {target}, which cannot be "
+                                f"followed: {error}"
+                            ) from error
                         cause = reading.dropped(error, request_fault)
                     await anyio.sleep(reading.retry_delay(cause))
         finally:
             reading.close()
+
+
+def _redirect_target(error: httpx.TransportError | OSError, sent: httpx.URL) -> httpx.URL | None:
+    """Where a redirect the client followed led, when ``error`` is about that request rather than
+    the one sent to ``sent``; ``None`` when it is about that one."""
+    if not isinstance(error, httpx.TransportError):
+        return None
+    try:
+        url = error.request.url
+    except RuntimeError:  # raised without its request
+        return None
+    return None if url == sent else url
 
 
 class AsyncEventIteration:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import time
 from collections.abc import Generator, Iterator
+from typing import BinaryIO
 
 from ._sse_resume import Reading, ResumableClient
 from .errors import StreamConnectionError
@@ -98,6 +99,10 @@ class ResumableEventStream(ResumableClient):
         """Send the GET; the response to read (204: the server says the stream is over)."""
         connection.request("GET", self._target, headers=self._request_headers())
         response = connection.getresponse()
+        # http.client skips 100 Continue only.  Any other interim answer (103 Early Hints, from a CDN)
+        # comes before the answer on the same connection, and a client reads on to it (RFC 9110, 15.2).
+        while 100 < response.status < 200 and response.status != 101:
+            response = _answer_after(response)
         if response.status == 204:
             return response
         refusal = self._refusal(
@@ -110,3 +115,22 @@ class ResumableEventStream(ResumableClient):
             response.close()
             raise refusal
         return response
+
+
+class _Buffered:
+    """What an ``HTTPResponse`` reads from (``makefile``): the reader an interim answer was read
+    with, which holds what it has buffered of the answer after it."""
+
+    def __init__(self, reader: BinaryIO) -> None:
+        self._reader = reader
+
+    def makefile(self, mode: str) -> BinaryIO:
+        return self._reader
+
+
+def _answer_after(interim: http.client.HTTPResponse) -> http.client.HTTPResponse:
+    reader = interim.fp
+    interim.fp = None  # type: ignore[assignment]  # the answer's now: the interim one, collected, would close it
+    answer = http.client.HTTPResponse(_Buffered(reader), method="GET")  # type: ignore[arg-type]
+    answer.begin()
+    return answer

@@ -15,6 +15,8 @@ import threading
 from collections.abc import AsyncGenerator, Generator, Iterable, Iterator
 
 from ._checks import check_float, check_optional_str, describe
+from ._shown import elided
+from ._sse_request import sent_back_as_is
 from ._sse_write import check_sse_id, encode_comment, encoded_event, retry_field
 from .errors import ArgumentTypeError, ArgumentValueError, StreamError
 from .event import AgentEvent
@@ -86,6 +88,13 @@ class EventLog:
                     check_sse_id(event.id)
                 except ArgumentValueError as error:
                     raise ArgumentValueError(f"EventLog.add: the event at [{index}] cannot be sent: {error}") from None
+                if not sent_back_as_is(event.id):
+                    # The log would never find the id a client resumes with, and would send it everything again.
+                    raise ArgumentValueError(
+                        f"EventLog.add: the event at [{index}] has the id {elided(event.id)}, which a client cannot "
+                        "send back to resume after it (a client sends no id holding a control character, and drops "
+                        "the spaces and tabs around one); give the event an id without them"
+                    )
         with self._changed:
             if self._closed:
                 raise StreamError("this EventLog is closed: start a new one for the next stream")

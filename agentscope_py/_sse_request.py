@@ -14,7 +14,7 @@ from ._checks import describe
 from ._json import has_lone_surrogate
 from .errors import ArgumentTypeError, ArgumentValueError
 
-__all__ = ["check_last_event_id", "header_event_id", "parse_url", "request_headers"]
+__all__ = ["check_last_event_id", "header_event_id", "parse_url", "request_headers", "sent_back_as_is"]
 
 # Asked for on every request, unless the caller's headers name them (in any case).  Identity: a
 # compressed body would parse as no event (http.client asks for it unasked; httpx asks for gzip).
@@ -145,6 +145,12 @@ def header_event_id(event_id: str) -> bytes | None:
         return None
     # UTF-8, as browsers send it: as text, HTTP would send Latin-1, and fail on "事件-3".
     return event_id.strip(" \t").encode() or None
+
+
+def sent_back_as_is(event_id: str) -> bool:
+    """Whether a client resuming after ``event_id`` sends it back unchanged as ``Last-Event-ID``
+    (``event_id`` holds no lone surrogate)."""
+    return header_event_id(event_id) == event_id.encode()
 
 
 def _header_bytes(value: object, arg: str) -> bytes:

@@ -108,6 +108,9 @@ class ResumableClient:
         self.url = url
         self.last_event_id: str = last_event_id or ""
         self.reconnects: int = 0
+        # The ids of the events yielded, by every iteration: a server that starts over (it ignores
+        # Last-Event-ID, or restarted) replays them to the next iteration too.
+        self._yielded: set[str] = set()
         self._timeout = timeout
         self._max_retries = max_retries
         self._delay = retry_delay
@@ -154,11 +157,10 @@ class ResumableClient:
 
 
 class Reading:
-    """One iteration of a client: the events it yielded, and how its connections went."""
+    """One iteration of a client: how its connections went."""
 
     def __init__(self, client: ResumableClient) -> None:
         self._client = client
-        self._seen: set[str] = set()  # ids already yielded: a server may replay them after a reconnection
         self._fruitless = 0  # connections in a row that brought no new event
         self._delivered = False  # whether any connection brought an event: the stream works, but never stops
         self._progressed = False  # whether this connection brought a new event
@@ -188,9 +190,9 @@ class Reading:
                 continue
             event = decode_event(message, client._limits)
             if event.id is not None:
-                if event.id in self._seen:
+                if event.id in client._yielded:
                     continue
-                self._seen.add(event.id)
+                client._yielded.add(event.id)
                 # An event without an id cannot be told from its replay: it is yielded, but only an
                 # event never seen before shows the stream moving on.
                 self._progressed = True

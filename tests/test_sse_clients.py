@@ -161,6 +161,18 @@ def test_without_last_event_id_support_the_client_drops_the_replayed_events(clie
     assert received == EVENTS
 
 
+def test_an_iteration_after_a_break_drops_the_events_an_earlier_one_yielded(client: Reader) -> None:
+    # A server that starts over (it ignores Last-Event-ID, or restarted) replays them to the next one too.
+    state = StreamServer(EVENTS, honour_last_event_id=False)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        first = client.read_first(stream, 2)
+        rest = client.read(stream)
+    assert first == EVENTS[:2]
+    assert rest == EVENTS[2:]
+    assert state.last_event_ids == [None, EVENTS[1].id]
+
+
 def test_a_stream_without_an_end_event_ends_when_the_server_answers_204(client: Reader) -> None:
     events = EVENTS[1:-1]  # no AgentStart/AgentEnd: the client cannot know where the reply ends
     state = StreamServer(events, cuts=2, seed=3)
@@ -261,6 +273,21 @@ def test_a_response_that_is_not_an_event_stream_is_not_retried(client: Reader) -
         with pytest.raises(StreamConnectionError, match="text/event-stream"):
             client.read(client.make(state.url, timeout=TIMEOUT, retry_delay=0.001))
     assert len(state.last_event_ids) == 1
+
+
+@pytest.mark.parametrize(
+    "interim",
+    [b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n" * 2, b"HTTP/1.1 102 Processing\r\n\r\n"],
+    ids=["103-twice", "102"],
+)
+def test_interim_answers_before_the_stream_are_read_past(client: Reader, interim: bytes) -> None:
+    # RFC 9110, 15.2: a client reads past any 1xx answer to the one that follows (a CDN sends 103).
+    events = [*EVENTS[:5], EVENTS[-1]]
+    body = "".join(map(encode_event, events)).encode()
+    with serve_raw(interim + b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + body) as server:
+        stream = client.make(server.url, timeout=TIMEOUT, max_retries=0)
+        assert client.read(stream) == events
+    assert stream.reconnects == 0
 
 
 @pytest.mark.parametrize(
@@ -852,6 +879,19 @@ def test_what_the_httpx_client_cannot_send_or_follow_is_not_retried() -> None:
     with pytest.raises(StreamConnectionError, match=r"^http://127.0.0.1:9/x: Exceeded maximum allowed redirects"):
         asyncio.run(read(httpx.AsyncClient(transport=httpx.MockTransport(moved), follow_redirects=True)))
     assert len(requests) == 21
+
+    # A redirect to where httpx cannot go: the server's answer too, not the caller's request.
+    with serve_raw(b"HTTP/1.1 302 Found\r\nLocation: ftp://example.invalid/x\r\nContent-Length: 0\r\n\r\n") as moved_away:
+
+        async def read_redirected() -> None:
+            async with httpx.AsyncClient(follow_redirects=True) as http:
+                [event async for event in AsyncResumableEventStream(moved_away.url, client=http, retry_delay=0.001)]
+
+        with pytest.raises(
+            StreamConnectionError,
+            match=r"^http://127.0.0.1:\d+/: the server redirected the request to ftp://example.invalid/x, which cannot be followed",
+        ):
+            asyncio.run(read_redirected())
 
 
 def test_a_closed_httpx_client_is_refused_when_the_stream_is_read() -> None:

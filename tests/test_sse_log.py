@@ -147,6 +147,11 @@ def test_add_and_follow_check_their_arguments() -> None:
         unsendable = attrs.evolve(PART[1], id=id)
         with pytest.raises(ArgumentValueError, match=rf"^EventLog.add: the event at \[1\] cannot be sent: an SSE id cannot contain {why}"):
             log.add([PART[0], unsendable])
+    # One a client cannot send back as it is: the log would never find where that client stopped.
+    for id in [" e2", "e2\t", "e\x01", ""]:
+        unreturnable = attrs.evolve(PART[1], id=id)
+        with pytest.raises(ArgumentValueError, match=r"^EventLog.add: the event at \[1\] has the id .*, which a client cannot send back"):
+            log.add([PART[0], unreturnable])
     assert log.events == ()
     with pytest.raises(ArgumentTypeError, match="EventLog.follow last_event_id must be a str or None"):
         log.follow(5)  # type: ignore[arg-type]
