@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 import attrs
@@ -38,7 +39,15 @@ from agentscope_py import (
     UserMessage,
     VideoBlock,
 )
-from agentscope_py.interop import ConversionNote, agentflow, from_agentflow, from_openai, to_agentflow
+from agentscope_py.interop import (
+    ConversionNote,
+    agentflow,
+    from_agentflow,
+    from_openai,
+    from_vercel_ai,
+    to_agentflow,
+    to_vercel_ai,
+)
 from agentscope_py.interop._frameworks import json_text as output_as_text
 
 SEEDS = seed("agentflow_seed.json")
@@ -82,6 +91,24 @@ def test_edited_metadata_that_keeps_no_block_object_writes_no_block(kept: object
                     UserMessage("hi", metadata={"agentflow": {"blocks": {"0": kept}}})):
         (written,) = to_agentflow([message])
         assert written["content"] == [{"type": "text", "text": "hi"}]
+
+
+@pytest.mark.parametrize(
+    ("write", "read"), [(to_agentflow, from_agentflow), (to_vercel_ai, from_vercel_ai)], ids=["agentflow", "vercel_ai"]
+)
+def test_a_local_time_the_clock_skips_comes_back_an_hour_later(
+    monkeypatch: pytest.MonkeyPatch, write: Callable[[list[Msg]], Any], read: Callable[[Any], list[Msg]]
+) -> None:
+    # As the docs say: in New York 02:30 on 2024-03-10 never happens, so no epoch time reads back as it.
+    monkeypatch.setenv("TZ", "EST5EDT,M3.2.0,M11.1.0")  # POSIX: no time zone database needed
+    time.tzset()
+    try:
+        for stamp, back in [("2024-03-10 02:30:00.000", "2024-03-10 03:30:00.000"), ("2024-11-03 01:30:00.000", None)]:
+            (message,) = read(write([UserMessage("x", id="u", timestamp=stamp)]))
+            assert message.timestamp == (back or stamp)  # the hour the clock repeats comes back as it was
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_python_side_ids_timestamps_and_names() -> None:

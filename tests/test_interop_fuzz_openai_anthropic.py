@@ -462,6 +462,14 @@ def test_a_policy_of_the_wrong_type_is_a_type_error_and_an_unknown_one_a_value_e
         write([UserMessage("hi")], on_unsupported="Drop")
 
 
+@pytest.mark.parametrize("write", [to_openai, to_anthropic])
+def test_validate_is_a_bool_not_anything_truthy(write: Writer) -> None:
+    # "no" from a config file would have validated, 0 would not have.
+    for wrong in ("no", 0, None):
+        with pytest.raises(ArgumentTypeError, match=rf"^{write.__name__} validate must be a bool, got"):
+            write([UserMessage("hi")], validate=wrong)
+
+
 @pytest.mark.parametrize("key", ["²", "9" * 5000], ids=["superscript", "past int's digit limit"])
 @pytest.mark.parametrize(("write", "fmt"), [(to_openai, "openai"), (to_anthropic, "anthropic")])
 def test_carried_part_positions_that_are_no_plain_number_are_ignored(write: Writer, fmt: str, key: str) -> None:

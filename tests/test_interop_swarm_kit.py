@@ -515,6 +515,9 @@ def test_since_reset_reads_only_what_follows_the_last_resque_or_flush() -> None:
     with pytest.raises(DecodeError) as info:
         from_swarm_kit([{**_BEFORE_RESET[0], "content": 1}, *_BEFORE_RESET], since_reset=True)
     assert info.value.path == "messages[0].content"
+    # A flag, not anything truthy: "false" from a query string would have dropped the history.
+    with pytest.raises(ArgumentTypeError, match=r"^from_swarm_kit since_reset must be a bool, got 'false' \(str\)"):
+        from_swarm_kit(payload, since_reset="false")  # type: ignore[arg-type]
 
 
 # -- bad input ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .._blocks import (
     ToolUseBlock,
 )
 from .._enums import ToolResultState
+from .._checks import check_bool
 from .._messages import (
     Msg,
 )
@@ -70,6 +71,7 @@ def to_anthropic(
     ``validate`` a conversation the API would reject with a 400 raises
     :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
+    validate = check_bool(validate, "to_anthropic validate")
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)

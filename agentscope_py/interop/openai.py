@@ -18,6 +18,7 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from .._checks import check_bool
 from .._messages import Msg
 from ._carry import (
     Carried,
@@ -61,6 +62,7 @@ def to_openai(
     (a tool call without its result, an orphan result, an empty assistant message)
     raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
+    validate = check_bool(validate, "to_openai validate")
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)

@@ -28,7 +28,7 @@ from .._blocks import (
 )
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
-from .._checks import check_optional_str
+from .._checks import check_bool, check_optional_str
 from .._reader import as_plain, at, item, json_kind, opt_list, req, req_dict, req_str
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
@@ -115,6 +115,7 @@ def from_swarm_kit(payload: Any, *, since_reset: bool = False) -> list[Msg]:
     Raises :class:`~agentscope_py.errors.DecodeError` naming the path of
     anything malformed (``messages[2].tool_calls[0].function.arguments``).
     """
+    since_reset = check_bool(since_reset, "from_swarm_kit since_reset")
     out: list[Msg[Any]] = []
     start = 0  # where the messages after the last reset marker begin in out
     # The run of tool messages being read: the path of its first and its results.  The TOOL message
