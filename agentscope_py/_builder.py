@@ -21,6 +21,7 @@ from typing_extensions import Self
 
 from ._checks import NestedTooDeeply, is_iterable_of_items
 from ._frozen import MAX_STORED_DEPTH
+from ._shown import shown
 from .errors import AgentScopeError, ArgumentTypeError
 
 __all__ = ["Builder", "FieldSetter"]
@@ -135,5 +136,5 @@ class Builder(Generic[_T]):
         return twin
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        fields = ", ".join(f"{k}={shown(v)}" for k, v in self._values.items())
         return f"{type(self).__name__}({fields})"

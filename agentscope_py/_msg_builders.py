@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, Generic, overload
 from typing_extensions import Never, Self, TypeVar
 
 from ._blocks import ContentBlock, TextBlock, ToolResultBlock
-from ._checks import Sentinel, check_enum, check_mapping, check_optional_str, check_str, describe, unordered_hint
+from ._checks import Sentinel, check_enum, check_mapping, check_optional_str, check_str, describe, unbuilt_hint, unordered_hint
 from ._content import normalize_content
 from ._enums import GENERATE_REASON_KEY, GenerateReason, MsgRole
 from ._frozen import EMPTY
 from ._ids import new_msg_id, new_msg_timestamp
+from ._shown import shown
 from ._usage import ChatUsage, check_optional_usage
 from .errors import ArgumentTypeError
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MessageBuilder", "MsgBuilder", "RoleMessageBuilder", "ToolResultMessageBuilder"]
 
-_M = TypeVar("_M", bound="Msg[Any]")
+_M = TypeVar("_M", bound="Msg[Any]", covariant=True)  # built, never taken: a builder of a subclass is one of Msg
 _B = TypeVar("_B", bound=ContentBlock)
 
 
@@ -131,9 +132,9 @@ class MessageBuilder(Generic[_M, _B]):
         role = "None" if self._role is None else self._role.name
         reason = "None" if self._generate_reason is None else self._generate_reason.name
         return (
-            f"{type(self).__name__}(msg_cls={self._msg_cls.__name__}, id={self._id!r}, name={self._name!r}, "
-            f"role={role}, content={tuple(self._content)!r}, metadata={self._metadata!r}, "
-            f"timestamp={self._timestamp!r}, usage={self._usage!r}, generate_reason={reason})"
+            f"{type(self).__name__}(msg_cls={self._msg_cls.__name__}, id={shown(self._id)}, name={shown(self._name)}, "
+            f"role={role}, content={shown(tuple(self._content))}, metadata={shown(self._metadata)}, "
+            f"timestamp={shown(self._timestamp)}, usage={self._usage!r}, generate_reason={reason})"
         )
 
 
@@ -177,10 +178,11 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
 
     __slots__ = ()
 
-    def __init__(self) -> None:
+    def __init__(self, msg_cls: type[ToolResultMessage] | None = None) -> None:
+        """``msg_cls``: the class to build, a subclass of ``ToolResultMessage`` (itself by default)."""
         from ._role_messages import ToolResultMessage
 
-        super().__init__(ToolResultMessage, MsgRole.TOOL)
+        super().__init__(ToolResultMessage if msg_cls is None else msg_cls, MsgRole.TOOL)
 
     @overload
     def result(self, block: ToolResultBlock, /) -> Self: ...
@@ -195,7 +197,7 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
         else:
             raise ArgumentTypeError(
                 "result() takes a ToolResultBlock or (tool_call_id, tool_name, result_text), "
-                f"got {', '.join(describe(a) for a in args) or 'nothing'}"
+                f"got {', '.join(describe(a) for a in args) or 'nothing'}{''.join(map(unbuilt_hint, args[:1]))}"
             )
         self._content.append(block)
         return self
@@ -212,7 +214,8 @@ class ToolResultMessageBuilder(RoleMessageBuilder["ToolResultMessage", ContentBl
         for index, block in enumerate(given):
             if not isinstance(block, ToolResultBlock):
                 raise ArgumentTypeError(
-                    f"results() takes ToolResultBlocks, got {describe(block)} at [{index}]; content(...) takes any block"
+                    f"results() takes ToolResultBlocks, got {describe(block)} at [{index}]"
+                    + (unbuilt_hint(block) or "; content(...) takes any block")
                 )
             results.append(block)
         self._content = results

@@ -117,7 +117,7 @@ class ToolResultMessage(_RolePinnedMsg[ContentBlock]):
     @classmethod
     def builder(cls) -> ToolResultMessageBuilder:  # type: ignore[override]
         """A builder with ``result(...)`` (appends) and ``results(...)`` (replaces)."""
-        return ToolResultMessageBuilder()
+        return ToolResultMessageBuilder(cls)
 
 
 PINNED: dict[MsgRole, type[_RolePinnedMsg[Any]]] = {

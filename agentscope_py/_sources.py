@@ -76,7 +76,7 @@ def _check_source(value: object, arg: str) -> Source:
     if isinstance(value, Source) and type(value) is not Source:
         return value
     raise ArgumentTypeError(
-        f"{arg} must be a URLSource or Base64Source, got {_checks.describe(value)}"
+        f"{arg} must be a URLSource or Base64Source, got {_checks.describe(value)}{_checks.unbuilt_hint(value)}"
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ._builder import Builder, FieldSetter
-from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, describe
+from ._checks import JAVA_INT_MAX, JAVA_INT_MIN, describe, unbuilt_hint
 from ._fields import checked_fields
 from ._serializable import JsonSerializable
 from .errors import ArgumentTypeError
@@ -67,7 +67,7 @@ def check_optional_usage(value: object, arg: str) -> ChatUsage | None:
     """``value`` if it is a ``ChatUsage`` or ``None``; else the error naming ``arg``."""
     if value is None or isinstance(value, ChatUsage):
         return value
-    raise ArgumentTypeError(f"{arg} must be a ChatUsage or None, got {describe(value)}")
+    raise ArgumentTypeError(f"{arg} must be a ChatUsage or None, got {describe(value)}{unbuilt_hint(value)}")
 
 
 def usage_from_map(value: Mapping[str, Any]) -> ChatUsage:

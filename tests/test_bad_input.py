@@ -188,6 +188,14 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
         lambda: RequireExternalExecutionEvent("r", [_of(ToolUseBlock.builder().id("c"))]), "; that is a builder: call .build() on it",
     ),
     (
+        "DataBlock.source", "must be a URLSource or Base64Source", "URLSourceBuilder(url='x') (URLSourceBuilder)",
+        lambda: DataBlock(_of(URLSource.builder().url("x"))), "; that is a builder: call .build() on it",
+    ),
+    (
+        "AssistantMessage.usage", "must be a ChatUsage or None", "ChatUsageBuilder() (ChatUsageBuilder)",
+        lambda: AssistantMessage.builder().usage(_of(ChatUsage.builder())), "; that is a builder: call .build() on it",
+    ),
+    (
         "Msg content[1]", CONTENT_ITEM, "<MsgRole.ASSISTANT: 'ASSISTANT'> (MsgRole)",
         lambda: Msg("hi", _of(MsgRole.ASSISTANT)),
         "; a role is not content: Msg takes it as role=..., and each role has its class (AssistantMessage(...))",

@@ -191,6 +191,9 @@ def test_a_missing_required_field_is_refused_at_build_saying_which_setter_to_cal
 def test_builder_repr_lists_the_values_set() -> None:
     assert repr(ToolUseBlock.builder().name("search")) == "ToolUseBlockBuilder(id=None, name='search')"
     assert repr(TextBlock.builder().text("hi")) == "TextBlockBuilder(text='hi')"
+    # Bounded, as the objects' own reprs are: an image as base64 is megabytes.
+    image = Base64Source.builder().media_type("image/png").data("A" * 1_000_000)
+    assert repr(image) == f"Base64SourceBuilder(media_type='image/png', data={'A' * 48!r}…(1,000,000 characters))"
 
 
 @pytest.mark.parametrize("depth", [None, 2_000])  # None: a dict that contains itself

@@ -50,6 +50,19 @@ def test_every_setter_sets_its_field() -> None:
     )
 
 
+def test_the_builder_of_a_subclass_builds_that_subclass() -> None:
+    class Said(UserMessage):
+        __slots__ = ()
+
+    class Answered(ToolResultMessage):
+        __slots__ = ()
+
+    assert type(Said.builder().text_content("hi").build()) is Said
+    answered = Answered.builder().result("call_1", "search", "found").build()
+    assert type(answered) is Answered and [block.id for block in answered.get_content_blocks(ToolResultBlock)] == ["call_1"]
+    assert type(ToolResultMessageBuilder().build()) is ToolResultMessage
+
+
 def test_an_empty_builder_builds_an_empty_message() -> None:
     msg = UserMessage.builder().build()
     assert (msg.name, msg.content, msg.metadata, msg.usage) == (None, (), {}, None)
@@ -274,6 +287,8 @@ def test_builder_repr_shows_what_was_set() -> None:
     assistant = AssistantMessage.builder().usage(ChatUsage(1, 2)).generate_reason(GenerateReason.TOOL_CALLS).timestamp("t")
     assert "timestamp='t', usage=ChatUsage(input_tokens=1, output_tokens=2, cached_tokens=0, time=0.0), " \
         "generate_reason=TOOL_CALLS)" in repr(assistant)
+    huge = UserMessage.builder().id("i" * 10_000).metadata({"k": "v" * 100_000}).content(TextBlock("t" * 100_000))
+    assert len(repr(huge)) < 500 and "(100,000 characters)" in repr(huge)
 
 
 # -- ToolResultMessage builder -------------------------------------------------------------
@@ -306,6 +321,8 @@ def test_tool_result_builder_results_replaces() -> None:
         builder.results({replaced[0]})  # mypy takes it: a set is an Iterable
     with pytest.raises(ArgumentTypeError, match=r"results\(\) takes ToolResultBlocks, got \{'a': .* \(dict\)$"):
         builder.results({"a": replaced[0]})  # type: ignore[dict-item]
+    with pytest.raises(ArgumentTypeError, match=r"got ToolResultBlockBuilder\(.*\) at \[0\]; that is a builder: call \.build\(\) on it$"):
+        builder.results(ToolResultBlock.builder())  # type: ignore[arg-type]
 
 
 def test_tool_result_builder_appends_after_content() -> None:
@@ -315,7 +332,12 @@ def test_tool_result_builder_appends_after_content() -> None:
 
 @pytest.mark.parametrize(
     ("args", "got"),
-    [((), "nothing"), (("call_1",), "'call_1' (str)"), ((TextBlock("x"),), "TextBlock(text='x') (TextBlock)")],
+    [
+        ((), "nothing"),
+        (("call_1",), "'call_1' (str)"),
+        ((TextBlock("x"),), "TextBlock(text='x') (TextBlock)"),
+        ((ToolResultBlock.builder(),), "ToolResultBlockBuilder(id=None, name=None) (ToolResultBlockBuilder); that is a builder: call .build() on it"),
+    ],
 )
 def test_tool_result_builder_result_refuses_other_arguments(args: tuple[Any, ...], got: str) -> None:
     builder: Any = ToolResultMessage.builder()

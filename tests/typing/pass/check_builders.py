@@ -79,6 +79,22 @@ assert_type(
 assert_type(ToolResultMessage.builder().id("m1").result(ToolResultBlock.text("x")), ToolResultMessageBuilder)
 assert_type(UserMessage.builder().content(TextBlock("a"), DataBlock(source)).usage(ChatUsage()).build(), UserMessage)
 
+
+
+# A builder of a role class is a builder of Msg, for code that passes builders around.
+def tagged(builder: MessageBuilder[Msg, ContentBlock]) -> Msg:
+    return builder.metadata({"turn": 1}).build()
+
+
+def said(builder: MessageBuilder[Msg, TextBlock]) -> Msg:
+    return builder.text_content("hi").build()
+
+
+assert_type(tagged(AssistantMessage.builder()), Msg)
+assert_type(tagged(ToolResultMessage.builder()), Msg)
+assert_type(said(SystemMessage.builder()), Msg)
+assert isinstance(tagged(AssistantMessage.builder().text_content("hi")), AssistantMessage)
+
 # block, source and usage builders
 assert_type(source, URLSource)
 assert_type(Base64Source.builder().media_type("image/png").data("AA==").build(), Base64Source)
