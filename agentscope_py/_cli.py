@@ -138,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="agentscope-py", description="agentscope_py, the message layer for LLM agents: a demo and the JSON Schema."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, title="commands", metavar="{demo,schema}")
+    # Not required=True: argparse would then say a command is missing before naming an option it
+    # does not know (`agentscope-py --bogus`).  A missing command is said below, in the same words.
+    commands = parser.add_subparsers(dest="command", title="commands", metavar="{demo,schema}")
     commands.add_parser(
         "demo", help="build and print a small conversation", description="Build and print a small conversation."
     )
@@ -161,6 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             args = parser.parse_args(argv)  # a usage error goes to stderr, whatever stdout is
+            if args.command is None:
+                parser.error("the following arguments are required: {demo,schema}")
         except SystemExit:  # --help and --version print, then exit
             try:
                 if sys.stdout is not None:

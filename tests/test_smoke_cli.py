@@ -116,6 +116,15 @@ def test_importing_the_main_module_runs_nothing() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@pytest.mark.parametrize("argv", [["--bogus"], ["-V"], ["--bogus", "demo"]])
+def test_an_unknown_option_is_named_with_or_without_a_command(argv: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentscope_py", *argv], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"error: unrecognized arguments: {argv[0]}\n")
+
+
 def test_unknown_command_exits_with_usage_error() -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["nonsense"])
