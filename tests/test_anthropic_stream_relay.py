@@ -605,6 +605,17 @@ def test_an_event_the_reply_refuses_leaves_the_relay_as_it_was() -> None:
             relay.feed(call)
     assert repr(relay) == "<AnthropicStreamRelay: 0 content blocks so far>"
     finished = ReplyEmitter()
+    # Refused after a block the stream left open (no content_block_stop): that block is sent all the same.
+    sent = list(reply.events)
+    relay = AnthropicStreamRelay(reply)
+    sent += relay.feed(_start())
+    sent += relay.feed(_block(0, {"type": "redacted_thinking", "data": "ENC"})[0])
+    with pytest.raises(ArgumentValueError, match="the tool call 'toolu_1' was closed"):
+        relay.feed({**call, "index": 1})
+    sent += relay.feed(_block(1, {"type": "text", "text": ""})[0])
+    sent += relay.end() + reply.finish()
+    assert assemble(sent) == [reply.message]
+    assert len(reply.message.get_content_blocks(ThinkingBlock)) == 1
     relay = AnthropicStreamRelay(finished)
     relay.feed(_start())
     finished.finish()

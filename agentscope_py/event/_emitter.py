@@ -224,19 +224,7 @@ class Emitter:
         ``metadata``: the call's, sent when it closes."""
         block = self.open_calls.get(call_id)
         if block is None:
-            if self.segment_kind == MODEL_CALL and ("call", call_id) in self.used:
-                raise ArgumentValueError(
-                    f"the tool call {call_id!r} was closed when another block began (a text or thinking block, or "
-                    "one given whole with block()); a call's argument fragments must come before that (or give the "
-                    "call whole, with block(ToolUseBlock(...)))"
-                )
-            if not name:
-                if call_id in self.call_names:
-                    raise ArgumentValueError(
-                        f"the tool call {call_id!r} was closed when its model call ended (end_model_call, a tool "
-                        "result or the end of the reply): a call's fragments must come before that"
-                    )
-                raise ArgumentValueError(f"the tool call {call_id!r} opens here: give its name with its first fragment")
+            self.check_call_opens(call_id, name)
             self.close_text()  # calls stay open beside each other: some providers interleave their fragments
             reply_id = self.segment(MODEL_CALL, ("call", call_id))
             self.add(ToolCallStartEvent, reply_id, call_id, name)
@@ -249,6 +237,25 @@ class Emitter:
             block.metadata = metadata
         if fragment:
             self.add(ToolCallDeltaEvent, *block.args, fragment)
+
+    def check_call_opens(self, call_id: str, name: str | None) -> None:
+        """Raise what :meth:`call_delta` raises for a call ``call_id`` that is not open and cannot
+        open (closed already, or given no ``name``), changing nothing."""
+        if call_id in self.open_calls:
+            return
+        if self.segment_kind == MODEL_CALL and ("call", call_id) in self.used:
+            raise ArgumentValueError(
+                f"the tool call {call_id!r} was closed when another block began (a text or thinking block, or "
+                "one given whole with block()); a call's argument fragments must come before that (or give the "
+                "call whole, with block(ToolUseBlock(...)))"
+            )
+        if not name:
+            if call_id in self.call_names:
+                raise ArgumentValueError(
+                    f"the tool call {call_id!r} was closed when its model call ended (end_model_call, a tool "
+                    "result or the end of the reply): a call's fragments must come before that"
+                )
+            raise ArgumentValueError(f"the tool call {call_id!r} opens here: give its name with its first fragment")
 
     def result_output(self, call_id: str, name: str | None, output: str | ContentBlock) -> None:
         """``output`` of the tool result answering ``call_id``, opening it if it is not open: text

@@ -217,6 +217,11 @@ class ReplyEmitter:
         self._emitter.end_model_call(usage)
         return self._returned()
 
+    def _check_tool_call(self, id: str, name: str | None) -> None:
+        """Refuses, changing nothing, a call :meth:`tool_call` would refuse to open (an id this model
+        call has closed): the stream relays check before they send the block that came before."""
+        self._emitter.check_call_opens(id, name)
+
     def _check_usage(self, usage: ChatUsage | None) -> None:
         """Refuses ``usage`` when its sum with the reply's would overflow: what a client will add
         up, refused before any event is made (the stream relays check it before their last blocks)."""

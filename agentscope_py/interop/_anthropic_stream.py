@@ -222,6 +222,9 @@ class AnthropicStreamRelay(AnswerRelay):
                     "each call of an answer needs an id of its own",
                     "content_block.id",
                 )
+        if call is not None and not call.input:
+            # Refused by the reply before the open block is sent: its events would go with the error.
+            self._reply._check_tool_call(call.id or "", call.name)
         events = self._close()
         mode: _Mode
         if call is not None:
