@@ -27,6 +27,7 @@ from ._codec._registry import CLASSES, UNIONS
 from ._codec._spec import NO_DEFAULT, WireClass, WireField, WireUnion
 from ._checks import describe
 from ._messages import Msg
+from ._serializable import JsonSerializable
 from .errors import ArgumentTypeError
 
 __all__ = ["DIALECT", "json_schema"]
@@ -34,7 +35,7 @@ __all__ = ["DIALECT", "json_schema"]
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def json_schema(root: type = Msg) -> dict[str, Any]:
+def json_schema(root: type[JsonSerializable] = Msg) -> dict[str, Any]:
     """The JSON Schema of documents that decode to ``root`` (``Msg``, ``ContentBlock``, ``TextBlock``,
     ``Source``, ``ChatUsage``, or any class registered with the codec, such as the events).
 

@@ -120,7 +120,7 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
         return _answer(message, _openai_read.FMT, kept, usage, _OPENAI_REASONS.get(reason or ""))
 
 
-def stop_reason(message: Msg[Any]) -> str | None:
+def stop_reason(message: Msg) -> str | None:
     """Why the provider ended the answer ``message`` was read from, in its own words: OpenAI's
     ``finish_reason`` (``"stop"``, ``"length"``, ``"content_filter"`` …) or Anthropic's ``stop_reason``
     (``"end_turn"``, ``"max_tokens"``, ``"refusal"`` …); ``None`` for a message read from no answer,

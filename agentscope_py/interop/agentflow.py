@@ -237,7 +237,7 @@ def _read_usage(value: object, path: str) -> ChatUsage | None:
 # == writing =========================================================================
 
 
-def to_agentflow(messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise") -> Converted:
+def to_agentflow(messages: Iterable[Msg], *, on_unsupported: OnUnsupported = "raise") -> Converted:
     """AgentFlow ``Message`` dicts for ``messages``: one for each, but for a TOOL message
     holding several tool results, which becomes one tool message for each result (AgentFlow
     answers one call for each tool message), marked so that :func:`from_agentflow` joins them.

@@ -252,7 +252,7 @@ def _read_result(raw: dict[str, Any], path: str) -> ToolResultBlock:
 
 
 def to_swarm_kit(
-    messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise", agent_name: str | None = None
+    messages: Iterable[Msg], *, on_unsupported: OnUnsupported = "raise", agent_name: str | None = None
 ) -> Converted:
     """``ISwarmMessage`` (before 1.1.168 ``IModelMessage``) dicts for ``messages``.
 

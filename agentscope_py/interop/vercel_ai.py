@@ -236,7 +236,7 @@ def _renderer(role: MsgRole) -> PartRenderer:
 
 
 def to_vercel_ai(
-    messages: Iterable[Msg[Any]], *, on_unsupported: OnUnsupported = "raise", ai_sdk: AiSdk = 6
+    messages: Iterable[Msg], *, on_unsupported: OnUnsupported = "raise", ai_sdk: AiSdk = 6
 ) -> Converted:
     """``ModelMessage`` dicts for ``messages``.
 

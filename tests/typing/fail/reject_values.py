@@ -24,6 +24,7 @@ from agentscope_py import (
 from agentscope_py import TextBlok  # E: attr-defined
 from agentscope_py import sse
 from agentscope_py.event import AgentEndEvent, ReplyEmitter
+from agentscope_py.schema import json_schema
 
 sse.MAX_RETRY = 1000  # E: misc "Cannot assign to final name"
 MessageMetadataKeys.CHAT_USAGE = "usage"  # E: misc "Cannot assign to final attribute"
@@ -102,3 +103,6 @@ sse.aencode_events([AgentEndEvent("r1")])  # E: arg-type "list[AgentEndEvent]"
 sse.encode_events(sse.AsyncResumableEventStream("http://127.0.0.1:8000/reply"))  # E: arg-type "AsyncResumableEventStream"
 sse.EventLog().add(AgentEndEvent("r1"))  # E: arg-type "AgentEndEvent"
 
+
+# the schema of a class with a wire format only
+json_schema(int)  # E: arg-type "type[int]"
