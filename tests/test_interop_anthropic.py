@@ -629,6 +629,18 @@ def test_blank_text_is_left_out_and_an_empty_user_turn_is_refused() -> None:
     assert [c.action for c in repaired.changes] == [RepairAction.DROPPED_EMPTY_USER_MESSAGE]
     assert to_anthropic(repaired.messages)["messages"] == [
         {"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]
+    # Inside a tool result too: blank text is left out of its content, and a result of it alone has none.
+    called = [UserMessage("q"), AssistantMessage(ToolUseBlock("toolu_1", "f", {}))]
+    for output, content in [
+        ([TextBlock(""), DataBlock(Base64Source("image/png", "iVBORw0KGgo="))], [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]),
+        ([TextBlock("a"), TextBlock("  ")], "a"),
+        ([TextBlock("")], None),
+    ]:
+        written = to_anthropic([*called, ToolResultMessage([ToolResultBlock("toolu_1", "f", output)])])
+        (result,) = written["messages"][2]["content"]
+        assert result.get("content") == content
+        conforms(written)
     # OpenAI takes an empty user message.
     assert to_openai([UserMessage(""), AssistantMessage("ok")]) == [
         {"role": "user", "content": ""}, {"role": "assistant", "content": "ok"}]
@@ -823,6 +835,25 @@ def test_a_url_is_written_as_the_block_its_file_extension_names() -> None:
     with pytest.raises(UnsupportedContentError, match=r"\(messages\[0\]\.content\[1\]\): its file extension says audio/wav"):
         to_anthropic([wav])
     assert to_anthropic([wav], on_unsupported="drop")["messages"][0]["content"] == "listen"
+
+
+def test_a_data_url_is_sent_as_the_inline_data_it_holds() -> None:
+    # The API fetches a url source: one of inline data it could not fetch.
+    request = to_anthropic([UserMessage(
+        DataBlock(URLSource("data:image/png;base64,iVBORw0KGgo=")),
+        DataBlock(URLSource("data:application/pdf;base64,JVBERi0="), name="Report"),
+        DataBlock(URLSource("data:text/plain;base64,aGk=")),
+    )])
+    assert request["messages"][0]["content"] == [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="}, "title": "Report"},
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hi"}},
+    ]
+    conforms(request)
+    image = from_anthropic(request)[0].content[0]
+    assert isinstance(image, DataBlock) and image.source == Base64Source("image/png", "iVBORw0KGgo=")
+    with pytest.raises(UnsupportedContentError, match=r"\(messages\[0\]\.content\[0\]\): its data is not valid base64"):
+        to_anthropic([UserMessage(DataBlock(URLSource("data:text/plain;base64,@@@")))])
 
 
 def test_an_image_by_a_url_that_names_another_type_goes_back_as_it_came() -> None:

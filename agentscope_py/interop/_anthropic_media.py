@@ -21,7 +21,7 @@ from .._reader import at, opt_str, req, req_str
 from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
-from ._carry import fetchable, inferred_media_type, unread, write_kept
+from ._carry import fetchable, inferred_media_type, source_from_url, unread, write_kept
 from ._common import req_object, url_hint
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
@@ -66,6 +66,7 @@ def _inferred_part_type(source: Source) -> str | None:
 def media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
     """The ``image`` or ``document`` block for ``source``; ``None`` for media the API cannot take.
     ``extras`` may carry, under ``"source"``, the fields of the source it was read with."""
+    source = _inline(source)
     part_type = extras.pop("type", None) or _inferred_part_type(source)
     if part_type not in ("image", "document"):
         return None
@@ -79,6 +80,12 @@ def media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict
     if part_type == "document" and name is not None:
         out["title"] = name
     return write_kept(out, extras)
+
+
+def _inline(source: Source) -> Source:
+    """``source``, or the inline data its ``data:`` URL holds: the API fetches a url source, and
+    cannot fetch that one, but takes the data as base64."""
+    return source_from_url(source.url) if isinstance(source, URLSource) and source.url.startswith("data:") else source
 
 
 def _wire_source(source: Source, part_type: str, by_file_id: bool) -> dict[str, Any] | None:
@@ -121,7 +128,7 @@ def media_hint(block: DataBlock | ImageBlock) -> str:
     """What about ``block`` made ``media_part`` refuse it, for :meth:`Conversion.refuse`, when its kind
     and media type do not say: plain text that does not decode, or a URL that is a file id or names
     another type than the API fetches."""
-    source = block.source
+    source = _inline(block.source)
     if isinstance(source, Base64Source) and source.media_type.lower() == "text/plain":
         try:
             _plain_text(source.data)
