@@ -22,6 +22,7 @@ from agentscope_py import (
     AssistantMessage,
     AudioBlock,
     Base64Source,
+    ContentBlock,
     ConversationError,
     DataBlock,
     DecodeError,
@@ -631,12 +632,13 @@ def test_blank_text_is_left_out_and_an_empty_user_turn_is_refused() -> None:
         {"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]
     # Inside a tool result too: blank text is left out of its content, and a result of it alone has none.
     called = [UserMessage("q"), AssistantMessage(ToolUseBlock("toolu_1", "f", {}))]
-    for output, content in [
+    cases: list[tuple[list[ContentBlock], object]] = [
         ([TextBlock(""), DataBlock(Base64Source("image/png", "iVBORw0KGgo="))], [
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]),
         ([TextBlock("a"), TextBlock("  ")], "a"),
         ([TextBlock("")], None),
-    ]:
+    ]
+    for output, content in cases:
         written = to_anthropic([*called, ToolResultMessage([ToolResultBlock("toolu_1", "f", output)])])
         (result,) = written["messages"][2]["content"]
         assert result.get("content") == content
