@@ -303,7 +303,8 @@ def _anthropic_media(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def _anthropic_tool_result(surrogates: bool) -> st.SearchStrategy[dict[str, Any]]:
-    content = _text(surrogates) | st.lists(_anthropic_text(surrogates) | _anthropic_media(surrogates), max_size=3)
+    # Not blank: the API refuses blank text here too, and to_anthropic leaves it out.
+    content = _words(surrogates) | st.lists(_anthropic_text(surrogates) | _anthropic_media(surrogates), max_size=3)
     result = st.fixed_dictionaries(
         {"type": st.just("tool_result"), "tool_use_id": _IDS},
         optional={**_CACHE, "content": content, "is_error": st.booleans()},
