@@ -104,6 +104,24 @@ def test_repair_answers_an_unanswered_call_with_a_marked_error() -> None:
     assert repaired.remaining == ()
 
 
+def test_repair_moves_a_result_that_came_later_to_its_call_rather_than_lose_it() -> None:
+    # One assistant message per call, then the results (Anthropic merges the two turns; OpenAI cannot).
+    separate = [UserMessage("hi"), AssistantMessage(CALL_A), AssistantMessage(CALL_B), ToolResultMessage(RESULT_A), ToolResultMessage(RESULT_B)]
+    repaired = repair_conversation(separate)
+    assert [[type(b).__name__ for b in m.content] for m in repaired.messages[1:]] == [
+        ["ToolUseBlock"], ["ToolResultBlock"], ["ToolUseBlock"], ["ToolResultBlock"]]
+    assert repaired.messages[2].content == (RESULT_A,) and Msg.METADATA_SYNTHETIC not in repaired.messages[2].metadata
+    assert [(c.action, c.problem) for c in repaired.changes] == [
+        (RepairAction.MOVED_RESULT_TO_ITS_CALL, ConversationProblem(ProblemKind.UNANSWERED_TOOL_CALL, 1, 0, "a"))]
+    assert str(repaired.changes[0]) == "moved result to its call: messages[1].content[0]: tool call 'a' has no result right after it"
+    assert repaired.remaining == () and repair_conversation(repaired.messages).changes == ()
+    # Past what came between; a result before its call is not one that came later.
+    waited = repair_conversation([AssistantMessage(CALL_A), UserMessage("wait"), ToolResultMessage(RESULT_A)])
+    assert [c.action for c in waited.changes] == [RepairAction.MOVED_RESULT_TO_ITS_CALL]
+    early = repair_conversation([ToolResultMessage(RESULT_A), AssistantMessage(CALL_A), UserMessage("and?")])
+    assert [c.action for c in early.changes] == [RepairAction.DROPPED_ORPHAN_RESULT, RepairAction.ADDED_ERROR_RESULT]
+
+
 def test_repair_inserts_inside_a_message_when_the_call_is_answered_inline() -> None:
     conversation = [AssistantMessage(CALL_A, CALL_B, RESULT_A, TextBlock("so"))]
     (message,) = repair_conversation(conversation).messages

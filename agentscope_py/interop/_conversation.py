@@ -43,6 +43,7 @@ class RepairAction(enum.Enum):
     DROPPED_EMPTY_ASSISTANT_MESSAGE = "dropped_empty_assistant_message"
     DROPPED_EMPTY_USER_MESSAGE = "dropped_empty_user_message"
     MOVED_RESULTS_FIRST = "moved_results_first"
+    MOVED_RESULT_TO_ITS_CALL = "moved_result_to_its_call"
 
 
 @attrs.frozen
@@ -201,8 +202,10 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     """Fix what can be fixed without inventing content, and say what was done.
 
     * an empty assistant message is dropped;
-    * a tool call with no result gets an error result right after it (a
-      ``ToolResultBlock`` in state ERROR, marked ``metadata["agentscope_synthetic"]``);
+    * a tool call with no result right after it gets the result that answers it
+      later in the conversation, moved there; or, when there is none, an error
+      result (a ``ToolResultBlock`` in state ERROR, marked
+      ``metadata["agentscope_synthetic"]``);
     * a result that answers no call, or repeats one, is dropped (and a message
       left empty by that goes too);
     * the results of a TOOL message that come after its other blocks are moved
@@ -237,14 +240,32 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     problems, calls, positions = _scan(kept)
     dropped: set[tuple[int, int | None]] = set()
     inserts: defaultdict[_Position, list[ContentBlock]] = defaultdict(list)
+    # The results that answer no call where they stand, by the id they answer: one that answers a
+    # call left unanswered before it goes there (consecutive assistant messages, say, each with a
+    # call, then their results), rather than being dropped while the call gets an error result.
+    later: defaultdict[str | None, list[ConversationProblem]] = defaultdict(list)
+    for problem in problems:
+        if problem.kind is ProblemKind.ORPHAN_TOOL_RESULT:
+            later[problem.tool_call_id].append(problem)
+    taken: set[ConversationProblem] = set()  # the results moved to their calls
     for problem in problems:
         block_index = problem.block_index
         if block_index is not None and problem.message_index in order:
             block_index = order[problem.message_index][block_index]
         as_given = attrs.evolve(problem, message_index=origin[problem.message_index], block_index=block_index)
         if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
-            inserts[positions[problem]].append(_synthetic_result(calls[problem].block))
-            changes.append(RepairChange(RepairAction.ADDED_ERROR_RESULT, as_given))
+            answer = next((p for p in later[problem.tool_call_id] if p.message_index > problem.message_index), None)
+            if answer is None:
+                inserts[positions[problem]].append(_synthetic_result(calls[problem].block))
+                changes.append(RepairChange(RepairAction.ADDED_ERROR_RESULT, as_given))
+            else:
+                later[problem.tool_call_id].remove(answer)
+                taken.add(answer)
+                dropped.add((answer.message_index, answer.block_index))
+                inserts[positions[problem]].append(kept[answer.message_index].content[answer.block_index or 0])
+                changes.append(RepairChange(RepairAction.MOVED_RESULT_TO_ITS_CALL, as_given))
+        elif problem in taken:
+            continue
         elif problem.kind in (ProblemKind.ORPHAN_TOOL_RESULT, ProblemKind.DUPLICATE_TOOL_RESULT):
             dropped.add((problem.message_index, problem.block_index))
             action = (
@@ -257,7 +278,7 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     repaired: list[Msg] = []
     for message_index, message in enumerate(kept):
         if (message_index, 0) in inserts:
-            repaired.append(_synthetic_message(inserts[message_index, 0]))
+            repaired.append(_inserted_message(inserts[message_index, 0]))
         content: list[ContentBlock] = []
         for block_index, block in enumerate(message.content):
             if block_index and (message_index, block_index) in inserts:
@@ -277,7 +298,7 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
             changes.append(RepairChange(empty[1], ConversationProblem(empty[0], origin[message_index])))
         # else a message that held nothing but the dropped results goes with them
     if (len(kept), 0) in inserts:
-        repaired.append(_synthetic_message(inserts[len(kept), 0]))
+        repaired.append(_inserted_message(inserts[len(kept), 0]))
     changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
     return RepairedConversation(tuple(repaired), tuple(changes), tuple(validate_conversation(repaired)))
 
@@ -295,8 +316,11 @@ def _results_first(message: Msg) -> list[int] | None:
     return results + others
 
 
-def _synthetic_message(results: list[ContentBlock]) -> ToolResultMessage:
-    return ToolResultMessage(results, metadata={Msg.METADATA_SYNTHETIC: True})
+def _inserted_message(results: list[ContentBlock]) -> ToolResultMessage:
+    """The TOOL message of ``results`` put where calls wanted them: marked synthetic when the repair
+    made all of them, not when it moved a real one there."""
+    made = all(block.metadata.get(Msg.METADATA_SYNTHETIC) is True for block in results if isinstance(block, ToolResultBlock))
+    return ToolResultMessage(results, metadata={Msg.METADATA_SYNTHETIC: True} if made else None)
 
 
 #: ``(message index, content index)`` of each block a converter's policy changed: ``None`` when it
