@@ -130,8 +130,9 @@ def conversations_for(fmt: Format) -> st.SearchStrategy[list[Msg]]:
 
 def as_anthropic_takes_them(messages: list[Msg]) -> list[Msg]:
     """The conversation with the media of its error results left out (Anthropic's API takes only text
-    there), and without a system message that says nothing (which gives no ``system``)."""
-    return [
+    there), without a system message that says nothing (which gives no ``system``), and with no
+    whitespace ending a last assistant message (the API refuses it there)."""
+    taken = [
         message.with_content(
             attrs.evolve(block, output=[inner for inner in block.output if isinstance(inner, TextBlock)])
             if isinstance(block, ToolResultBlock) and block.state is ToolResultState.ERROR
@@ -141,3 +142,7 @@ def as_anthropic_takes_them(messages: list[Msg]) -> list[Msg]:
         for message in messages
         if not isinstance(message, SystemMessage) or message.get_text_content().strip()
     ]
+    last = taken[-1] if taken else None
+    if isinstance(last, AssistantMessage) and last.content and isinstance(last.content[-1], TextBlock):
+        taken[-1] = last.with_content([*last.content[:-1], TextBlock(last.content[-1].text.rstrip())])
+    return taken

@@ -371,7 +371,19 @@ def _anthropic_request(draw: st.DrawFn, surrogates: bool) -> dict[str, Any]:
         content = draw(_words(surrogates) | st.lists(_anthropic_text(surrogates), min_size=1, max_size=2))
         if _says_something(content):  # a blank one is left out: the API refuses blank text
             request["messages"].insert(draw(st.integers(1, turns)), {"role": "system", "content": content})
+    _no_trailing_whitespace_at_the_end(request["messages"])
     return request
+
+
+def _no_trailing_whitespace_at_the_end(messages: list[dict[str, Any]]) -> None:
+    """A last assistant turn (the model goes on from it) may not end in whitespace: the API refuses
+    it, and to_anthropic leaves the whitespace out."""
+    if messages and messages[-1]["role"] == "assistant":
+        content = messages[-1]["content"]
+        if isinstance(content, str):
+            messages[-1]["content"] = content.rstrip()
+        elif content and content[-1]["type"] == "text":
+            content[-1]["text"] = content[-1]["text"].rstrip()
 
 
 def _unique_call_ids(messages: list[dict[str, Any]]) -> None:

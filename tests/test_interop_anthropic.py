@@ -839,6 +839,18 @@ def test_a_url_is_written_as_the_block_its_file_extension_names() -> None:
     assert to_anthropic([wav], on_unsupported="drop")["messages"][0]["content"] == "listen"
 
 
+def test_a_last_assistant_turn_goes_without_the_whitespace_that_ends_it() -> None:
+    # An answer cut at max_tokens, sent back to be continued: the API refuses the whitespace at its end.
+    cut = AssistantMessage("The three reasons are:\n\n1. ")
+    assert to_anthropic([UserMessage("Give three reasons."), cut])["messages"][-1] == {
+        "role": "assistant", "content": "The three reasons are:\n\n1."}
+    listed = AssistantMessage(TextBlock("Look: "), DataBlock(URLSource("https://e.com/cat.png")), TextBlock("and \n"))
+    written = to_anthropic([UserMessage("q"), listed], on_unsupported="drop")["messages"][-1]["content"]
+    assert written[-1] == {"type": "text", "text": "and"} and written[0] == {"type": "text", "text": "Look: "}
+    # Not a turn the model does not go on from.
+    assert to_anthropic([UserMessage("q"), cut, UserMessage("go on")])["messages"][1]["content"] == cut.get_text_content()
+
+
 def test_a_data_url_is_sent_as_the_inline_data_it_holds() -> None:
     # The API fetches a url source: one of inline data it could not fetch.
     request = to_anthropic([UserMessage(

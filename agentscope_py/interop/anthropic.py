@@ -111,6 +111,8 @@ def to_anthropic(
         if not message["content"]:  # a turn of messages the policy emptied
             kind = ProblemKind.EMPTY_USER_MESSAGE if role == "user" else ProblemKind.EMPTY_ASSISTANT_MESSAGE
             empty.append(ConversationProblem(kind, group[0].message_index))
+    if out["messages"] and out["messages"][-1]["role"] == "assistant":
+        _without_trailing_whitespace(out["messages"][-1])
     if validate:
         # What is written: a turn the policy emptied is refused like any empty turn (found above); a
         # message it emptied within a turn of others is absent, as is a late system message said nothing.
@@ -126,6 +128,17 @@ def to_anthropic(
             left_out=left_out,
         )
     return ConvertedDict(out, writer.conversion.notes)
+
+
+def _without_trailing_whitespace(message: dict[str, Any]) -> None:
+    """A last assistant turn is one the model goes on from, whose content the API refuses to see end
+    in whitespace ("final assistant content cannot end with trailing whitespace"): an answer cut at
+    ``max_tokens``, sent back to be continued, often does.  Its last text goes without it."""
+    content = message["content"]
+    if isinstance(content, str):
+        message["content"] = content.rstrip()
+    elif content and content[-1].get("type") == "text" and isinstance(content[-1].get("text"), str):
+        content[-1] = {**content[-1], "text": content[-1]["text"].rstrip()}
 
 
 def _keeps_blocks(message: Msg) -> bool:
