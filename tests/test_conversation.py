@@ -120,6 +120,18 @@ def test_repair_moves_a_result_that_came_later_to_its_call_rather_than_lose_it()
     assert [c.action for c in waited.changes] == [RepairAction.MOVED_RESULT_TO_ITS_CALL]
     early = repair_conversation([ToolResultMessage(RESULT_A), AssistantMessage(CALL_A), UserMessage("and?")])
     assert [c.action for c in early.changes] == [RepairAction.DROPPED_ORPHAN_RESULT, RepairAction.ADDED_ERROR_RESULT]
+    # Later in the message that holds the call, as AgentScope keeps results.
+    inline = repair_conversation([AssistantMessage(CALL_A, CALL_B, RESULT_A, TextBlock("so"), RESULT_B)])
+    assert inline.messages[0].content == (CALL_A, CALL_B, RESULT_A, RESULT_B, TextBlock("so"))
+    assert [c.action for c in inline.changes] == [RepairAction.MOVED_RESULT_TO_ITS_CALL]
+    # To the nearest call of its id: an id a model reuses in a later turn, answered once before.
+    again = ToolResultBlock("a", "search", TextBlock("again"), state=ToolResultState.SUCCESS)
+    reused = [AssistantMessage(CALL_A), ToolResultMessage(RESULT_A), UserMessage("more"), AssistantMessage(CALL_A), UserMessage("wait"), ToolResultMessage(again)]
+    assert repair_conversation(reused).messages[4].content == (again,)
+    twice = [AssistantMessage(CALL_A), UserMessage("more"), AssistantMessage(CALL_A), UserMessage("wait"), ToolResultMessage(again)]
+    repaired_twice = repair_conversation(twice)
+    assert [c.action for c in repaired_twice.changes] == [RepairAction.ADDED_ERROR_RESULT, RepairAction.MOVED_RESULT_TO_ITS_CALL]
+    assert repaired_twice.messages[4].content == (again,) and repaired_twice.remaining == ()
 
 
 def test_repair_inserts_inside_a_message_when_the_call_is_answered_inline() -> None:

@@ -206,8 +206,8 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
       later in the conversation, moved there; or, when there is none, an error
       result (a ``ToolResultBlock`` in state ERROR, marked
       ``metadata["agentscope_synthetic"]``);
-    * a result that answers no call, or repeats one, is dropped (and a message
-      left empty by that goes too);
+    * a result that answers no call, or repeats one, and was not moved to a call
+      so, is dropped (and a message left empty by that goes too);
     * the results of a TOOL message that come after its other blocks are moved
       first, where the APIs want them.
 
@@ -240,27 +240,31 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     problems, calls, positions = _scan(kept)
     dropped: set[tuple[int, int | None]] = set()
     inserts: defaultdict[_Position, list[ContentBlock]] = defaultdict(list)
-    # The results that answer no call where they stand, by the id they answer: one that answers a
-    # call left unanswered before it goes there (consecutive assistant messages, say, each with a
-    # call, then their results), rather than being dropped while the call gets an error result.
-    later: defaultdict[str | None, list[ConversationProblem]] = defaultdict(list)
+    # A result that answers no call where it stands (an orphan, or the repeat of an id answered
+    # before) goes to the nearest call before it of its id left without a result (one assistant
+    # message per call, then their results, say), rather than being dropped while that call gets
+    # an error result.  The problems come in the order of where they are.
+    answers: dict[ConversationProblem, ConversationProblem] = {}  # unanswered call -> the result moved to it
+    waiting: defaultdict[str | None, list[ConversationProblem]] = defaultdict(list)  # id -> its calls still waiting
     for problem in problems:
-        if problem.kind is ProblemKind.ORPHAN_TOOL_RESULT:
-            later[problem.tool_call_id].append(problem)
-    taken: set[ConversationProblem] = set()  # the results moved to their calls
+        if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
+            waiting[problem.tool_call_id].append(problem)
+        elif problem.kind in (ProblemKind.ORPHAN_TOOL_RESULT, ProblemKind.DUPLICATE_TOOL_RESULT):
+            calls_waiting = waiting.get(problem.tool_call_id)
+            if calls_waiting:
+                answers[calls_waiting.pop()] = problem
+    taken = set(answers.values())
     for problem in problems:
         block_index = problem.block_index
         if block_index is not None and problem.message_index in order:
             block_index = order[problem.message_index][block_index]
         as_given = attrs.evolve(problem, message_index=origin[problem.message_index], block_index=block_index)
         if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
-            answer = next((p for p in later[problem.tool_call_id] if p.message_index > problem.message_index), None)
+            answer = answers.get(problem)
             if answer is None:
                 inserts[positions[problem]].append(_synthetic_result(calls[problem].block))
                 changes.append(RepairChange(RepairAction.ADDED_ERROR_RESULT, as_given))
             else:
-                later[problem.tool_call_id].remove(answer)
-                taken.add(answer)
                 dropped.add((answer.message_index, answer.block_index))
                 inserts[positions[problem]].append(kept[answer.message_index].content[answer.block_index or 0])
                 changes.append(RepairChange(RepairAction.MOVED_RESULT_TO_ITS_CALL, as_given))
