@@ -130,7 +130,7 @@ class AsyncResumableEventStream(ResumableClient):
                         raise StreamConnectionError(f"{self.url}: {error}") from error
                     except (httpx.TransportError, OSError) as error:
                         request_fault = isinstance(error, (httpx.UnsupportedProtocol, httpx.LocalProtocolError))
-                        target = _redirect_target(error, self._url) if request_fault else None
+                        target = _redirect_target(error, self._url)
                         if target is not None:  # the server's answer, as a loop of redirects is
                             raise StreamConnectionError(
                                 f"{self.url}: the server redirected the request to {target}, which cannot be "
@@ -143,15 +143,17 @@ class AsyncResumableEventStream(ResumableClient):
 
 
 def _redirect_target(error: httpx.TransportError | OSError, sent: httpx.URL) -> httpx.URL | None:
-    """Where a redirect the client followed led, when ``error`` is about that request rather than
-    the one sent to ``sent``; ``None`` when it is about that one."""
-    if not isinstance(error, httpx.TransportError):
+    """Where a redirect the client followed led, when ``error`` says httpx cannot go there; ``None``
+    for any other error.  The URL sent is http or https (checked when the stream was made), so a
+    scheme httpx does not support is a redirect's; the URL alone would not tell, as the client's
+    own ``params`` change it."""
+    if not isinstance(error, httpx.UnsupportedProtocol):
         return None
     try:
         url = error.request.url
     except RuntimeError:  # raised without its request
         return None
-    return None if url == sent else url
+    return None if url.scheme == sent.scheme else url
 
 
 class AsyncEventIteration:

@@ -132,5 +132,9 @@ def _answer_after(interim: http.client.HTTPResponse) -> http.client.HTTPResponse
     reader = interim.fp
     interim.fp = None  # type: ignore[assignment]  # the answer's now: the interim one, collected, would close it
     answer = http.client.HTTPResponse(_Buffered(reader), method="GET")  # type: ignore[arg-type]
-    answer.begin()
+    try:
+        answer.begin()
+    except BaseException:
+        reader.close()  # the socket with it, now: the connection that made it let go of it
+        raise
     return answer

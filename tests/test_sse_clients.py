@@ -297,8 +297,10 @@ def test_interim_answers_before_the_stream_are_read_past(client: Reader, interim
         (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", "brought no new event", None),
         (b"HTTP/1.0 500 Oops\r\nContent-Type: text/plain\r\n\r\n", "got 500 Oops", 500),
         (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n\r\n", "encoded as 'gzip'", 200),
+        # An interim answer, then silence before the answer it announces.
+        (b"HTTP/1.1 103 Early Hints\r\n\r\n", "brought no new event", None),
     ],
-    ids=["stalled", "refused", "compressed"],
+    ids=["stalled", "refused", "compressed", "interim-then-stalled"],
 )
 def test_a_connection_given_up_is_closed_at_once_not_when_garbage_is_collected(
     client: Reader, head: bytes, said: str, status: int | None
@@ -868,12 +870,14 @@ def test_what_the_httpx_client_cannot_send_or_follow_is_not_retried() -> None:
     # A header the caller's client carries that HTTP cannot: the request's fault, raised at once.
     with serve_bodies([""]) as server:
 
-        async def read_with_bad_header() -> None:
-            async with httpx.AsyncClient(headers={"X Bad": "1"}) as http:
+        async def read_with_bad_header(params: dict[str, str]) -> None:
+            async with httpx.AsyncClient(headers={"X Bad": "1"}, params=params) as http:
                 [event async for event in AsyncResumableEventStream(server.url, client=http, retry_delay=0.001)]
 
-        with pytest.raises(ArgumentValueError, match=r"the request to '.*' cannot be sent: Illegal header name"):
-            asyncio.run(read_with_bad_header())
+        # With the client's own params too, which change the URL it sends: no redirect for that.
+        for params in ({}, {"k": "v"}):
+            with pytest.raises(ArgumentValueError, match=r"the request to '.*' cannot be sent: Illegal header name"):
+                asyncio.run(read_with_bad_header(params))
     assert server.last_event_ids == []
     # Redirects followed in a loop: an answer, not a dropped connection.
     with pytest.raises(StreamConnectionError, match=r"^http://127.0.0.1:9/x: Exceeded maximum allowed redirects"):
