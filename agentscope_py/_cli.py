@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)  # a usage error goes to stderr, whatever stdout is
             if args.command is None:
-                parser.error("the following arguments are required: {demo,schema}")
+                parser.error(f"the following arguments are required: {commands.metavar}")
         except SystemExit:  # --help and --version print, then exit
             try:
                 if sys.stdout is not None:

@@ -868,6 +868,17 @@ def test_a_data_url_is_sent_as_the_inline_data_it_holds() -> None:
     assert isinstance(image, DataBlock) and image.source == Base64Source("image/png", "iVBORw0KGgo=")
     with pytest.raises(UnsupportedContentError, match=r"\(messages\[0\]\.content\[0\]\): its data is not valid base64"):
         to_anthropic([UserMessage(DataBlock(URLSource("data:text/plain;base64,@@@")))])
+    # Parameters, a scheme in capitals, and data percent-encoded rather than in base64.
+    written = to_anthropic([UserMessage(
+        DataBlock(URLSource("DATA:image/png;name=cat.png;base64,iVBORw0KGgo=")),
+        DataBlock(URLSource("data:text/plain;charset=utf-8,caf%C3%A9")),
+    )])["messages"][0]["content"]
+    assert written == [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "café"}},
+    ]
+    with pytest.raises(UnsupportedContentError):  # no data at all: nothing to send, and no URL to fetch
+        to_anthropic([UserMessage(DataBlock(URLSource("data:image/png")))])
 
 
 def test_an_image_by_a_url_that_names_another_type_goes_back_as_it_came() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,7 +22,7 @@ from .._reader import at, opt_str, req, req_str
 from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
-from ._carry import fetchable, inferred_media_type, source_from_url, unread, write_kept
+from ._carry import fetchable, inferred_media_type, unread, write_kept
 from ._common import req_object, url_hint
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
@@ -84,13 +85,22 @@ def media_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict
 
 def _inline(source: Source) -> Source:
     """``source``, or the inline data its ``data:`` URL holds: the API fetches a url source, and
-    cannot fetch that one, but takes the data as base64."""
-    return source_from_url(source.url) if isinstance(source, URLSource) and source.url.startswith("data:") else source
+    cannot fetch that one, but takes the data as base64.  The URL's media type goes without its
+    parameters (``;charset=utf-8``), as the API spells types; data not in base64 is percent-encoded."""
+    if not isinstance(source, URLSource) or source.url[:5].lower() != "data:":
+        return source
+    header, comma, data = source.url[5:].partition(",")
+    if not comma:
+        return source  # no data: no data: URL, refused as the URL it is
+    parameters = [parameter.strip() for parameter in header.split(";")]
+    if parameters[-1].lower() != "base64":
+        data = base64.b64encode(urllib.parse.unquote_to_bytes(data)).decode("ascii")
+    return Base64Source(parameters[0] or "text/plain", data)
 
 
 def _wire_source(source: Source, part_type: str, by_file_id: bool) -> dict[str, Any] | None:
     if isinstance(source, URLSource):
-        if fetchable(source):
+        if fetchable(source) and source.url[:5].lower() != "data:":  # one _inline could not read: no data
             return {"type": "url", "url": source.url}
         # A file of Anthropic's Files API, read as its id: only a source read so is one (another
         # provider's file id is no id Anthropic knows).

@@ -222,10 +222,6 @@ class AnthropicStreamRelay(AnswerRelay):
                     "each call of an answer needs an id of its own",
                     "content_block.id",
                 )
-        if call is not None and not call.input:
-            # Refused by the reply before the open block is sent: its events would go with the error.
-            self._reply._check_tool_call(call.id or "", call.name)
-        events = self._close()
         mode: _Mode
         if call is not None:
             # An input given in the start, not in fragments, has no JSON text to stream.
@@ -234,6 +230,10 @@ class AnthropicStreamRelay(AnswerRelay):
             mode = "streamed"
         else:
             mode = "whole" if read else "kept"  # redacted thinking; or a block the message keeps in its metadata
+        if call is not None and mode == "call":
+            # Refused by the reply before the open block is sent: its events would go with the error.
+            self._reply._check_tool_call(call.id or "", call.name)
+        events = self._close()
         block = _Block(fields, mode)
         block.apart = self._streaming == kind  # the reply would take its deltas for more of the block before
         # The reply first: a block it refuses (a call id it holds already) is not recorded, and the same

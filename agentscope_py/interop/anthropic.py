@@ -226,7 +226,7 @@ class _Writer:
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
             if isinstance(block, TextBlock) and not block.text.strip():
-                continue  # as in a turn: the API refuses blank text ("text content blocks must be non-empty")
+                continue  # as in a turn: the API refuses blank text ("must contain non-whitespace text")
             # The API refuses anything but text in an error ("all content must be type 'text' if 'is_error' is true").
             if is_error and not isinstance(block, TextBlock):
                 parts.extend(self._or_fallback(None, turn, index, block, inner_index, ERROR_RESULT))
