@@ -787,8 +787,12 @@ def test_a_refusal_beside_content_or_calls_is_not_read_as_the_text() -> None:
 def test_a_data_url_is_sent_as_the_type_it_declares_not_as_an_image(url: str, said: str) -> None:
     with pytest.raises(UnsupportedContentError, match=rf"by URL \(messages\[0\]\.content\[0\]\): its data: URL says {said}"):
         to_openai([UserMessage(DataBlock(URLSource(url)))])
-    with pytest.raises(UnsupportedContentError, match=rf"its data: URL says {said}"):
-        to_anthropic([UserMessage(DataBlock(URLSource(url)))])
+    if said == "text/plain":  # a plain-text document to Anthropic, inline
+        assert to_anthropic([UserMessage(DataBlock(URLSource(url)))])["messages"][0]["content"] == [
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hello"}}]
+    else:
+        with pytest.raises(UnsupportedContentError, match=rf"its data: URL says {said}"):
+            to_anthropic([UserMessage(DataBlock(URLSource(url)))])
     assert to_vercel_ai([UserMessage(DataBlock(URLSource(url)))])[0]["content"] == [{"type": "file", "data": url, "mediaType": said}]
 
 
