@@ -135,6 +135,8 @@ def _answer_after(interim: http.client.HTTPResponse) -> http.client.HTTPResponse
     try:
         answer.begin()
     except BaseException:
-        reader.close()  # the socket with it, now: the connection that made it let go of it
+        # Its reader, and the socket with it, now (the connection that made it let go of it); by the
+        # response, which would otherwise flush that closed reader when it is collected.
+        answer.close()
         raise
     return answer
