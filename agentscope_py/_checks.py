@@ -105,15 +105,21 @@ def check_bool(value: object, arg: str) -> bool:
     raise _fail(arg, "a bool", value)
 
 
+# A subclass (a str enum member, say) is stored as its plain value, as inside metadata: what the
+# object holds is what it writes, and no attribute of the subclass rides along into a frozen object.
+
+
 def check_str(value: object, arg: str) -> str:
     if isinstance(value, str):
-        return value
+        return str.__str__(value)
     raise _fail(arg, "a str", value)
 
 
 def check_optional_str(value: object, arg: str) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return str.__str__(value)
     raise _fail(arg, "a str or None", value)
 
 
@@ -125,7 +131,7 @@ JAVA_INT_MIN, JAVA_INT_MAX = -(2**31), 2**31 - 1
 def check_int(value: object, arg: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         if JAVA_INT_MIN <= value <= JAVA_INT_MAX:
-            return value
+            return int.__index__(value)
         raise ArgumentValueError(
             f"{arg} must be from {JAVA_INT_MIN} to {JAVA_INT_MAX} (a Java int, as AgentScope Java reads it), got {shown(value)}"
         )

@@ -54,10 +54,10 @@ class FrozenDict(dict[str, Any]):
         # Hashable when its values are, as a tuple is.
         return hash(frozenset(self.items()))
 
-    def __reduce__(self) -> tuple[Callable[[Any], Any], tuple[dict[str, Any]]]:
+    def __reduce__(self) -> tuple[Callable[[Any, int], Any], tuple[dict[str, Any], int]]:
         # Pickled plain and frozen again when loaded: reduced level by level, a value nested as
         # deeply as a message may store it would take pickle past Python's recursion limit.
-        return (copy_json_value, (thawed(self),))
+        return (copy_json_value, (thawed(self), _REFROZEN_DEPTH))
 
     # Nothing in it can change, so a copy is itself, as for a tuple of strings: copy.deepcopy of a
     # message costs nothing here, however deep its metadata.
@@ -96,8 +96,8 @@ class FrozenList(list[Any]):
         # Hashable when its items are, as a tuple is: a message holding a list can be a dict key.
         return hash(tuple(self))
 
-    def __reduce__(self) -> tuple[Callable[[Any], Any], tuple[list[Any]]]:  # see FrozenDict.__reduce__
-        return (copy_json_value, (thawed(self),))
+    def __reduce__(self) -> tuple[Callable[[Any, int], Any], tuple[list[Any], int]]:  # see FrozenDict.__reduce__
+        return (copy_json_value, (thawed(self), _REFROZEN_DEPTH))
 
     def __copy__(self) -> FrozenList:  # see FrozenDict.__copy__
         return self
@@ -128,6 +128,9 @@ class NoJsonForm(Exception):
 #: How deep a stored value may nest: well within what hashing it recurses through (a FrozenList's
 #: hash takes two steps of Python's recursion limit, 1000, per level).
 MAX_STORED_DEPTH = 400
+# A stored mapping holds values nested MAX_STORED_DEPTH deep below itself: read back from a pickle,
+# it is frozen again from its own level, one more.
+_REFROZEN_DEPTH = MAX_STORED_DEPTH + 1
 
 #: What is wrong with an integer :func:`int_too_long` refuses, given the limit.
 LONG_INT_PROBLEM = "an integer of more than {} digits, which Python will not write as text"
@@ -212,7 +215,7 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):
-        return int.__index__(value)
+        return copy_json_value(int.__index__(value))  # checked as a plain int is: it may be too long
     if isinstance(value, float):
         return copy_json_value(float.__float__(value))
     raise NoJsonForm(value, f"holds a value of type {kind.__name__}, which has no JSON form")

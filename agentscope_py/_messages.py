@@ -178,11 +178,11 @@ class Msg(JsonSerializable, Generic[_B]):
         if role in RESTRICTED_ROLES:
             check_role_content(role, content)
         if type(id) is not str and id is not None:
-            check_optional_str(id, f"{cls.__name__}.id")
+            id = check_optional_str(id, f"{cls.__name__}.id")
         if type(name) is not str and name is not None:
-            check_optional_str(name, f"{cls.__name__}.name")
+            name = check_optional_str(name, f"{cls.__name__}.name")
         if type(timestamp) is not str and timestamp is not None:
-            check_optional_str(timestamp, f"{cls.__name__}.timestamp")
+            timestamp = check_optional_str(timestamp, f"{cls.__name__}.timestamp")
         if usage is not None and type(usage) is not ChatUsage:  # the exact type first: the hot path
             check_optional_usage(usage, f"{cls.__name__}.usage")
         _set_id(self, id)

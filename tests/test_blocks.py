@@ -280,11 +280,13 @@ def test_a_value_stored_as_deep_as_allowed_pickles(container: type) -> None:
     # Reduced level by level, pickle would pass Python's recursion limit long before the depth a
     # message may store (MAX_STORED_DEPTH).
     value: Any = 1
-    for _ in range(MAX_STORED_DEPTH - 2):
+    for _ in range(MAX_STORED_DEPTH):
         value = {"a": value} if container is dict else [value]
     message = UserMessage("x", metadata={"k": value})
     clone = pickle.loads(pickle.dumps(message))
     assert clone == message and hash(clone) == hash(message)
+    call = ToolUseBlock("c", "f", {"k": value})
+    assert pickle.loads(pickle.dumps(call)) == call
     inner = clone.metadata["k"]
     assert type(inner) is (FrozenDict if container is dict else FrozenList)  # read-only again, all the way down
     with pytest.raises(TypeError, match="read-only"):

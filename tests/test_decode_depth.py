@@ -157,6 +157,14 @@ def test_an_empty_array_needs_a_level(backend: str) -> None:
     assert error.path == "content" and "nested deeper than 1 levels" in error.reason
 
 
+def test_an_array_of_nulls_is_one_level_as_an_empty_array_is(backend: str) -> None:
+    # The nulls are dropped, and no null is a level: only an object in the array needs one more.
+    text = '{"role": "USER", "content": [null, null]}'
+    assert Msg.from_json(text, limits=DecodeLimits(max_depth=2)).content == ()
+    error = _refused(Msg, '{"role": "USER", "content": [null, {"type": "text", "text": "a"}]}', 2)
+    assert error.path == "content" and "nested deeper than 2 levels" in error.reason
+
+
 def test_content_items_count_the_array_and_the_block_as_levels(backend: str) -> None:
     call = {"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}
     text = json.dumps({"role": "ASSISTANT", "content": [call]})

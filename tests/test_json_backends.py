@@ -148,6 +148,16 @@ def test_integers_python_cannot_write_as_text_are_refused_when_stored(backend: s
         UserMessage("x", metadata={"huge": 10**5000})
 
 
+def test_an_int_subclass_too_long_to_write_is_refused_when_stored_as_an_int_is(backend: str) -> None:
+    class Count(int):
+        pass
+
+    with pytest.raises(ArgumentValueError, match=r"metadata\['huge'\]\[0\] is an integer of more than"):
+        UserMessage("x", metadata={"huge": [Count(10**5000)]})
+    stored = UserMessage("x", metadata={"n": Count(7)}).metadata["n"]
+    assert stored == 7 and type(stored) is int
+
+
 def test_text_of_a_str_or_bytes_subclass_reads_alike(backend: str) -> None:
     # numpy.str_ and the like: msgspec refuses subclasses, so every backend reads the plain text.
     class Text(str):

@@ -453,6 +453,19 @@ def test_what_is_stored_is_plain_json() -> None:
     assert isinstance(decoded, ToolUseBlock) and [type(key) for key in decoded.input] == [str]
 
 
+def test_fields_store_the_plain_value_of_a_str_or_int_subclass() -> None:
+    # As inside metadata: what a field holds is what it writes, with no attribute of the subclass.
+    class Tokens(int):
+        pass
+
+    block = TextBlock(_Text("hi"))
+    msg = AssistantMessage([block], id=_Key.TRACE, name=_Text("bot"), usage=ChatUsage(Tokens(3), Tokens(4)))
+    assert type(block.text) is str and type(msg.id) is str and type(msg.name) is str
+    assert msg.id == "trace_id"
+    assert msg.usage is not None and type(msg.usage.input_tokens) is int and msg.usage.input_tokens == 3
+    assert msg.to_dict()["id"] == "trace_id" and type(msg.to_dict()["id"]) is str
+
+
 @pytest.mark.parametrize(
     ("store", "error", "message"),
     [
