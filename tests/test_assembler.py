@@ -403,6 +403,35 @@ def test_snapshot_shows_the_reply_so_far_and_is_cached() -> None:
     assert assembler.feed(events[-1]) == [final]
 
 
+def test_events_that_change_nothing_leave_the_snapshot_the_same_object() -> None:
+    # Java sends RequireUserConfirmEvent, then RequestStopEvent with the same reason.
+    call = ToolUseBlock("c1", "rm", {})
+    assembler = MessageAssembler()
+    assembler.feed_all([AgentStartEvent(None, "R", "a"), ToolCallStartEvent("M", "c1", "rm"), ToolCallDeltaEvent("M", "c1", "rm", "{}")])
+    assembler.feed(ToolResultStartEvent("A", "c1", "rm"))
+    before = assembler.snapshot()
+    for event in [
+        ToolCallDeltaEvent("M", "c1", "rm", None),
+        ToolResultTextDeltaEvent("A", "c1", "rm", None),
+        ToolResultDataDeltaEvent("A", "c1", "rm", None),
+    ]:
+        assembler.feed(event)
+        assert assembler.snapshot() is before, event
+    assembler.feed(RequireUserConfirmEvent("A", [call]))
+    asking = assembler.snapshot()
+    assert asking is not before and asking is not None
+    assert asking.get_generate_reason() is GenerateReason.PERMISSION_ASKING
+    repeated: list[AgentEvent] = [
+        RequestStopEvent("permission asking", GenerateReason.PERMISSION_ASKING),
+        RequireUserConfirmEvent("A", [call]),
+    ]
+    for again in repeated:
+        assembler.feed(again)
+        assert assembler.snapshot() is asking, again
+    assembler.feed(ToolCallDeltaEvent("M", "c1", "rm", " "))
+    assert assembler.snapshot() is not asking
+
+
 def test_snapshots_share_the_metadata_while_it_and_the_reason_are_unchanged() -> None:
     # Merged afresh, a reply's metadata and reason would be checked again, value by value, in every
     # snapshot: seconds per reply for a UI taking one per event of a reply with large metadata.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -211,6 +211,20 @@ def test_a_results_own_entry_under_the_carried_key_stays_its_metadata(state: Too
     assert end.state is state  # nothing carried beside it: a RUNNING one goes as it is
     assembled = assemble(events, strict=True)
     assert assembled == [msg] and assembled.anomalies == ()
+
+
+@pytest.mark.parametrize("state", [ToolResultState.SUCCESS, ToolResultState.RUNNING, ToolResultState.DENIED])
+@pytest.mark.parametrize("own", [{"state": "error"}, {"state": "success", "metadata": {"k": 2}}])
+def test_a_results_own_entry_shaped_as_the_carried_state_comes_back_as_it_was(
+    state: ToolResultState, own: dict[str, Any]
+) -> None:
+    # Sent as it is, the assembler would read it as the state the result holds, and drop it.
+    result = ToolResultBlock("c1", "f", TextBlock("ok"), {"agentscope_block": own, "k": 1}, state)
+    msg = AssistantMessage(ToolUseBlock("c1", "f", {}), result)
+    events = events_from_message(msg)
+    assembled = assemble(AgentEvent.from_json(event.to_json()) for event in events)
+    assert assembled == [msg] and assembled.anomalies == ()
+    assert assembled[0].get_content_blocks(ToolResultBlock)[0].state is state
 
 
 def test_blocks_that_no_event_streams_travel_whole_in_a_custom_event() -> None:

@@ -243,6 +243,14 @@ def test_copy_helpers_return_copies_keeping_id_and_time() -> None:
         event.with_metadata_entry(1, "v")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("key", ["\xa0", "\u2007", "\u202f", "\x85"])
+def test_a_key_of_no_break_spaces_is_not_blank_as_java_reads_it(key: str) -> None:
+    # Java's isBlank skips Character.isWhitespace, which the no-break spaces and U+0085 are not.
+    event = TextBlockDeltaEvent("r", "text", "x", id="e1", created_at="t")
+    assert event.with_metadata_entry(key, 1).metadata == {key: 1}
+    assert event.with_metadata_entry("\u3000\t\x1f", 1) is event
+
+
 def test_tool_result_events_take_metadata_by_keyword() -> None:
     delta = ToolResultTextDeltaEvent("r1", "call-1", "search", "res", metadata={"k": "v"})
     assert delta.metadata == {"k": "v"}

@@ -279,6 +279,29 @@ def test_a_call_id_used_again_in_the_next_answer_is_told_apart_by_its_result() -
     assert assemble(reply.events) == [reply.message]
 
 
+def test_a_waiting_call_whose_id_a_later_call_has_too_ends_asking() -> None:
+    # The later call_0 is finished; the listed call is the earlier one, told apart by its input.
+    reply = ReplyEmitter()
+    reply.tool_call("call_0", "rm", '{"p": 1}')
+    reply.end_model_call()
+    reply.block(ToolUseBlock("call_0", "rm", {"p": 2}, state=ToolCallState.FINISHED))
+    reply.finish(GenerateReason.PERMISSION_ASKING)
+    calls = reply.message.get_content_blocks(ToolUseBlock)
+    assert [(dict(call.input), call.state) for call in calls] == [({"p": 1}, ToolCallState.ASKING), ({"p": 2}, ToolCallState.FINISHED)]
+    assert assemble(reply.events) == [reply.message]
+
+
+def test_a_tool_results_own_entry_shaped_as_the_carried_state_is_its_metadata() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "lookup", "{}")
+    reply.tool_result("c1", "ok")
+    reply.end_tool_result("c1", ToolResultState.SUCCESS, metadata={"agentscope_block": {"state": "denied"}})
+    reply.finish()
+    [result] = reply.message.get_content_blocks(ToolResultBlock)
+    assert result.state is ToolResultState.SUCCESS and result.metadata == {"agentscope_block": {"state": "denied"}}
+    assert assemble(reply.events) == [reply.message]
+
+
 @pytest.mark.parametrize(
     ("reason", "result", "listed"),
     [

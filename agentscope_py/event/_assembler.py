@@ -321,19 +321,19 @@ class MessageAssembler(WholeEventHandlers):
         return []
 
     def _on_tool_call_delta(self, event: ToolCallDeltaEvent, _: None) -> list[AssistantMessage]:
-        block = self._delta(event, ToolCallAccumulator, event.tool_call_id, event.tool_call_name)
+        block = self._delta(event, ToolCallAccumulator, event.tool_call_id, event.tool_call_name, event.delta)
         if block is not None and event.delta is not None:
             block.parts.append(event.delta)
         return []
 
     def _on_tool_result_text(self, event: ToolResultTextDeltaEvent, _: None) -> list[AssistantMessage]:
-        block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name)
+        block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name, event.delta)
         if block is not None and event.delta is not None:
             block.add_text(event.delta)
         return []
 
     def _on_tool_result_data(self, event: ToolResultDataDeltaEvent, _: None) -> list[AssistantMessage]:
-        block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name)
+        block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name, event.data)
         if block is not None and event.data is not None:
             block.add_block(event.data)
         return []

@@ -27,6 +27,13 @@ from ._types import AgentEventType
 __all__ = ["AgentEvent", "event_fields", "optional_instance", "to_tuple"]
 
 _COMMON_FIELDS = ("id", "created_at", "source", "metadata")
+# What Java's String.isBlank skips (Character.isWhitespace): the Unicode space, line and paragraph
+# separators but the no-break ones (U+00A0, U+2007, U+202F), and the ASCII controls below.  Python's
+# str.strip() skips those three and U+0085 too: a key of them is blank to Python, not to Java.
+_JAVA_WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
+)
 _T = TypeVar("_T")
 
 
@@ -105,7 +112,7 @@ class AgentEvent(JsonSerializable):
             raise ArgumentTypeError(
                 f"{type(self).__name__}.with_metadata_entry key must be a str or None, got {describe(key)}"
             )
-        if not key.strip():
+        if not key.strip(_JAVA_WHITESPACE):
             return self
         entries = dict(self.metadata or {})
         if value is None:

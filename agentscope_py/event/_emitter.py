@@ -60,7 +60,7 @@ from ._lifecycle import (
     ModelCallStartEvent,
     RequestStopEvent,
 )
-from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY
+from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY, result_end_metadata
 from ._tool_events import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
@@ -286,7 +286,7 @@ class Emitter:
             else:
                 why = ""
             raise ArgumentValueError(f"no tool result {call_id!r} is open{why}: tool_result(id, output) opens one")
-        self.add(ToolResultEndEvent, *block.args, state, metadata=metadata or None)
+        self.add(ToolResultEndEvent, *block.args, state, metadata=result_end_metadata(state, metadata) or None)
 
     def check_new_result(self, call_id: str | None, whole: bool) -> None:
         """Refuse a result of the call ``call_id`` that would be a second one by mistake: after its
@@ -468,7 +468,7 @@ def _as_java_ends(block: ToolResultBlock) -> tuple[ToolResultState, Mapping[str,
     The state the block holds travels beside it, for this package's assembler; but as it is, when
     the result's own metadata has an entry where it would go."""
     if block.state is not ToolResultState.RUNNING or block.is_suspended or BLOCK_KEY in block.metadata:
-        return block.state, block.metadata
+        return block.state, result_end_metadata(block.state, block.metadata)
     failed = any(type(item) is TextBlock and item.text.startswith("[ERROR]") for item in block.output)
     stated = ToolResultState.ERROR if failed else ToolResultState.SUCCESS
     return stated, {**block.metadata, BLOCK_KEY: {"state": ToolResultState.RUNNING.value}}

@@ -10,8 +10,8 @@ what arrived since the previous one.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, cast
 
 from .._blocks import (
     ContentBlock,
@@ -34,7 +34,7 @@ from .._tool_arguments import UNFINISHED, StreamedArguments, parse_tool_argument
 from .._usage import ChatUsage
 from ._instants import local_timestamp
 from ._seen_ids import SeenIds
-from ._stream_keys import BLOCK_KEY, DEFAULT_MEDIA_TYPE, MEDIA_TYPE_KEY
+from ._stream_keys import BLOCK_KEY, DEFAULT_MEDIA_TYPE, MEDIA_TYPE_KEY, result_marker
 
 __all__ = [
     "BlockAccumulator",
@@ -209,16 +209,6 @@ class DataAccumulator(_StreamedText):
 
 _NOT_GIVEN: Any = object()
 _CALL_STATES = {state.value: state for state in ToolCallState}
-_RESULT_STATES = {state.value: state for state in ToolResultState}
-
-
-def _held_state(extras: object) -> ToolResultState | None:
-    """The state a stream carries beside a tool result's metadata: an entry holding a state alone."""
-    if isinstance(extras, Mapping) and len(extras) == 1:
-        state = extras.get("state")
-        if isinstance(state, str):
-            return _RESULT_STATES.get(state)
-    return None
 
 
 class ToolCallAccumulator(_StreamedText):
@@ -267,6 +257,10 @@ class ToolCallAccumulator(_StreamedText):
         if self.open and self.settled is not None:
             return parse_tool_arguments(self.joined())[1]
         return self.problem
+
+    def built_input(self) -> Mapping[str, Any]:
+        """The ``input`` of the block as built now."""
+        return cast(ToolUseBlock, self.block()).input
 
     def take_back(self, start: int) -> list[str]:
         self.nesting = self.settled = None  # they read what is taken back: read again from the start
@@ -329,15 +323,16 @@ class ToolResultAccumulator(BlockAccumulator):
     def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
         # As Java sends it: a result block's metadata is the metadata of its start and end events,
         # but for the state a stream of this package carries beside it: an entry of that shape
-        # only, so that anything else under the key is the result's own metadata.
+        # only (``result_marker``), so that anything else under the key is the result's own metadata.
         if not metadata:
             return []
-        held = _held_state(metadata.get(BLOCK_KEY))
-        if held is None:
+        marker = result_marker(metadata.get(BLOCK_KEY))
+        if marker is None:
             self.metadata.update(metadata)
         else:
-            self.held = held
+            self.held, own = marker
             self.metadata.update((key, value) for key, value in metadata.items() if key != BLOCK_KEY)
+            self.metadata.update(own)
         self.built = None
         return []
 
@@ -396,7 +391,7 @@ class Reply:
         self.blocks: list[BlockAccumulator] = []  # in the order their first events arrived
         # (kind, reply id, block id) -> the block; Any, as the kind in the key fixes the accumulator class
         self.known: dict[tuple[str, str | None, str | None], Any] = {}
-        self.calls: dict[str | None, ToolCallAccumulator] = {}  # tool call id -> its latest call
+        self.calls: dict[str | None, list[ToolCallAccumulator]] = {}  # tool call id -> its calls, in order
         self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
         self.start_id: str | None = None  # the id of its AgentStartEvent
@@ -411,8 +406,23 @@ class Reply:
         self.known[key] = block
         self.blocks.append(block)
         if isinstance(block, ToolCallAccumulator):
-            self.calls[block.block_id] = block
+            self.calls.setdefault(block.block_id, []).append(block)
         self.cached = None
+
+    def named_calls(self, listed: Iterable[ToolUseBlock]) -> list[tuple[ToolUseBlock, ToolCallAccumulator]]:
+        """Each call of ``listed`` (by an event that names calls of this reply) with the reply's call
+        it names: of the calls with its id not named yet, the latest with its input, else the latest.
+        An id alone is not enough: providers number their calls anew in each answer (``call_0``
+        again), and the events list the calls as the model made them."""
+        named: list[tuple[ToolUseBlock, ToolCallAccumulator]] = []
+        taken: set[ToolCallAccumulator] = set()
+        for call in listed:
+            candidates = [own for own in reversed(self.calls.get(call.id, ())) if own not in taken]
+            if candidates:
+                own = next((own for own in candidates if own.built_input() == call.input), candidates[0])
+                taken.add(own)
+                named.append((call, own))
+        return named
 
     def remember_run(self, ids: list[str | None], block: _StreamedText, start: int) -> None:
         """Record the event ``ids`` of a run of deltas appended to ``block.parts`` from ``start`` on.

@@ -277,14 +277,17 @@ class ReplyRouter:
         reply.cached = None
         return block
 
-    def _delta(self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None) -> Any:
+    def _delta(
+        self, event: Any, cls: type[BlockAccumulator], block_id: str | None, name: str | None, payload: object
+    ) -> Any:
         reply = self._route(event, event.reply_id)
         if reply is None:
             return None
         block = reply.known.get((cls.kind, event.reply_id, block_id))
         if block is None or not block.open:
             block = self._reopen(reply, event, cls, block_id, name, block)
-        block.built = reply.cached = None
+        if payload is not None:  # a delta of nothing changes nothing: a snapshot stays the same object
+            block.built = reply.cached = None
         return block
 
     def _reopen(
@@ -305,6 +308,7 @@ class ReplyRouter:
             )
             # A start that comes after this delta still applies, as it would have in its place.
             block.open, block.started, block.built = True, False, None
+            reply.cached = None
             return block
         if not (cls is ToolCallAccumulator and _is_hidden_tool(name)):
             self._refuse(

@@ -12,9 +12,20 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from .._enums import ToolResultState
+from .._frozen import EMPTY
 from .._shown import shown
 
-__all__ = ["BLOCK_KEY", "CONTENT_BLOCK_EVENT", "DEFAULT_MEDIA_TYPE", "MEDIA_TYPE_KEY", "MESSAGE_KEY", "message_info"]
+__all__ = [
+    "BLOCK_KEY",
+    "CONTENT_BLOCK_EVENT",
+    "DEFAULT_MEDIA_TYPE",
+    "MEDIA_TYPE_KEY",
+    "MESSAGE_KEY",
+    "message_info",
+    "result_end_metadata",
+    "result_marker",
+]
 
 #: ``AgentStartEvent.metadata[MESSAGE_KEY]``: the message's ``timestamp`` and ``metadata``, and its
 #: ``id`` when that is not the reply id (a message without an id still needs a unique reply id).
@@ -27,6 +38,35 @@ MESSAGE_KEY = "agentscope_message"
 #: the streamed arguments; a tool result's ``state`` when its end event states another, as Java's
 #: agent would).  Entries on the end event override those on the start event.
 BLOCK_KEY = "agentscope_block"
+
+_RESULT_STATES = {state.value: state for state in ToolResultState}
+
+
+def result_marker(entry: object) -> tuple[ToolResultState, Mapping[str, Any]] | None:
+    """What ``metadata[BLOCK_KEY]`` of a tool result's end event says for this package: the state
+    the result holds (its end event states another, as Java's agent would) and the entries of the
+    result's own metadata sent inside it (its own ``BLOCK_KEY`` entry, were it one of these
+    shapes).  ``None`` when ``entry`` is no marker: it is the result's own metadata, as Java's."""
+    if not isinstance(entry, Mapping) or not 1 <= len(entry) <= 2:
+        return None
+    state = entry.get("state")
+    held = _RESULT_STATES.get(state) if isinstance(state, str) else None
+    if held is None:
+        return None
+    if len(entry) == 1:
+        return held, EMPTY
+    own = entry.get("metadata")
+    return (held, own) if isinstance(own, Mapping) else None
+
+
+def result_end_metadata(held: ToolResultState, metadata: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``metadata`` of a result holding ``held``, as its end event carries it: a ``BLOCK_KEY`` entry
+    of its own that would read as a marker goes inside one, so that it reads back as it was."""
+    own = metadata.get(BLOCK_KEY)
+    if result_marker(own) is None:
+        return metadata
+    return {**metadata, BLOCK_KEY: {"state": held.value, "metadata": {BLOCK_KEY: own}}}
+
 
 #: The name of the ``CustomEvent`` that carries a whole block no event streams (an image, audio or
 #: video block, a data block with a URL): ``value = {"replyId": ..., "block": <the block's JSON>}``.

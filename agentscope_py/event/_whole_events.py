@@ -77,17 +77,17 @@ class WholeEventHandlers(DeltaRuns):
         reply = self._route_by_source(event)
         if reply is None:
             return []
-        if not reply.reason_from_result:
-            reply.reason = event.generate_reason if reason is None else reason
-        for listed in getattr(event, "tool_calls", ()):
+        # What changes nothing leaves the cached message: a snapshot stays the same object.
+        stated = event.generate_reason if reason is None else reason
+        if not reply.reason_from_result and stated is not reply.reason:
+            reply.reason, reply.cached = stated, None
+        for listed, call in reply.named_calls(getattr(event, "tool_calls", ())):
             # Java streams no state for the calls that wait, and lists them as the model made them,
             # PENDING: those waiting for the user are ASKING in its final message.
-            call = reply.calls.get(listed.id)
-            if call is not None and not call.state_given:
-                asking = reason is GenerateReason.PERMISSION_ASKING and listed.state is ToolCallState.PENDING
-                call.state = ToolCallState.ASKING if asking else listed.state
-                call.built = None
-        reply.cached = None
+            asking = reason is GenerateReason.PERMISSION_ASKING and listed.state is ToolCallState.PENDING
+            state = ToolCallState.ASKING if asking else listed.state
+            if not call.state_given and state is not call.state:
+                call.state, call.built, reply.cached = state, None, None
         return []
 
     def _on_agent_result(self, event: AgentResultEvent, _: None) -> list[AssistantMessage]:
@@ -110,13 +110,12 @@ class WholeEventHandlers(DeltaRuns):
             return []
         reason = result.get_generate_reason()
         if reason is not GenerateReason.MODEL_STOP:
-            reply.reason, reply.reason_from_result = reason, True
-        for block in result.get_content_blocks(ToolUseBlock):
-            call = reply.calls.get(block.id)
-            if call is not None and not call.state_given:
-                call.state = block.state
-                call.built = None
-        reply.cached = None
+            if reason is not reply.reason:
+                reply.reason, reply.cached = reason, None
+            reply.reason_from_result = True
+        for block, call in reply.named_calls(result.get_content_blocks(ToolUseBlock)):
+            if not call.state_given and block.state is not call.state:
+                call.state, call.built, reply.cached = block.state, None, None
         return []
 
     def _on_other(self, event: AgentEvent, _: None) -> list[AssistantMessage]:
