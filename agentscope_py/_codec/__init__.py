@@ -154,7 +154,7 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
     # One function, not a wrapper around another: on the typed path the extra call cost some percent.
     try:
         if type(text) is not str and type(text) is not bytes:
-            text = _as_text(text)
+            text = _as_text(text, limits)
         if len(text) > limits.max_bytes:
             raise _too_large(text, limits)
         if _json.typed_reading:
@@ -175,7 +175,7 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
 def from_json_list(cls: type[_T], text: object, limits: DecodeLimits) -> list[_T]:
     try:
         if type(text) is not str and type(text) is not bytes:
-            text = _as_text(text)
+            text = _as_text(text, limits)
         if len(text) > limits.max_bytes:
             raise _too_large(text, limits)
         return _parsed_and_decoded(_decode_list, cls, text, limits)
@@ -199,10 +199,11 @@ def _parsed_and_decoded(
         return decode_value(decode, cls, _json.loads_exactly(text), exact)
 
 
-def _too_large(text: str | bytes, limits: DecodeLimits) -> DecodeError:
+def _too_large(text: str | bytes | bytearray | memoryview, limits: DecodeLimits) -> DecodeError:
     unit = "characters" if isinstance(text, str) else "bytes"
+    size = text.nbytes if isinstance(text, memoryview) else len(text)
     return DecodeError(
-        f"the document is {len(text)} {unit}, over the limit of {limits.max_bytes}; "
+        f"the document is {size} {unit}, over the limit of {limits.max_bytes}; "
         "pass limits=DecodeLimits(max_bytes=...) to accept it"
     )
 
@@ -235,11 +236,14 @@ def _decoder(cls: type[_T]) -> Decoder:
     return decode
 
 
-def _as_text(text: object) -> str | bytes:
+def _as_text(text: object, limits: DecodeLimits) -> str | bytes:
     """JSON text as exactly ``str`` or ``bytes``: the parsers differ on subclasses (msgspec refuses them)."""
     if isinstance(text, str):
         return str.__str__(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
+        size = text.nbytes if isinstance(text, memoryview) else len(text)
+        if size > limits.max_bytes:  # refused before it is copied
+            raise _too_large(text, limits)
         return bytes(text)
     raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")
 
