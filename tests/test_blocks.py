@@ -140,8 +140,10 @@ def test_blocks_are_frozen(cls: type[ContentBlock]) -> None:
     field = attrs.fields(cls)[0].name
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         setattr(block, field, None)
-    with pytest.raises(AttributeError):
-        block.unknown = 1  # type: ignore[attr-defined]  # slotted: no new attributes either
+    # Slotted: no new attributes either, past the frozen check too (which any frozen class has).
+    assert not hasattr(block, "__dict__")
+    with pytest.raises(AttributeError, match="unknown"):
+        object.__setattr__(block, "unknown", 1)
 
 
 @pytest.mark.parametrize("cls", BLOCK_CLASSES)

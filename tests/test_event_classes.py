@@ -179,6 +179,7 @@ def test_events_are_frozen_value_equal_and_hashable() -> None:
         event.delta = "x"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         event.type = AgentEventType.CUSTOM  # type: ignore[misc]
+    assert not hasattr(event, "__dict__")  # slotted
 
 
 def test_events_pickle_and_copy() -> None:

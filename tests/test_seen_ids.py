@@ -28,6 +28,11 @@ from agentscope_py.event._seen_ids import RISING_AFTER, SeenIds
 LONG = RISING_AFTER * 3
 
 
+def mode(seen: SeenIds) -> str:
+    """Whether ``seen`` keeps every id in one set, or takes rising ids without a lookup."""
+    return "set" if seen._rising is None else "rising"
+
+
 def rising_ids(count: int, start: int = 1_000) -> list[str]:
     return [f"id{number:012d}" for number in range(start, start + count)]
 
@@ -35,6 +40,7 @@ def rising_ids(count: int, start: int = 1_000) -> list[str]:
 def test_single_ids_past_the_set_size_still_recognise_every_replay() -> None:
     seen, ids = SeenIds(), rising_ids(LONG)
     assert all(seen.first_sight(event_id) for event_id in ids)
+    assert len(seen._table) == RISING_AFTER + 1 and seen._rising == ids[RISING_AFTER + 1 :]  # the two parts
     # Replays from the set part, the rising part, and the last id: all recognised, none recorded twice.
     for event_id in (ids[0], ids[RISING_AFTER // 2], ids[RISING_AFTER + 5], ids[-2], ids[-1]):
         assert not seen.first_sight(event_id)
@@ -45,6 +51,7 @@ def test_in_tells_a_recorded_id_without_recording_one() -> None:
     seen, ids = SeenIds(), rising_ids(LONG)
     for event_id in ids[: LONG // 2]:
         seen.first_sight(event_id)
+    assert mode(seen) == "rising" and ids[RISING_AFTER + 5] in (seen._rising or []) and ids[0] in seen._table
     # Recorded in the set (before ids rose) and in the rising list after: both found; the rest not, and not recorded.
     assert ids[0] in seen and ids[RISING_AFTER + 5] in seen and ids[LONG // 2 - 1] in seen
     assert ids[LONG // 2] not in seen and "id" not in seen and ids[-1] not in seen
@@ -55,8 +62,10 @@ def test_a_new_id_below_the_highest_goes_back_to_one_set_and_loses_nothing() -> 
     seen, ids = SeenIds(), rising_ids(LONG, start=2_000)
     for event_id in ids:
         seen.first_sight(event_id)
+    assert mode(seen) == "rising"
     low = rising_ids(1, start=5)[0]  # new, but below every id so far
     assert seen.first_sight(low)
+    assert mode(seen) == "set" and seen._table == {*ids, low}  # one set again, holding every id
     assert not seen.first_sight(low)
     assert not any(seen.first_sight(event_id) for event_id in ids)
     assert seen.first_sight(rising_ids(1, start=10**9)[0])
@@ -137,7 +146,9 @@ def test_forget_unrecords_the_id_recorded_last(count: int) -> None:
     ids = rising_ids(count)
     for event_id in ids:
         assert seen.first_sight(event_id)
+    assert mode(seen) == ("rising" if count > RISING_AFTER + 1 else "set")
     seen.forget(ids[-1])
+    assert ids[-1] not in seen
     assert seen.first_sight(ids[-1])  # new again
     assert not seen.first_sight(ids[-1]) and not seen.first_sight(ids[0])
     assert seen.first_sight(rising_ids(1, start=10_000_000)[0])  # and ids still rise after it
@@ -194,8 +205,9 @@ def test_forget_the_only_rising_id_after_single_ids_keeps_the_highest_of_the_set
     ids = rising_ids(RISING_AFTER + 1)
     assert all(seen.first_sight(event_id) for event_id in ids)
     after = rising_ids(1, start=10**9)[0]
-    assert seen.first_sight(after)
+    assert seen.first_sight(after) and seen._rising == [after]
     seen.forget(after)
+    assert seen._rising == [] and seen._highest == ids[-1]
     assert not seen.first_sight(ids[-1])  # a replay of the highest id in the set
     assert seen.first_sight(after)
 
@@ -206,13 +218,16 @@ def test_a_replay_right_after_the_switch_to_rising_ids_is_dropped() -> None:
     message = AssistantMessage("x" * 1100, id="m", timestamp="2024-01-01 00:00:00.000")
     events = events_from_message(message, chunk_size=1)
     first_delta = next(event for event in events if type(event) is TextBlockDeltaEvent)
+    modes = set()
     for cut in range(1015, 1035):
         assembler = MessageAssembler()
         for event in events[:cut]:
             assembler.feed(event)
+        modes.add(mode(assembler._agent_replies[None].seen))
         assert assembler.feed(first_delta) == []  # replayed
         done: list[AssistantMessage] = []
         for event in events[cut:]:
             done += assembler.feed(event)
         assert done == [message], f"replay after {cut} events"
         assert assembler.anomalies == ()
+    assert modes == {"set", "rising"}  # the cuts fall on both sides of the switch

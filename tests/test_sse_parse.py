@@ -138,6 +138,16 @@ def test_a_stream_given_whole_is_read_as_its_messages_are_asked_for(kind: type[A
     assert sum(1 for _ in messages) == 199_999
 
 
+def test_the_documented_limits_are_a_day_of_retry_and_64_mi_characters() -> None:
+    # sse.md states both; the other tests take them from the package.
+    assert MAX_RETRY == 24 * 60 * 60 * 1000
+    assert SSEParser().max_message_size == 64 * 1024 * 1024
+    parser = SSEParser()
+    parser.feed("data: " + "x" * (64 * 1024 * 1024 - 6))  # the line so far: right at the limit
+    with pytest.raises(DecodeError, match=f"beyond {64 * 1024 * 1024} characters"):
+        parser.feed("x")
+
+
 def test_a_message_that_never_ends_cannot_fill_the_memory() -> None:
     parser = SSEParser(max_message_size=100)
     parser.feed("data: " + "x" * 90)

@@ -22,7 +22,7 @@ AssistantMessage.builder().metadata([("k", 1)])  # E: arg-type "list[tuple[str, 
 AssistantMessage.builder().usage({"inputTokens": 1})  # E: arg-type "dict[str, int]"
 AssistantMessage.builder().generate_reason("TOOL_CALLS")  # E: arg-type "str"
 AssistantMessage.builder().text_content(TextBlock("x"))  # E: arg-type "TextBlock"
-ToolResultMessage.builder().result(TextBlock("x"))  # E: call-overload
+ToolResultMessage.builder().result(TextBlock("x"))  # E: call-overload "TextBlock"
 ToolResultMessage.builder().results(ToolUseBlock("c", "n"))  # E: arg-type "ToolUseBlock"
 TextBlock.builder().text(3)  # E: arg-type "int"
 DataBlock.builder().source("https://example.com/cat.png")  # E: arg-type "str"
