@@ -407,10 +407,12 @@ def test_events_that_change_nothing_leave_the_snapshot_the_same_object() -> None
     # Java sends RequireUserConfirmEvent, then RequestStopEvent with the same reason.
     call = ToolUseBlock("c1", "rm", {})
     assembler = MessageAssembler()
-    assembler.feed_all([AgentStartEvent(None, "R", "a"), ToolCallStartEvent("M", "c1", "rm"), ToolCallDeltaEvent("M", "c1", "rm", "{}")])
+    assembler.feed_all([AgentStartEvent(None, "R", "a"), TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "Hi")])
+    assembler.feed_all([ToolCallStartEvent("M", "c1", "rm"), ToolCallDeltaEvent("M", "c1", "rm", "{}")])
     assembler.feed(ToolResultStartEvent("A", "c1", "rm"))
     before = assembler.snapshot()
     for event in [
+        TextBlockDeltaEvent("M", "text", ""),
         ToolCallDeltaEvent("M", "c1", "rm", None),
         ToolResultTextDeltaEvent("A", "c1", "rm", None),
         ToolResultDataDeltaEvent("A", "c1", "rm", None),

@@ -15,6 +15,7 @@ from agentscope_py import (
     AgentEvent,
     AgentResultEvent,
     AgentStartEvent,
+    AllToolsDeniedEvent,
     AnomalyKind,
     AssistantMessage,
     ChatUsage,
@@ -25,6 +26,7 @@ from agentscope_py import (
     MessageAssembler,
     ModelCallEndEvent,
     ModelCallStartEvent,
+    Msg,
     RequestStopEvent,
     RequireExternalExecutionEvent,
     RequireUserConfirmEvent,
@@ -214,6 +216,28 @@ def test_a_result_stating_no_reason_leaves_the_events_reason() -> None:
         AgentEndEvent("R"),
     ]
     assert assemble(events)[0].get_generate_reason() is GenerateReason.MAX_ITERATIONS
+
+
+def test_a_result_stating_model_stop_wins_as_any_stated_reason_does() -> None:
+    stated = AssistantMessage("x", metadata={Msg.METADATA_GENERATE_REASON: "MODEL_STOP"})
+    events = [AgentStartEvent(None, "R", "a"), ExceedMaxItersEvent("", 3, 3), AgentResultEvent(stated), AgentEndEvent("R")]
+    [message] = assemble(events)
+    assert message.get_generate_reason() is GenerateReason.MODEL_STOP
+    assert Msg.METADATA_GENERATE_REASON not in message.metadata  # the default, written nowhere
+
+
+def test_all_tools_denied_lapses_when_the_run_goes_on_with_another_model_call() -> None:
+    # Java's agent goes on to the next iteration after all tools were denied, unless a middleware
+    # asks it to stop (ReActAgent.emitAllToolsDeniedThroughMiddleware); its result then states no reason.
+    denied = AllToolsDeniedEvent([ToolUseBlock("c1", "rm", {})])
+    went_on = [AgentStartEvent(None, "R", "a"), *model_call("Let me"), denied, *model_call("Done."), AgentEndEvent("R")]
+    assert assemble(went_on)[0].get_generate_reason() is GenerateReason.MODEL_STOP
+    with_result = [*went_on[:-1], AgentResultEvent(AssistantMessage("Done.")), AgentEndEvent("R")]
+    assert assemble(with_result)[0].get_generate_reason() is GenerateReason.MODEL_STOP
+    stopped = [AgentStartEvent(None, "R", "a"), *model_call("Let me"), denied, AgentEndEvent("R")]
+    assert assemble(stopped)[0].get_generate_reason() is GenerateReason.ALL_TOOLS_DENIED
+    asked_to_stop = [*stopped[:-1], RequestStopEvent("denied", GenerateReason.ALL_TOOLS_DENIED), *model_call("x"), AgentEndEvent("R")]
+    assert assemble(asked_to_stop)[0].get_generate_reason() is GenerateReason.ALL_TOOLS_DENIED
 
 
 def test_the_calls_the_permission_check_let_through_take_their_state_from_the_result() -> None:

@@ -261,7 +261,9 @@ class MessageAssembler(WholeEventHandlers):
         return [self._complete(reply, event.id)]
 
     def _on_model_call_start(self, event: ModelCallStartEvent, _: None) -> list[AssistantMessage]:
-        self._route(event, event.reply_id)
+        reply = self._route(event, event.reply_id)
+        if reply is not None and reply.reason_lapses:  # the run went on after all tools were denied
+            reply.reason, reply.reason_lapses, reply.cached = None, False, None
         return []
 
     def _on_model_call_end(self, event: ModelCallEndEvent, _: None) -> list[AssistantMessage]:
@@ -297,7 +299,7 @@ class MessageAssembler(WholeEventHandlers):
         if block is None or not block.open:
             block = self._reopen(reply, event, cls, event.block_id, None, block)
         delta = event.delta
-        if delta is not None:
+        if delta:  # an empty one adds nothing to the text: a snapshot stays the same object
             block.parts.append(delta)
             block.built = reply.cached = None
         return []

@@ -371,6 +371,7 @@ class Reply:
         "name",
         "reason",
         "reason_from_result",
+        "reason_lapses",
         "reply_id",
         "route_keys",
         "seen",
@@ -398,6 +399,9 @@ class Reply:
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
         self.reason_from_result = False  # stated by an AgentResultEvent: no event changes it then
+        # Java's agent goes on after all tools were denied unless a middleware stops it: the reason
+        # AllToolsDeniedEvent gave lapses when another model call of the reply starts.
+        self.reason_lapses = False
         self.cached: AssistantMessage | None = None  # cleared by every change
         # (metadata, reason, the two as the message's metadata), for as long as neither changes
         self.merged: tuple[Mapping[str, Any], GenerateReason, Mapping[str, Any]] | None = None

@@ -79,8 +79,10 @@ class WholeEventHandlers(DeltaRuns):
             return []
         # What changes nothing leaves the cached message: a snapshot stays the same object.
         stated = event.generate_reason if reason is None else reason
-        if not reply.reason_from_result and stated is not reply.reason:
-            reply.reason, reply.cached = stated, None
+        if not reply.reason_from_result:
+            reply.reason_lapses = reason is GenerateReason.ALL_TOOLS_DENIED  # an AllToolsDeniedEvent
+            if stated is not reply.reason:
+                reply.reason, reply.cached = stated, None
         for listed, call in reply.named_calls(getattr(event, "tool_calls", ())):
             # Java streams no state for the calls that wait, and lists them as the model made them,
             # PENDING: those waiting for the user are ASKING in its final message.
@@ -108,8 +110,14 @@ class WholeEventHandlers(DeltaRuns):
         # ``_route_by_source`` records the event's id; a replay changes nothing.
         if result is None or self._route_by_source(event) is not reply:
             return []
-        reason = result.get_generate_reason()
-        if reason is not GenerateReason.MODEL_STOP:
+        reason: GenerateReason | None = result.get_generate_reason()
+        if reason is GenerateReason.MODEL_STOP:
+            # Stated, it wins as any other does; as the default, it is written nowhere.
+            stated = result.metadata.get(Msg.METADATA_GENERATE_REASON) == GenerateReason.MODEL_STOP.name
+            reason = None
+        else:
+            stated = True
+        if stated:
             if reason is not reply.reason:
                 reply.reason, reply.cached = reason, None
             reply.reason_from_result = True
