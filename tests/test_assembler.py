@@ -403,10 +403,12 @@ def test_snapshot_shows_the_reply_so_far_and_is_cached() -> None:
     assert assembler.feed(events[-1]) == [final]
 
 
-def test_events_that_change_nothing_leave_the_snapshot_the_same_object() -> None:
+@pytest.mark.parametrize("batched", [False, True], ids=["feed", "feed_all"])
+def test_events_that_change_nothing_leave_the_snapshot_the_same_object(batched: bool) -> None:
     # Java sends RequireUserConfirmEvent, then RequestStopEvent with the same reason.
     call = ToolUseBlock("c1", "rm", {})
     assembler = MessageAssembler()
+    feed = (lambda event: assembler.feed_all([event])) if batched else assembler.feed
     assembler.feed_all([AgentStartEvent(None, "R", "a"), TextBlockStartEvent("M", "text"), TextBlockDeltaEvent("M", "text", "Hi")])
     assembler.feed_all([ToolCallStartEvent("M", "c1", "rm"), ToolCallDeltaEvent("M", "c1", "rm", "{}")])
     assembler.feed(ToolResultStartEvent("A", "c1", "rm"))
@@ -417,8 +419,11 @@ def test_events_that_change_nothing_leave_the_snapshot_the_same_object() -> None
         ToolResultTextDeltaEvent("A", "c1", "rm", None),
         ToolResultDataDeltaEvent("A", "c1", "rm", None),
     ]:
-        assembler.feed(event)
+        feed(event)
         assert assembler.snapshot() is before, event
+    feed_twice: list[AgentEvent] = [TextBlockDeltaEvent("M", "text", None), TextBlockDeltaEvent("M", "text", "")]
+    assembler.feed_all(feed_twice)  # a batch of them, read by the delta runs
+    assert assembler.snapshot() is before
     assembler.feed(RequireUserConfirmEvent("A", [call]))
     asking = assembler.snapshot()
     assert asking is not before and asking is not None
@@ -428,7 +433,7 @@ def test_events_that_change_nothing_leave_the_snapshot_the_same_object() -> None
         RequireUserConfirmEvent("A", [call]),
     ]
     for again in repeated:
-        assembler.feed(again)
+        feed(again)
         assert assembler.snapshot() is asking, again
     assembler.feed(ToolCallDeltaEvent("M", "c1", "rm", " "))
     assert assembler.snapshot() is not asking

@@ -238,6 +238,10 @@ def test_all_tools_denied_lapses_when_the_run_goes_on_with_another_model_call() 
     assert assemble(stopped)[0].get_generate_reason() is GenerateReason.ALL_TOOLS_DENIED
     asked_to_stop = [*stopped[:-1], RequestStopEvent("denied", GenerateReason.ALL_TOOLS_DENIED), *model_call("x"), AgentEndEvent("R")]
     assert assemble(asked_to_stop)[0].get_generate_reason() is GenerateReason.ALL_TOOLS_DENIED
+    # A reason the result states stays, whatever comes after it.
+    interrupted = AgentResultEvent(AssistantMessage("x", generate_reason=GenerateReason.INTERRUPTED))
+    result_first = [*stopped[:-1], interrupted, *model_call("x"), AgentEndEvent("R")]
+    assert assemble(result_first)[0].get_generate_reason() is GenerateReason.INTERRUPTED
 
 
 def test_the_calls_the_permission_check_let_through_take_their_state_from_the_result() -> None:

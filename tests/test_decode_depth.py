@@ -163,6 +163,9 @@ def test_an_array_of_nulls_is_one_level_as_an_empty_array_is(backend: str) -> No
     assert Msg.from_json(text, limits=DecodeLimits(max_depth=2)).content == ()
     error = _refused(Msg, '{"role": "USER", "content": [null, {"type": "text", "text": "a"}]}', 2)
     assert error.path == "content" and "nested deeper than 2 levels" in error.reason
+    # An item of another kind needs no level either: it is refused for what it is.
+    with pytest.raises(DecodeError, match=r"^content\[0\]: expected an object"):
+        Msg.from_json('{"role": "USER", "content": ["x"]}', limits=DecodeLimits(max_depth=2))
 
 
 def test_content_items_count_the_array_and_the_block_as_levels(backend: str) -> None:

@@ -224,6 +224,7 @@ def test_a_results_own_entry_shaped_as_the_carried_state_comes_back_as_it_was(
     events = events_from_message(msg)
     assembled = assemble(AgentEvent.from_json(event.to_json()) for event in events)
     assert assembled == [msg] and assembled.anomalies == ()
+    assert assembled[0].to_json() == msg.to_json()  # its entries in their order too
     assert assembled[0].get_content_blocks(ToolResultBlock)[0].state is state
 
 

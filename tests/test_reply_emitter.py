@@ -291,6 +291,17 @@ def test_a_waiting_call_whose_id_a_later_call_has_too_ends_asking() -> None:
     assert assemble(reply.events) == [reply.message]
 
 
+def test_a_waiting_call_whose_id_and_input_a_finished_later_call_has_too_ends_asking() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("call_0", "rm", '{"p": 1}')
+    reply.end_model_call()
+    reply.block(ToolUseBlock("call_0", "rm", {"p": 1}, state=ToolCallState.FINISHED))
+    reply.finish(GenerateReason.PERMISSION_ASKING)
+    calls = reply.message.get_content_blocks(ToolUseBlock)
+    assert [call.state for call in calls] == [ToolCallState.ASKING, ToolCallState.FINISHED]
+    assert assemble(reply.events) == [reply.message]
+
+
 def test_a_tool_results_own_entry_shaped_as_the_carried_state_is_its_metadata() -> None:
     reply = ReplyEmitter()
     reply.tool_call("c1", "lookup", "{}")

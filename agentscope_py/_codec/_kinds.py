@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import _json
@@ -348,8 +348,8 @@ class ListOf(Kind):
     def _decode_items(self, value: Any, ctx: Context, depth: int, path: str) -> list[Any]:
         if type(value) is not list:
             value = req_list(value, path)
-        # The array, then the objects in it: a null is no level (dropped, or refused as no object).
-        if depth <= 0 or (depth == 1 and any(raw is not None for raw in value)):
+        # The array, then the objects in it: anything else is no level (dropped, or refused as no object).
+        if depth <= 0 or (depth == 1 and any(isinstance(raw, Mapping) for raw in value)):
             raise within(ctx.too_deep(), path)
         # A union's members are picked here rather than through its decoder: one call less per item.
         key, members = TAG_TABLES.get(self.target, _NO_TAG_TABLE)

@@ -41,13 +41,18 @@ class DeltaRuns(ReplyRouter):
         ``first`` applied (so the run loops over the rest without chaining it back in front).
         ``None``, with ``first`` not applied, when there is no such block: the handlers then apply
         it (routing and anomalies), and the next delta finds the block it opened."""
+        delta = first.delta
+        # A delta of nothing is the handlers' (it changes nothing, and a snapshot stays the same
+        # object); but for a tool call "" is content: arguments "" are not arguments absent.
+        if delta is None or (not delta and cls is not ToolCallAccumulator):
+            return None
         reply = self._routes.get((first.source, first.reply_id))
         block = None if reply is None else reply.known.get((cls.kind, first.reply_id, block_id))
         if reply is None or block is None or not block.open:
             return None
-        # No cache is cleared here: the run clears them when it ends, and snapshot() while it runs.
-        if self._first_sight(reply, first) and first.delta is not None:
-            block.parts.append(first.delta)
+        if self._first_sight(reply, first):
+            block.parts.append(delta)
+            block.built = reply.cached = None  # the rest of the run clears them again when it ends
         return reply, block
 
     # The two loops below differ only in the attribute that names the block: read directly, it
@@ -69,7 +74,8 @@ class DeltaRuns(ReplyRouter):
         try:
             for event in rest:
                 # Attributes compared one by one: cheaper than building a key tuple per event.  A delta
-                # without text ends the run too: it begins the next one, where ``_run_target`` skips it.
+                # without text ends the run too: it begins the next one, which ``_run_target`` leaves to
+                # the handler.  (An empty one inside a run is appended: the run changes the text anyway.)
                 if (
                     type(event) is not event_type
                     or event.block_id != block_id

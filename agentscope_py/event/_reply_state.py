@@ -331,8 +331,11 @@ class ToolResultAccumulator(BlockAccumulator):
             self.metadata.update(metadata)
         else:
             self.held, own = marker
-            self.metadata.update((key, value) for key, value in metadata.items() if key != BLOCK_KEY)
-            self.metadata.update(own)
+            for key, value in metadata.items():  # the result's own entries where the marker stood
+                if key == BLOCK_KEY:
+                    self.metadata.update(own)
+                else:
+                    self.metadata[key] = value
         self.built = None
         return []
 
@@ -415,7 +418,8 @@ class Reply:
 
     def named_calls(self, listed: Iterable[ToolUseBlock]) -> list[tuple[ToolUseBlock, ToolCallAccumulator]]:
         """Each call of ``listed`` (by an event that names calls of this reply) with the reply's call
-        it names: of the calls with its id not named yet, the latest with its input, else the latest.
+        it names: of the calls with its id not named yet, the latest with its input (one whose state
+        its stream did not give first), else the latest.
         An id alone is not enough: providers number their calls anew in each answer (``call_0``
         again), and the events list the calls as the model made them."""
         named: list[tuple[ToolUseBlock, ToolCallAccumulator]] = []
@@ -423,7 +427,9 @@ class Reply:
         for call in listed:
             candidates = [own for own in reversed(self.calls.get(call.id, ())) if own not in taken]
             if candidates:
-                own = next((own for own in candidates if own.built_input() == call.input), candidates[0])
+                # Of equals, the latest (max keeps the first); a call whose state its stream gave takes
+                # no listed state, so of calls with the input the one that can take it is named.
+                own = max(candidates, key=lambda own: (own.built_input() == call.input, not own.state_given))
                 taken.add(own)
                 named.append((call, own))
         return named
@@ -436,6 +442,8 @@ class Reply:
         one, its deltas are taken back and applied one by one, as ``feed`` would: an event whose id
         was seen before changes nothing.  Either way the block and the message are built again: a
         snapshot taken while the run went on (by the iterator ``feed_all`` reads) is out of date."""
+        if not ids:
+            return  # nothing after the first delta, which ``DeltaRuns._run_target`` applied
         block.built = self.cached = None
         seen = self.seen
         if seen.take_run(ids):

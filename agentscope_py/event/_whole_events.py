@@ -120,7 +120,7 @@ class WholeEventHandlers(DeltaRuns):
         if stated:
             if reason is not reply.reason:
                 reply.reason, reply.cached = reason, None
-            reply.reason_from_result = True
+            reply.reason_from_result, reply.reason_lapses = True, False
         for block, call in reply.named_calls(result.get_content_blocks(ToolUseBlock)):
             if not call.state_given and block.state is not call.state:
                 call.state, call.built, reply.cached = block.state, None, None
