@@ -199,11 +199,15 @@ def _parsed_and_decoded(
         return decode_value(decode, cls, _json.loads_exactly(text), exact)
 
 
+def _size(text: str | bytes | bytearray | memoryview) -> int:
+    """Characters of a ``str``, bytes of the rest (a memoryview's items may be wider than a byte)."""
+    return text.nbytes if isinstance(text, memoryview) else len(text)
+
+
 def _too_large(text: str | bytes | bytearray | memoryview, limits: DecodeLimits) -> DecodeError:
     unit = "characters" if isinstance(text, str) else "bytes"
-    size = text.nbytes if isinstance(text, memoryview) else len(text)
     return DecodeError(
-        f"the document is {size} {unit}, over the limit of {limits.max_bytes}; "
+        f"the document is {_size(text)} {unit}, over the limit of {limits.max_bytes}; "
         "pass limits=DecodeLimits(max_bytes=...) to accept it"
     )
 
@@ -241,8 +245,7 @@ def _as_text(text: object, limits: DecodeLimits) -> str | bytes:
     if isinstance(text, str):
         return str.__str__(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
-        size = text.nbytes if isinstance(text, memoryview) else len(text)
-        if size > limits.max_bytes:  # refused before it is copied
+        if _size(text) > limits.max_bytes:  # refused before it is copied
             raise _too_large(text, limits)
         return bytes(text)
     raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")
