@@ -344,6 +344,9 @@ def test_other_choices_and_azures_filter_notices_are_skipped() -> None:
         (_chunk({"role": ""}), r"delta.role: expected the role 'assistant' \(an answer's\), got ''$"),
         (_chunk({"audio": {"transcript": "Hello"}}), r"delta.audio: missing required key 'id': an answer's audio begins with its id"),
         (_chunk({"audio": {"id": 5, "transcript": "hi"}}), r"delta.audio.id: expected a string, got number"),
+        (_chunk({"function_call": {"name": 5, "arguments": ""}}), r"delta.function_call.name: expected a string, got number"),
+        (_chunk({"function_call": {"name": "f", "arguments": {}}}), r"delta.function_call.arguments: expected a string, got object"),
+        (_chunk({"function_call": {"arguments": "{}"}}), r"delta.function_call: missing required key 'name': a function call's first"),
         (_chunk({"content": "x", "score": float("nan")}), "delta.score: nan is not a JSON number"),
         (_chunk({"extra": {1: "x"}}), "delta.extra: object keys must be strings"),
         (_chunk({"deep": _nested(150)}), "nested deeper than 100 levels"),
@@ -364,6 +367,7 @@ def test_a_malformed_chunk_raises_decode_error_naming_the_path(chunk: Any, messa
         _chunk({"content": "!"}, "length", usage={"prompt_tokens": 10**30, "completion_tokens": 1}),
         _chunk({"content": "!", "refusal": ["no"]}, "length"),
         _chunk({"role": "user", "content": "!"}, "length"),
+        _chunk({"content": "!", "function_call": {"name": 5, "arguments": ""}}, "length"),
     ],
 )
 def test_a_malformed_chunk_changes_nothing(bad: dict[str, Any]) -> None:
@@ -376,6 +380,15 @@ def test_a_malformed_chunk_changes_nothing(bad: dict[str, Any]) -> None:
     relay.end()
     reply.finish(relay.generate_reason, metadata=relay.metadata)
     assert reply.message.content == (TextBlock("Hi"),) and stop_reason(reply.message) == "stop"
+
+
+def test_a_legacy_function_call_that_never_gave_arguments_has_none() -> None:
+    # OpenAI's first function_call chunk carries "arguments": ""; a server leaving it out is read so too,
+    # where the answer's reader would refuse the call at end(), after its text had gone out.
+    chunks = [_chunk({"role": "assistant", "function_call": {"name": "get_time"}}), _chunk({}, "function_call")]
+    reply, relay, _ = _relayed(chunks)
+    assert relay.metadata["openai"]["function_call"] == {"name": "get_time", "arguments": ""}
+    assert reply.message.content == ()
 
 
 def test_tool_call_chunks_that_would_make_a_wrong_message_are_refused() -> None:

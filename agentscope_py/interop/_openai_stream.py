@@ -212,11 +212,22 @@ class OpenAIStreamRelay(AnswerRelay):
 
     def _check_answer_fields(self, delta: dict[str, Any], path: str) -> None:
         """What ``from_openai_response`` would refuse of the answer at ``end()``, refused in the chunk
-        that brings it, before its events go out: a role other than the assistant's, and audio whose
-        id is not a string or does not come first (OpenAI's first audio chunk carries it)."""
+        that brings it, before its events go out: a role other than the assistant's; audio whose
+        id is not a string or does not come first (OpenAI's first audio chunk carries it); and a
+        legacy ``function_call`` whose name or arguments are no string, or whose first chunk has no
+        name (arguments never given are ``""``: see ``_answer``)."""
         role = delta.get("role")
         if role is not None and role != "assistant":
             raise DecodeError(f"expected the role 'assistant' (an answer's), got {elided(role)}", at(path, "role"))
+        function_call = delta.get("function_call")
+        if function_call is not None:
+            call_path = at(path, "function_call")
+            for key in _FUNCTION_KEYS:
+                value = function_call.get(key)
+                if value is not None and type(value) is not str:
+                    raise DecodeError(f"expected a string, got {json_kind(value)}", at(call_path, key))
+            if function_call.get("name") is None and "function_call" not in self._message:
+                raise DecodeError("missing required key 'name': a function call's first chunk gives its name", call_path)
         audio = delta.get("audio")
         if audio is None:
             return
@@ -323,6 +334,8 @@ class OpenAIStreamRelay(AnswerRelay):
         if self._usage is not None:
             answer["usage"] = self._usage[0]
         message = {"role": "assistant", **_joined(self._message)}
+        if "function_call" in message and "arguments" not in message["function_call"]:
+            message["function_call"]["arguments"] = ""  # a call of no arguments, its first chunk checked the name
         if self._order:
             message["tool_calls"] = [_whole_call(call) for call in self._order]
         answer["choices"] = [{"index": self._choice, **_joined(self._choice_fields), "message": message}]
