@@ -30,6 +30,7 @@ __all__ = [
     "mark_type_checks",
     "register_converter",
     "unchecked_constructor",
+    "unchecked_init",
 ]
 
 Converter = Callable[[Any], Any]
@@ -197,3 +198,42 @@ def unchecked_constructor(cls: type[_T]) -> Callable[..., _T]:
     source = f"def make_{cls.__name__}({', '.join(names)}):\n" + "".join(f"    {line}\n" for line in [*body, "return o"])
     exec(compile(source, f"<agentscope_py unchecked constructor: {cls.__name__}>", "exec"), namespace)
     return namespace[f"make_{cls.__name__}"]  # type: ignore[no-any-return]
+
+
+def unchecked_init(cls: type[_T]) -> Callable[..., _T]:
+    """A function taking what ``cls(...)`` takes (the same parameters and defaults, factories called
+    as ``__init__`` calls them) that skips the converters which only check a type: for callers whose
+    values are checked already (the event emitters), where the class's own ``__init__`` would check
+    each again.  No ``__attrs_pre_init__`` runs: ``cls`` must be a class one may build."""
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "UNSET": _UNSET}
+    positional: list[str] = []
+    keywords: list[str] = []
+    body = ["o = new(cls)"]
+    for attribute, setter, converter in construction_steps(cls):
+        name = attribute.name
+        namespace[f"set_{name}"] = setter
+        default: Any = attribute.default  # attrs types a Factory as what it makes
+        if default is attrs.NOTHING:
+            parameter = name
+        elif isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            if default.takes_self:
+                raise TypeError(f"{cls.__name__}.{name}: a factory taking self has no unchecked form")
+            namespace[f"factory_{name}"] = default.factory
+            parameter = f"{name}=UNSET"
+            body.append(f"if {name} is UNSET: {name} = factory_{name}()")
+        else:
+            namespace[f"default_{name}"] = default
+            parameter = f"{name}=default_{name}"
+        (keywords if attribute.kw_only else positional).append(parameter)
+        value = name
+        if converter is not None:
+            namespace[f"convert_{name}"] = converter
+            value = f"convert_{name}({name})"
+        body.append(f"set_{name}(o, {value})")
+    parameters = ", ".join([*positional, *(["*", *keywords] if keywords else [])])
+    source = f"def init_{cls.__name__}({parameters}):\n" + "".join(f"    {line}\n" for line in [*body, "return o"])
+    exec(compile(source, f"<agentscope_py unchecked init: {cls.__name__}>", "exec"), namespace)
+    return namespace[f"init_{cls.__name__}"]  # type: ignore[no-any-return]
+
+
+_UNSET: Any = object()  # a parameter whose default is made by a factory, not given

@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 import pytest
+from event_strategies import events
+from hypothesis import given, settings
 from read_only import assert_read_only
 
 import agentscope_py
@@ -25,6 +27,7 @@ from agentscope_py import (
     URLSource,
 )
 from agentscope_py import event as ev
+from agentscope_py._fields import unchecked_init
 from agentscope_py.event import (
     AgentEvent,
     AgentEventType,
@@ -125,6 +128,28 @@ def test_generated_id_and_time_and_keyword_only_common_fields() -> None:
     assert (given.id, given.created_at, given.source) == ("e1", "2025-01-01T00:00:00Z", "main/a")
     with pytest.raises(TypeError, match=r"takes 4 positional arguments but 5 were given"):
         TextBlockDeltaEvent("r1", "text", "x", "e1")  # type: ignore[call-arg]
+
+
+@settings(max_examples=300)
+@given(event=events())
+def test_the_emitters_unchecked_init_builds_what_the_class_builds(event: AgentEvent) -> None:
+    # The emitters build their events without the type checks of __init__ (their values are checked).
+    cls = type(event)
+    fields = {field.name: getattr(event, field.name) for field in attrs.fields(cls)}
+    built = unchecked_init(cls)(**fields)
+    assert built == event and type(built) is cls
+
+
+def test_the_unchecked_init_takes_what_init_takes_defaults_and_factories_included() -> None:
+    start = unchecked_init(AgentStartEvent)(None, "R", "Friday")
+    assert start == AgentStartEvent(None, "R", "Friday", id=start.id, created_at=start.created_at)
+    assert start.role == "assistant" and start.id is not None and HEX32.fullmatch(start.id)
+    assert start.created_at is not None and ISO_UTC.fullmatch(start.created_at)
+    assert unchecked_init(AgentStartEvent)(None, "R", "Friday").id != start.id
+    stop = unchecked_init(RequestStopEvent)("why", None, metadata={})  # converters that do more than check still run
+    assert stop.generate_reason is GenerateReason.MIDDLEWARE_STOP_REQUESTED and stop.metadata is None
+    with pytest.raises(TypeError, match="positional"):
+        unchecked_init(TextBlockDeltaEvent)("r", "text", "x", "an id")
 
 
 def test_positional_arguments_follow_the_java_convenience_constructors() -> None:
