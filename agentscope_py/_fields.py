@@ -29,7 +29,6 @@ __all__ = [
     "is_type_check",
     "mark_type_checks",
     "register_converter",
-    "unchecked_constructor",
     "unchecked_init",
 ]
 
@@ -180,31 +179,12 @@ def _slot_setter(cls: type, name: str) -> Callable[[object, Any], None]:
     raise TypeError(f"{cls.__name__} must be a slotted attrs class (attrs.frozen) to be built from checked values")
 
 
-def unchecked_constructor(cls: type[_T]) -> Callable[..., _T]:
-    """A function making ``cls`` from its field values, positionally in field order, that skips the
-    converters which only check a type: for callers that made each value themselves."""
-    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    names = []
-    body = ["o = new(cls)"]
-    for attribute, setter, converter in construction_steps(cls):
-        name = attribute.name
-        names.append(name)
-        namespace[f"set_{name}"] = setter
-        value = name
-        if converter is not None:
-            namespace[f"convert_{name}"] = converter
-            value = f"convert_{name}({name})"
-        body.append(f"set_{name}(o, {value})")
-    source = f"def make_{cls.__name__}({', '.join(names)}):\n" + "".join(f"    {line}\n" for line in [*body, "return o"])
-    exec(compile(source, f"<agentscope_py unchecked constructor: {cls.__name__}>", "exec"), namespace)
-    return namespace[f"make_{cls.__name__}"]  # type: ignore[no-any-return]
-
-
 def unchecked_init(cls: type[_T]) -> Callable[..., _T]:
     """A function taking what ``cls(...)`` takes (the same parameters and defaults, factories called
-    as ``__init__`` calls them) that skips the converters which only check a type: for callers whose
-    values are checked already (the event emitters), where the class's own ``__init__`` would check
-    each again.  No ``__attrs_pre_init__`` runs: ``cls`` must be a class one may build."""
+    as ``__init__`` calls them) that skips the converters which only check a type: for callers that
+    made each value themselves or checked it already (the assembler's blocks, the SSE parser's
+    messages, the emitters' events), where the class's own ``__init__`` would check each again.
+    No ``__attrs_pre_init__`` runs: ``cls`` must be a class one may build."""
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "UNSET": _UNSET}
     positional: list[str] = []
     keywords: list[str] = []

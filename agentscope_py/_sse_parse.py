@@ -15,7 +15,7 @@ from typing import Final, NoReturn, TypeAlias
 import attrs
 
 from ._checks import check_str, describe
-from ._fields import unchecked_constructor
+from ._fields import unchecked_init
 from ._shown import elided
 from .errors import ArgumentTypeError, ArgumentValueError, DecodeError
 
@@ -214,7 +214,7 @@ class SSEParser:
 
 
 # SSEMessage without attrs' frozen __init__, a third of a message's cost: its fields are the parser's own strings.
-_new_message = unchecked_constructor(SSEMessage)
+_new_message = unchecked_init(SSEMessage)
 
 
 def _join_run(pieces: list[str], joined: int, separator: str) -> int:

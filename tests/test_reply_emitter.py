@@ -279,26 +279,17 @@ def test_a_call_id_used_again_in_the_next_answer_is_told_apart_by_its_result() -
     assert assemble(reply.events) == [reply.message]
 
 
-def test_a_waiting_call_whose_id_a_later_call_has_too_ends_asking() -> None:
-    # The later call_0 is finished; the listed call is the earlier one, told apart by its input.
+@pytest.mark.parametrize("later_input", [{"p": 2}, {"p": 1}], ids=["another input", "the same input"])
+def test_a_waiting_call_whose_id_a_later_call_has_too_ends_asking(later_input: dict[str, int]) -> None:
+    # The later call_0 is finished: the listed call is the earlier one, told apart by its input, or, of
+    # equal inputs, by the state the later one's stream gave.
     reply = ReplyEmitter()
     reply.tool_call("call_0", "rm", '{"p": 1}')
     reply.end_model_call()
-    reply.block(ToolUseBlock("call_0", "rm", {"p": 2}, state=ToolCallState.FINISHED))
+    reply.block(ToolUseBlock("call_0", "rm", later_input, state=ToolCallState.FINISHED))
     reply.finish(GenerateReason.PERMISSION_ASKING)
     calls = reply.message.get_content_blocks(ToolUseBlock)
-    assert [(dict(call.input), call.state) for call in calls] == [({"p": 1}, ToolCallState.ASKING), ({"p": 2}, ToolCallState.FINISHED)]
-    assert assemble(reply.events) == [reply.message]
-
-
-def test_a_waiting_call_whose_id_and_input_a_finished_later_call_has_too_ends_asking() -> None:
-    reply = ReplyEmitter()
-    reply.tool_call("call_0", "rm", '{"p": 1}')
-    reply.end_model_call()
-    reply.block(ToolUseBlock("call_0", "rm", {"p": 1}, state=ToolCallState.FINISHED))
-    reply.finish(GenerateReason.PERMISSION_ASKING)
-    calls = reply.message.get_content_blocks(ToolUseBlock)
-    assert [call.state for call in calls] == [ToolCallState.ASKING, ToolCallState.FINISHED]
+    assert [(dict(call.input), call.state) for call in calls] == [({"p": 1}, ToolCallState.ASKING), (later_input, ToolCallState.FINISHED)]
     assert assemble(reply.events) == [reply.message]
 
 

@@ -23,7 +23,7 @@ from .._blocks import (
 )
 from .._enums import GenerateReason, MsgRole, ToolCallState, ToolResultState
 from .._checks import check_mapping
-from .._fields import unchecked_constructor
+from .._fields import unchecked_init
 from .._frozen import EMPTY
 from .._ids import new_hex_id
 from .._messages import Msg
@@ -54,9 +54,9 @@ RouteKey = tuple[str | None, str | None]
 
 
 # Blocks made from values this module made or took from checked events: no type checks again.
-_text_block = unchecked_constructor(TextBlock)
-_thinking_block = unchecked_constructor(ThinkingBlock)
-_tool_use_block = unchecked_constructor(ToolUseBlock)
+_text_block = unchecked_init(TextBlock)
+_thinking_block = unchecked_init(ThinkingBlock)
+_tool_use_block = unchecked_init(ToolUseBlock)
 
 
 def _joined(parts: list[str]) -> str:
