@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
 import pytest
 from event_strategies import replies
 from hypothesis import given
@@ -277,6 +278,24 @@ def test_a_call_id_used_again_in_the_next_answer_is_told_apart_by_its_result() -
     calls = reply.message.get_content_blocks(ToolUseBlock)
     assert [(call.name, call.state) for call in calls] == [("get_weather", ToolCallState.PENDING), ("delete_file", ToolCallState.ASKING)]
     assert assemble(reply.events) == [reply.message]
+
+
+class _Tag(str):
+    pass
+
+
+def test_the_events_hold_plain_strings_where_str_subclasses_were_given() -> None:
+    # The emitter builds its events without the classes' checks: what it is given is made plain first.
+    reply = ReplyEmitter(_Tag("bot"), id=_Tag("R"), source=_Tag("main/sub"))
+    reply.text(_Tag("Hi"))
+    reply.tool_call(_Tag("c1"), _Tag("rm"), _Tag("{}"))
+    reply.tool_result(_Tag("c1"), _Tag("ok"), name=_Tag("rm"))
+    reply.end_tool_result(_Tag("c1"))
+    reply.finish()
+    events = [*reply.events, *events_from_message(reply.message, source=_Tag("main/sub"))]
+    given = [(type(event).__name__, field.name) for event in events for field in attrs.fields(type(event))
+             if isinstance(getattr(event, field.name), _Tag)]
+    assert given == []
 
 
 @pytest.mark.parametrize("later_input", [{"p": 2}, {"p": 1}], ids=["another input", "the same input"])

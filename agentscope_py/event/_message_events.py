@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._checks import check_bool, describe
+from .._checks import check_bool, check_optional_str, describe
 from .._enums import MsgRole, ToolCallState
 from .._ids import new_hex_id
 from .._messages import Msg
@@ -43,8 +43,7 @@ def events_from_message(
         raise ArgumentTypeError(f"chunk_size must be an int (characters per delta), got {describe(chunk_size)}")
     if chunk_size < 1:
         raise ArgumentValueError(f"chunk_size must be a positive int (characters per delta), got {chunk_size!r}")
-    if source is not None and not isinstance(source, str):
-        raise ArgumentTypeError(f"source must be a str or None, got {describe(source)}")
+    source = check_optional_str(source, "source")
     check_bool(with_result, "with_result")
     emitter = Emitter(chunk_size, source)
     info: dict[str, Any] = {"timestamp": msg.timestamp}

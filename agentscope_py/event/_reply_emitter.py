@@ -150,8 +150,10 @@ class ReplyEmitter:
         begins, or its model call ends, and cannot go on after. ``metadata`` becomes the call's,
         sent when it closes (the last given wins), as for :meth:`thinking`."""
         self._ready()
-        check_str(id, "ReplyEmitter.tool_call id")
-        check_optional_str(name, "ReplyEmitter.tool_call name")
+        # The checked values go on, not the given ones: a str subclass becomes its plain text, as a
+        # field stores it (the emitter builds its events without the classes' checks).
+        id = check_str(id, "ReplyEmitter.tool_call id")
+        name = check_optional_str(name, "ReplyEmitter.tool_call name")
         checked = None if metadata is None else check_mapping(metadata, "ReplyEmitter.tool_call metadata")
         self._emitter.call_delta(id, name, check_str(arguments, "ReplyEmitter.tool_call arguments"), checked)
         return self._returned()
@@ -167,11 +169,13 @@ class ReplyEmitter:
         stays ``RUNNING`` until :meth:`end_tool_result`, and one still open when a block of the
         model ends the acting phase stays so, and takes no more output."""
         self._ready()
-        check_str(id, "ReplyEmitter.tool_result id")
-        check_optional_str(name, "ReplyEmitter.tool_result name")
+        id = check_str(id, "ReplyEmitter.tool_result id")
+        name = check_optional_str(name, "ReplyEmitter.tool_result name")
         if type(output) is TextBlock:
             output = output.text
-        elif not isinstance(output, (str, ContentBlock)):
+        elif isinstance(output, str):
+            output = str.__str__(output)
+        elif not isinstance(output, ContentBlock):
             raise ArgumentTypeError(
                 f"ReplyEmitter.tool_result output must be a str or a content block instance, got {describe(output)}"
             )
@@ -191,7 +195,7 @@ class ReplyEmitter:
         ends in ``state``. ``metadata`` is the result's: ``{ToolResultBlock.METADATA_SUSPENDED: True}``,
         with state ``RUNNING``, for a call left to external execution."""
         self._ready()
-        check_str(id, "ReplyEmitter.end_tool_result id")
+        id = check_str(id, "ReplyEmitter.end_tool_result id")
         checked_state = check_enum(state, ToolResultState, "ReplyEmitter.end_tool_result state")
         checked = check_mapping(metadata, "ReplyEmitter.end_tool_result metadata", drop_none=True)
         self._emitter.end_result(id, checked_state, checked)
