@@ -329,8 +329,8 @@ def _reading(spec: WireClass) -> tuple[object, ...]:
 
 def _freeze_parsed(value: dict[str, Any], ctx: Context, depth: int) -> FrozenDict:
     """:func:`freeze_object` of an object msgspec parsed, which has checked its scalars: keys are
-    strings, numbers finite, integers within the digits Python writes (it refuses longer ones).  Only the objects
-    and arrays it holds need freezing, and most tool inputs hold none."""
+    strings, numbers finite, integers within the digits Python writes (it refuses longer ones).
+    Only the objects and arrays it holds need freezing, and most tool inputs hold none."""
     if depth <= 0:
         raise ctx.too_deep()
     for item in value.values():

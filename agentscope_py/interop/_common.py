@@ -351,7 +351,9 @@ class storing:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: object) -> None:
-        if kind is not None and issubclass(kind, (ArgumentTypeError, ArgumentValueError)) and not issubclass(kind, NestedTooDeeply):
+        if kind is None or issubclass(kind, NestedTooDeeply):
+            return
+        if issubclass(kind, (ArgumentTypeError, ArgumentValueError)):
             raise DecodeError(str(error), self.path) from None
 
 
