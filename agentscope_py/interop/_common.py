@@ -312,7 +312,7 @@ def block_as_text(block: ContentBlock) -> str:
 
 
 # Context managers as classes, not @contextmanager generators: a relay enters one for every event
-# it reads, and a generator's frame cost a third as much again as the class's two calls (~1 us).
+# it reads, and a generator's frame costs three times the class's two calls (~1 us against ~0.3 us).
 
 
 class nesting_guard:  # lower case, as contextlib.suppress: used as a function is
