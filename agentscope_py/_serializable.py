@@ -112,6 +112,16 @@ class JsonSerializable:
 
     __slots__ = ()
 
+    # Every class with this base is immutable all the way down (its containers are tuples and frozen
+    # mappings), so a copy is itself, as for a tuple of strings.  Copied field by field, a message
+    # holding tool results nested as deeply as it may store them took deepcopy past Python's
+    # recursion limit.
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON document as fresh, plain dicts and lists (mutating it cannot affect this object)."""
         return _codec.to_dict(self)

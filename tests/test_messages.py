@@ -32,6 +32,7 @@ from agentscope_py import (
     RoleContentError,
     SystemMessage,
     TextBlock,
+    TextBlockDeltaEvent,
     ThinkingBlock,
     ToolResultBlock,
     ToolCallState,
@@ -286,6 +287,19 @@ def test_a_value_as_deep_as_a_message_stores_prints_and_copies() -> None:
     clone = copy.deepcopy(msg)
     # What a message holds cannot change, so a deep copy shares it, as for a tuple of strings.
     assert clone == msg and clone.metadata is msg.metadata
+
+
+def test_a_message_of_tool_results_nested_as_deep_as_it_may_store_copies_as_itself() -> None:
+    # Copied block by block, 150 nested results took deepcopy past Python's recursion limit; the
+    # message, like every block and event, cannot change, so a copy of any kind is the message itself.
+    result = ToolResultBlock.text("leaf")
+    for _ in range(199):
+        result = ToolResultBlock("c", "f", [result])
+    msg = AssistantMessage(ToolUseBlock("c", "f", {}), result)
+    assert copy.deepcopy(msg) is msg and copy.copy(msg) is msg
+    assert copy.deepcopy([msg, result])[1] is result  # inside other values too
+    for value in (ChatUsage(1, 2), URLSource("https://example.com/a.png"), TextBlockDeltaEvent("r", "text", "x")):
+        assert copy.deepcopy(value) is value and copy.copy(value) is value
 
 
 def test_repr_shows_class_and_fields() -> None:
