@@ -174,7 +174,11 @@ class Msg(JsonSerializable, Generic[_B]):
             role = check_enum(role, MsgRole, f"{cls.__name__}.role")
         pinned = cls._ROLE
         if pinned is not None and role is not pinned:
-            raise ArgumentValueError(f"{cls.__name__} role is fixed to {pinned.value}, got {describe(role)}")
+            # A TypeError, as from the builder's role(): to mypy the class's role field admits no other.
+            raise ArgumentTypeError(
+                f"{cls.__name__} role is fixed to {pinned.value}, got {describe(role)}; "
+                "use Msg.builder_for_role(role) to build a message of another role"
+            )
         if role in RESTRICTED_ROLES:
             check_role_content(role, content)
         if type(id) is not str and id is not None:

@@ -220,7 +220,9 @@ def test_replace_makes_a_checked_copy_of_the_same_class() -> None:
     plain = Msg("note", role=MsgRole.USER, id="m2")
     with pytest.raises(RoleContentError, match="SYSTEM"):
         plain.__replace__(role=MsgRole.SYSTEM, content=[CALL_1])
-    with pytest.raises(ArgumentValueError, match="fixed"):
+    # Refused as the builder's role() refuses it, and as mypy does: a TypeError.
+    fixed = r"^UserMessage role is fixed to USER, got <MsgRole.ASSISTANT: 'ASSISTANT'> \(MsgRole\); use Msg.builder_for_role"
+    with pytest.raises(ArgumentTypeError, match=fixed):
         msg.__replace__(role=MsgRole.ASSISTANT)  # type: ignore[arg-type]  # refused by mypy too
     with pytest.raises(TypeError, match="unexpected keyword argument 'text'"):
         msg.__replace__(text="x")  # type: ignore[call-arg]
