@@ -115,10 +115,10 @@ def _stream(reply: AssistantMessage) -> bool:
     return same
 
 
-_SCHEMA_ROOTS = ("message", "block", "source", "usage", "event")
+_SCHEMA_KINDS = ("message", "block", "source", "usage", "event")
 
 
-def schema(root: str) -> int:
+def schema(kind: str) -> int:
     """Print the JSON Schema of one kind of wire document."""
     import json
 
@@ -129,7 +129,7 @@ def schema(root: str) -> int:
     classes: dict[str, type] = {
         "message": Msg, "block": ContentBlock, "source": Source, "usage": ChatUsage, "event": AgentEvent
     }
-    print(json.dumps(json_schema(classes[root]), indent=2))  # ASCII: escapes valid in any output
+    print(json.dumps(json_schema(classes[kind]), indent=2))  # ASCII: escapes valid in any output
     return 0
 
 
@@ -149,8 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print the JSON Schema of the wire format",
         description="Print the JSON Schema (draft 2020-12) of one kind of wire document.",
     )
+    # Named as the help names it, in any case: an error then says "argument kind", and "Event" works.
     schema_command.add_argument(
-        "root", nargs="?", default="message", choices=_SCHEMA_ROOTS, help="the document kind (default: message)"
+        "kind", nargs="?", default="message", type=str.lower, choices=_SCHEMA_KINDS,
+        help="the document kind (default: message)",
     )
     # Output the terminal or pipe cannot encode ("°") is escaped rather than fatal; only while this
     # runs, since main() may be called inside another program.
@@ -178,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if sys.stderr is not None:
                 print("agentscope-py: there is no standard output to write to", file=sys.stderr)
             return 1
-        status = schema(args.root) if args.command == "schema" else demo()
+        status = schema(args.kind) if args.command == "schema" else demo()
         sys.stdout.flush()
         return status
     except BrokenPipeError:

@@ -144,6 +144,19 @@ def test_schema_command_defaults_to_messages(capsys: pytest.CaptureFixture[str])
     assert "Msg" in json.loads(capsys.readouterr().out)["title"]
 
 
+def test_schema_command_takes_the_kind_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "Event"]) == 0
+    assert "AgentEvent" in json.loads(capsys.readouterr().out)["title"]
+
+
+def test_schema_command_names_the_kind_it_refuses_as_the_help_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["schema", "messages"])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err
+    assert "argument kind: invalid choice: 'messages' (choose from 'message', 'block'" in error
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["--version"])
