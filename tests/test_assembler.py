@@ -32,6 +32,7 @@ from agentscope_py import (
     HintBlock,
     HintBlockEvent,
     MessageAssembler,
+    Msg,
     ModelCallEndEvent,
     ModelCallStartEvent,
     RequestStopEvent,
@@ -265,7 +266,31 @@ def test_snapshot_follows_the_reply_of_the_source_asked_for() -> None:
 def test_the_generate_reason_comes_from_the_event_that_states_it(event: AgentEvent, reason: GenerateReason) -> None:
     [message] = assemble([AgentStartEvent(None, "R", "a"), *text_call("M", "x"), event, AgentEndEvent("R")])
     assert message.get_generate_reason() is reason
-    assert message.metadata == {AssistantMessage.METADATA_GENERATE_REASON: reason.name}
+    # A request to the client has its reply id recorded too, as Java's agent records it in the
+    # message it returns, for the resume to answer under.
+    requests = {
+        GenerateReason.PERMISSION_ASKING: {Msg.METADATA_CONFIRM_REQUEST_REPLY_ID: "A"},
+        GenerateReason.TOOL_SUSPENDED: {Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: "A"},
+    }
+    assert message.metadata == {AssistantMessage.METADATA_GENERATE_REASON: reason.name, **requests.get(reason, {})}
+
+
+def test_the_latest_request_of_a_kind_names_the_reply_id_the_message_records() -> None:
+    asked = [AgentStartEvent(None, "R", "a"), *text_call("M", "x"), RequireUserConfirmEvent("A1", [])]
+    again = [RequireUserConfirmEvent("A2", []), RequireExternalExecutionEvent("B", []), AgentEndEvent("R")]
+    assembler = MessageAssembler()
+    assembler.feed_all(asked)
+    first = assembler.snapshot()
+    assert first is not None and first.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == "A1"
+    assert assembler.feed(asked[-1]) == [] and assembler.snapshot() is first  # a replay changes nothing
+    [message] = assembler.feed_all(again)
+    assert message.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == "A2"
+    assert message.metadata[Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID] == "B"
+    # "" names no request (Java's "no id"): the metadata the reply states keeps its own entry.
+    stated = {Msg.METADATA_CONFIRM_REQUEST_REPLY_ID: 7}
+    *body, end = events_from_message(AssistantMessage("x", metadata=stated))
+    [kept] = assemble([*body, RequireUserConfirmEvent("", []), end])
+    assert kept.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == 7
 
 
 def test_the_last_event_naming_a_reason_decides() -> None:

@@ -26,6 +26,7 @@ from agentscope_py import (
     MessageAssembler,
     ModelCallEndEvent,
     ModelCallStartEvent,
+    Msg,
     RequestStopEvent,
     RequireExternalExecutionEvent,
     RequireUserConfirmEvent,
@@ -270,16 +271,32 @@ def test_the_generate_reason_travels_in_the_event_that_states_it(
     assert assemble(events) == [msg]
 
 
-def test_the_request_for_external_execution_comes_under_the_acting_phase_whose_results_wait() -> None:
-    call = ToolUseBlock("c1", "deploy", {})
-    msg = AssistantMessage(
-        call, ToolResultBlock.suspended(call), generate_reason=GenerateReason.TOOL_SUSPENDED
-    )
-    events = events_from_message(msg)
-    [result_start] = [event for event in events if isinstance(event, ToolResultStartEvent)]
-    [request] = [event for event in events if isinstance(event, RequireExternalExecutionEvent)]
-    assert request.reply_id == result_start.reply_id  # as Java persists it for the later result
-    assert assemble(events) == [msg]
+@pytest.mark.parametrize(
+    ("reason", "key", "event_class"),
+    [
+        (GenerateReason.PERMISSION_ASKING, Msg.METADATA_CONFIRM_REQUEST_REPLY_ID, RequireUserConfirmEvent),
+        (GenerateReason.TOOL_SUSPENDED, Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID, RequireExternalExecutionEvent),
+    ],
+)
+def test_a_request_to_the_client_goes_under_the_reply_id_the_message_records_for_it(
+    reason: GenerateReason, key: str, event_class: type[AgentEvent]
+) -> None:
+    # Java's agent records the request's reply id in its message, and the resume answers under it
+    # (UserConfirmResultEvent(id, ...)): the stream of such a message asks under that id.
+    call = ToolUseBlock("c1", "deploy", {}, state=ToolCallState.ASKING)
+    results = [ToolResultBlock.suspended(call)] if reason is GenerateReason.TOOL_SUSPENDED else []
+    recorded = AssistantMessage(call, *results, metadata={key: "acting-7"}, generate_reason=reason)
+    events = events_from_message(recorded)
+    [request] = [event for event in events if isinstance(event, event_class)]
+    assert request.reply_id == "acting-7"  # type: ignore[attr-defined]
+    assert assemble(events) == [recorded]
+    # A message that records none asks under "" (Java's "no id"), and its events assemble into a
+    # message that records none either.
+    unrecorded = AssistantMessage(call, *results, generate_reason=reason)
+    events = events_from_message(unrecorded)
+    [request] = [event for event in events if isinstance(event, event_class)]
+    assert request.reply_id == ""  # type: ignore[attr-defined]
+    assert assemble(events) == [unrecorded] and key not in unrecorded.metadata
 
 
 def test_no_event_states_the_default_reason() -> None:

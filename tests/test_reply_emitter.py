@@ -396,6 +396,26 @@ def test_a_suspended_result_asks_for_external_execution_under_its_acting_phase()
     assert reply.message.get_generate_reason() is GenerateReason.TOOL_SUSPENDED
 
 
+def test_a_live_reply_records_the_id_it_asks_under_as_java_does() -> None:
+    reply = ReplyEmitter()
+    reply.tool_call("c1", "delete_file", "{}")
+    (asking,) = [event for event in reply.finish(GenerateReason.PERMISSION_ASKING) if isinstance(event, RequireUserConfirmEvent)]
+    assert asking.reply_id is not None and len(asking.reply_id) == 32  # made, as Java makes one per acting phase
+    assert reply.message.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == asking.reply_id
+    assert assemble(reply.events) == [reply.message]
+    # The message's stream, sent again (to a client that resumes from it), asks under the same id.
+    (again,) = [event for event in events_from_message(reply.message) if isinstance(event, RequireUserConfirmEvent)]
+    assert again.reply_id == asking.reply_id
+    # An id the reply was given (a resumed conversation's) is the one it asks under.
+    given = ReplyEmitter(metadata={Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: "A-9"})
+    given.tool_call("c1", "run_locally", "{}")
+    given.block(ToolResultBlock.suspended(ToolUseBlock("c1", "run_locally")))
+    (suspended,) = [
+        event for event in given.finish(GenerateReason.TOOL_SUSPENDED) if isinstance(event, RequireExternalExecutionEvent)
+    ]
+    assert suspended.reply_id == "A-9" and given.message.metadata[Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID] == "A-9"
+
+
 def test_denied_results_end_the_reply_with_all_tools_denied() -> None:
     reply = ReplyEmitter()
     reply.tool_call("c1", "rm", "{}")
@@ -751,6 +771,12 @@ def _waiting_asking(message: AssistantMessage) -> AssistantMessage:
     return message.with_content(content)
 
 
+_REQUESTS = {
+    RequireUserConfirmEvent: Msg.METADATA_CONFIRM_REQUEST_REPLY_ID,
+    RequireExternalExecutionEvent: Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID,
+}
+
+
 @given(replies())
 def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> None:
     reply = ReplyEmitter(message.name, id=message.id, metadata=message.metadata)
@@ -761,6 +787,13 @@ def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> 
     expected = _without_time(_waiting_asking(message))
     if message.get_generate_reason() is GenerateReason.MODEL_STOP:  # the default, which no event states
         expected["metadata"].pop(Msg.METADATA_GENERATE_REASON, None)
+    for request_class, key in _REQUESTS.items():
+        # A live reply asks under the id the message records, or under one it makes and records.
+        for request in (event for event in reply.events if type(event) is request_class):
+            recorded = message.metadata.get(key)
+            asked_under: str = request.reply_id  # type: ignore[attr-defined]
+            assert asked_under == recorded if isinstance(recorded, str) and recorded else asked_under != ""
+            expected["metadata"][key] = asked_under
     if message.id is None:
         expected["id"] = reply.reply_id
     assert _without_time(reply.message) == expected

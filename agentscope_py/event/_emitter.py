@@ -446,23 +446,39 @@ class Emitter:
         reason: GenerateReason,
         pairs: list[tuple[ToolUseBlock, ToolResultBlock | None]],
         asking: list[ToolUseBlock],
+        metadata: Mapping[str, Any],
     ) -> None:
         """The events stating ``reason``, for a reply whose calls and results are ``pairs`` (see
-        ``_answers``); ``asking``: the calls that wait for the user."""
+        ``_answers``); ``asking``: the calls that wait for the user; ``metadata``: the message's."""
         if reason is GenerateReason.MODEL_STOP:
             return  # the default: no event states it
         if reason is GenerateReason.PERMISSION_ASKING:
-            self.add(RequireUserConfirmEvent, new_hex_id(), asking)
+            reply_id = self.request_id(metadata, Msg.METADATA_CONFIRM_REQUEST_REPLY_ID, None)
+            self.add(RequireUserConfirmEvent, reply_id, asking)
             self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
         elif reason is GenerateReason.TOOL_SUSPENDED:
             suspended = [call for call, result in pairs if result is not None and result.is_suspended]
             # Under the reply id of the acting phase whose results wait, as Java sends it.
-            self.add(RequireExternalExecutionEvent, self.acting_id or new_hex_id(), suspended)
+            reply_id = self.request_id(metadata, Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID, self.acting_id)
+            self.add(RequireExternalExecutionEvent, reply_id, suspended)
         elif reason is GenerateReason.ALL_TOOLS_DENIED:
             denied = [call for call, result in pairs if result is not None and result.state is ToolResultState.DENIED]
             self.add(AllToolsDeniedEvent, denied)
         else:
             self.add(RequestStopEvent, reason.name.lower().replace("_", " "), reason)
+
+
+    def request_id(self, metadata: Mapping[str, Any], key: str, acting_id: str | None) -> str:
+        """The reply id of a request to the client (a confirmation, an external execution), which
+        Java's agent records in the message's metadata under ``key`` for the resume to answer:
+        the message's, when it records one.  A live reply makes one (the acting phase's, if it
+        has one), which the message then records, as an assembler reads it from the event.  A
+        finished message that records none gets "" (Java's own "no id"), so that the message
+        its events assemble into records none either."""
+        given = metadata.get(key)
+        if type(given) is str and given:
+            return given
+        return (acting_id or new_hex_id()) if self.live else ""
 
 
 _BUILDERS: dict[type[AgentEvent], Callable[..., AgentEvent]] = {}  # event class -> its unchecked_init

@@ -60,6 +60,6 @@ def events_from_message(
     emitter.end_segment()
     pairs = answers(msg.content)
     asking = [call for call, _ in pairs if call.state is ToolCallState.ASKING]
-    emitter.generate_reason(msg.get_generate_reason(), pairs, asking)
+    emitter.generate_reason(msg.get_generate_reason(), pairs, asking, msg.metadata)
     emitter.end(reply_id, msg if with_result else None)
     return emitter.events

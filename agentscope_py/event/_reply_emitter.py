@@ -263,7 +263,7 @@ class ReplyEmitter:
         pairs = answers(() if sent is None else sent.content)
         # As Java lists the calls its permission gate asks about: an ALLOWED call not run yet is not one.
         waiting = [call for call, result in pairs if result is None and call.state in _WAITING]
-        emitter.generate_reason(reason, pairs, waiting)
+        emitter.generate_reason(reason, pairs, waiting, {**self._metadata, **late})
         self._feed()
         info = {"metadata": {**self._metadata, **late}} if late else None
         result = None

@@ -375,6 +375,7 @@ class Reply:
         "reason",
         "reason_from_result",
         "reason_lapses",
+        "requests",
         "reply_id",
         "route_keys",
         "seen",
@@ -405,9 +406,12 @@ class Reply:
         # Java's agent goes on after all tools were denied unless a middleware stops it: the reason
         # AllToolsDeniedEvent gave lapses when another model call of the reply starts.
         self.reason_lapses = False
+        # The reply ids of the requests to the client (RequireUserConfirmEvent…) by the metadata key
+        # Java's agent records each under in its message; replaced on a change, never changed.
+        self.requests: Mapping[str, str] = EMPTY
         self.cached: AssistantMessage | None = None  # cleared by every change
-        # (metadata, reason, the two as the message's metadata), for as long as neither changes
-        self.merged: tuple[Mapping[str, Any], GenerateReason, Mapping[str, Any]] | None = None
+        # (metadata, reason, requests, the three as the message's metadata), for as long as none changes
+        self.merged: tuple[Mapping[str, Any], GenerateReason | None, Mapping[str, str], Mapping[str, Any]] | None = None
 
     def add_block(self, key: tuple[str, str | None, str | None], block: BlockAccumulator) -> None:
         self.known[key] = block
@@ -461,8 +465,8 @@ class Reply:
         message = self.cached
         if message is None:
             metadata = self.metadata
-            if self.reason is not None:
-                metadata = self._with_reason(metadata, self.reason)
+            if self.reason is not None or self.requests:
+                metadata = self._merged_metadata(metadata)
             # Each block's own cache read directly: a snapshot after every event reads every block.
             content = [block.built or block.block() for block in self.blocks]
             # ``_from_decoded``: every item is a block this reply built, so the per-item instance check
@@ -472,14 +476,23 @@ class Reply:
             )
         return message
 
-    def _with_reason(self, metadata: Mapping[str, Any], reason: GenerateReason) -> Mapping[str, Any]:
-        # Kept while neither changes: merged afresh, the metadata would be checked value by value
-        # in every snapshot, however large and however unchanged.
-        merged = self.merged
-        if merged is None or merged[0] is not metadata or merged[1] is not reason:
-            frozen = check_mapping({**metadata, Msg.METADATA_GENERATE_REASON: reason.name}, "metadata")
-            merged = self.merged = (metadata, reason, frozen)
-        return merged[2]
+    def add_request(self, key: str, reply_id: str) -> None:
+        """Record ``reply_id`` under ``key`` in the message's metadata, as Java's agent does when it
+        asks the client for something; the last request of a kind wins."""
+        if self.requests.get(key) != reply_id:
+            self.requests = {**self.requests, key: reply_id}
+            self.cached = None
+
+    def _merged_metadata(self, metadata: Mapping[str, Any]) -> Mapping[str, Any]:
+        # Kept while none of the three changes: merged afresh, the metadata would be checked value by
+        # value in every snapshot, however large and however unchanged.
+        reason, requests, merged = self.reason, self.requests, self.merged
+        if merged is None or merged[0] is not metadata or merged[1] is not reason or merged[2] is not requests:
+            own = {**metadata, **requests}
+            if reason is not None:
+                own[Msg.METADATA_GENERATE_REASON] = reason.name
+            merged = self.merged = (metadata, reason, requests, check_mapping(own, "metadata"))
+        return merged[3]
 
 
 _KEYS_PER_REPLY = 16  # keys (route keys, event ids) remembered per remembered reply, on average
