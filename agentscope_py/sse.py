@@ -68,8 +68,8 @@ else:
             if error.name not in ("httpx", "anyio"):
                 raise
             raise ModuleNotFoundError(
-                "AsyncResumableEventStream reads with httpx, which is not installed: "
-                "pip install 'agentscope-py[async]' (or httpx)",
+                "AsyncResumableEventStream reads with httpx, which is not installed: pip install httpx "
+                "(or this package's async extra: pip install '.[async]' from a checkout)",
                 name=error.name,
             ) from error
         globals()[name] = value = module.AsyncResumableEventStream

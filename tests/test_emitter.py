@@ -260,8 +260,9 @@ def test_the_generate_reason_travels_in_the_event_that_states_it(
     asking = ToolUseBlock("c1", "rm", {}, state=ToolCallState.ASKING)
     msg = AssistantMessage(asking, generate_reason=reason)
     events = events_from_message(msg)
-    # The event that states the reason comes last before the end, as in Java; Java follows a
-    # RequireUserConfirmEvent with a RequestStopEvent of the same reason.
+    # The event that states the reason comes last before the end. Java follows a
+    # RequireUserConfirmEvent with a RequestStopEvent of the same reason; the reasons Java's agent
+    # streams no event for (it states them in AgentResultEvent's message) go in a RequestStopEvent.
     tail = [type(event) for event in events[-3:]]
     if reason is GenerateReason.PERMISSION_ASKING:
         assert tail == [event_class, RequestStopEvent, AgentEndEvent]
