@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import attrs
 from typing_extensions import Self
 
-from .errors import ArgumentTypeError, ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError, FrozenFieldError
 
 __all__ = ["DEFAULT_LIMITS", "DEPTH_CEILING", "DecodeLimits", "JsonSerializable", "check_limits", "install_codec"]
 
@@ -107,10 +107,28 @@ def install_codec(codec: Codec) -> None:
     _codec = codec
 
 
+def _refuse_change(obj: object, name: str, *value: object) -> NoReturn:
+    cls = type(obj).__name__
+    how = (
+        f"copy.replace(msg, {name}=...) (msg.__replace__ before Python 3.13), or with_content / with_metadata"
+        if hasattr(obj, "with_content")  # a message
+        else f"attrs.evolve(obj, {name}=...)"
+    )
+    raise FrozenFieldError(f"{cls} is immutable: its {name!r} cannot be {'set' if value else 'deleted'}; make a changed copy with {how}")
+
+
 class JsonSerializable:
     """``to_dict``/``to_json`` and the ``from_dict``/``from_json`` class methods, in AgentScope Java's format."""
 
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Each class attrs makes frozen gets attrs' refusal of a field change, a bare FrozenInstanceError:
+        # this one is of the package's hierarchy too, and says what to do instead.
+        if "__attrs_attrs__" in cls.__dict__:
+            cls.__setattr__ = _refuse_change  # type: ignore[method-assign]
+            cls.__delattr__ = _refuse_change  # type: ignore[method-assign]
 
     # Every class with this base is immutable all the way down (its containers are tuples and frozen
     # mappings), so a copy is itself, as for a tuple of strings.  Copied field by field, a message

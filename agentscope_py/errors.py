@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from attrs.exceptions import FrozenInstanceError
+
 from ._problems import ConversationProblem
 
 __all__ = [
@@ -19,6 +21,7 @@ __all__ = [
     "ArgumentValueError",
     "ConversationError",
     "DecodeError",
+    "FrozenFieldError",
     "MissingStructuredDataError",
     "ReadOnlyError",
     "RoleContentError",
@@ -46,6 +49,20 @@ class ReadOnlyError(AgentScopeError, TypeError):
     It is a ``TypeError``, as Python's own read-only mappings raise.  Build a new
     object with the changed value instead (``msg.with_metadata({...})``).
     """
+
+
+class FrozenFieldError(AgentScopeError, FrozenInstanceError):
+    """A field of a message, block or event was assigned to or deleted.
+
+    It is attrs' ``FrozenInstanceError`` (an ``AttributeError``), as any frozen
+    attrs class raises.  Make a changed copy instead (``copy.replace(msg, name=...)``,
+    ``attrs.evolve(block, ...)``).
+    """
+
+    def __init__(self, message: str) -> None:
+        # attrs' error takes no message: it always says "can't set attribute".
+        AttributeError.__init__(self, message)
+        self.msg = message
 
 
 class RoleContentError(AgentScopeError, ValueError):

@@ -17,12 +17,14 @@ import pytest
 from strategies import MESSAGE_CLASSES
 
 from agentscope_py import (
+    AgentScopeError,
     ArgumentTypeError,
     ArgumentValueError,
     AssistantMessage,
     ChatUsage,
     ContentBlock,
     DataBlock,
+    FrozenFieldError,
     GenerateReason,
     ImageBlock,
     MessageMetadataKeys,
@@ -128,6 +130,28 @@ def test_messages_are_frozen(field: str) -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         setattr(msg, field, None)
     assert msg.name == "a"
+
+
+@pytest.mark.parametrize(
+    ("value", "field", "how"),
+    [
+        (UserMessage("x", name="ann"), "name", r"copy\.replace\(msg, name=\.\.\.\) \(msg\.__replace__ before Python 3\.13\), or with_content / with_metadata"),
+        (TextBlock("x"), "text", r"attrs\.evolve\(obj, text=\.\.\.\)"),
+        (TextBlockDeltaEvent("r", "text", "x"), "delta", r"attrs\.evolve\(obj, delta=\.\.\.\)"),
+        (URLSource("u"), "url", r"attrs\.evolve\(obj, url=\.\.\.\)"),
+        (ChatUsage(1, 2), "input_tokens", r"attrs\.evolve\(obj, input_tokens=\.\.\.\)"),
+    ],
+    ids=["message", "block", "event", "source", "usage"],
+)
+def test_a_field_change_is_refused_with_an_error_of_the_package_saying_what_to_do(value: object, field: str, how: str) -> None:
+    name = type(value).__name__
+    with pytest.raises(FrozenFieldError, match=rf"^{name} is immutable: its '{field}' cannot be set; make a changed copy with {how}$") as caught:
+        setattr(value, field, None)
+    # Still attrs' own error, an AttributeError, as code written for frozen attrs classes expects.
+    assert {attrs.exceptions.FrozenInstanceError, AttributeError, AgentScopeError} <= set(type(caught.value).__mro__)
+    with pytest.raises(FrozenFieldError, match=rf"^{name} is immutable: its '{field}' cannot be deleted"):
+        delattr(value, field)
+    assert getattr(value, field) is not None
 
 
 def test_message_metadata_is_read_only() -> None:
