@@ -131,6 +131,28 @@ def test_a_wrong_shape_is_a_decode_error_at_its_path(
     assert str(error) == (f"{path}: {error.reason}" if path else error.reason)
 
 
+class _Tag(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("root", "document", "words"),
+    [
+        (TextBlock, {"type": _Tag("data")}, "type: expected 'text' for TextBlock, got 'data'"),
+        (UserMessage, {"role": MsgRole.SYSTEM, "content": [{"type": "tool_use"}]}, "role: expected 'USER' for UserMessage, got 'SYSTEM'"),
+        (UserMessage, {"role": _Tag("SYSTEM"), "content": [{"type": "tool_use"}]}, "role: expected 'USER' for UserMessage, got 'SYSTEM'"),
+    ],
+)
+def test_a_tag_given_as_a_str_subclass_or_an_enum_member_is_checked_as_its_json_is(
+    root: type[Any], document: dict[str, Any], words: str
+) -> None:
+    # from_dict reads a str subclass as a string and an enum member as its value, the class's tag check
+    # first among them: the other member's document was read on, and refused for something else.
+    with pytest.raises(DecodeError) as caught:
+        root.from_dict(document)
+    assert str(caught.value) == words
+
+
 def test_the_error_reads_as_the_issue_promises() -> None:
     error = decode_error(
         Msg, message({"type": "text"}, {"type": "text"}, {"type": "data", "source": {"type": "base64", "data": "x"}})
@@ -269,6 +291,14 @@ def test_a_buffer_over_the_limit_is_refused_before_it_is_copied() -> None:
         finally:
             tracemalloc.stop()
         assert peak < 1024 * 1024, type(given)
+
+
+def test_a_released_memoryview_is_a_decode_error(backend: str) -> None:
+    view = memoryview(b'{"type":"text","text":"x"}')
+    view.release()  # its owner is done with it: reading it raises ValueError
+    for read in (TextBlock.from_json, TextBlock.from_json_list):
+        with pytest.raises(DecodeError, match="^expected JSON text as str or UTF-8 bytes, got a released memoryview$"):
+            read(view)
 
 
 # -- tolerance ----------------------------------------------------------------------------

@@ -245,7 +245,11 @@ def _as_text(text: object, limits: DecodeLimits) -> str | bytes:
     if isinstance(text, str):
         return str.__str__(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
-        if _size(text) > limits.max_bytes:  # refused before it is copied
+        try:
+            too_large = _size(text) > limits.max_bytes  # refused before it is copied
+        except ValueError:  # a memoryview released by its owner: there is nothing left to read
+            raise DecodeError("expected JSON text as str or UTF-8 bytes, got a released memoryview") from None
+        if too_large:
             raise _too_large(text, limits)
         return bytes(text)
     raise DecodeError(f"expected JSON text as str or UTF-8 bytes, got {type(text).__name__}")

@@ -12,6 +12,7 @@ dominate a generic codec's time.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from typing import Any
 
@@ -133,6 +134,8 @@ def _checked(decode: Decoder, cls: type, union: WireUnion, tag: str | None) -> D
 
     def decode_member(document: dict[str, Any], ctx: Context, depth: int) -> Any:
         given = document.get(key)
+        if type(given) is not str and isinstance(given, (str, enum.Enum)):  # read as its JSON would read
+            given = as_plain(given)
         if type(given) is str and members.get(given, cls) is not cls:  # another member's tag
             raise DecodeError(f"expected {wanted} for {cls.__name__}, got {elided(given)}", key)
         value = decode(document, ctx, depth)
