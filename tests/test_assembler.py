@@ -286,11 +286,16 @@ def test_the_latest_request_of_a_kind_names_the_reply_id_the_message_records() -
     [message] = assembler.feed_all(again)
     assert message.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == "A2"
     assert message.metadata[Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID] == "B"
-    # "" names no request (Java's "no id"): the metadata the reply states keeps its own entry.
-    stated = {Msg.METADATA_CONFIRM_REQUEST_REPLY_ID: 7}
-    *body, end = events_from_message(AssistantMessage("x", metadata=stated))
-    [kept] = assemble([*body, RequireUserConfirmEvent("", []), end])
+    # "" names no request (Java's "no id"); and metadata the producer states (this package's emitters
+    # do) is the message's metadata whole: it keeps its own entry, or none.
+    *body, end = events_from_message(AssistantMessage("x", metadata={Msg.METADATA_CONFIRM_REQUEST_REPLY_ID: 7}))
+    [kept] = assemble([*body, RequireUserConfirmEvent("A3", []), end])
     assert kept.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == 7
+    *body, end = events_from_message(AssistantMessage("x", metadata={"trace": "t1"}))
+    [stated] = assemble([*body, RequireUserConfirmEvent("A4", []), end])
+    assert Msg.METADATA_CONFIRM_REQUEST_REPLY_ID not in stated.metadata
+    [unnamed] = assemble([AgentStartEvent(None, "R", "a"), RequireUserConfirmEvent("", []), AgentEndEvent("R")])
+    assert Msg.METADATA_CONFIRM_REQUEST_REPLY_ID not in unnamed.metadata
 
 
 def test_the_last_event_naming_a_reason_decides() -> None:

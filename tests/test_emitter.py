@@ -291,12 +291,17 @@ def test_a_request_to_the_client_goes_under_the_reply_id_the_message_records_for
     [request] = [event for event in events if isinstance(event, event_class)]
     assert request.reply_id == "acting-7"  # type: ignore[attr-defined]
     assert assemble(events) == [recorded]
-    # A message that records none asks under "" (Java's "no id"), and its events assemble into a
-    # message that records none either.
+    # A message that records none asks under an id of its own: for external execution, the acting
+    # phase's whose results wait, as Java sends it.  The message states its metadata whole, so its
+    # events assemble into a message that records none either.
     unrecorded = AssistantMessage(call, *results, generate_reason=reason)
     events = events_from_message(unrecorded)
     [request] = [event for event in events if isinstance(event, event_class)]
-    assert request.reply_id == ""  # type: ignore[attr-defined]
+    asked_under: str = request.reply_id  # type: ignore[attr-defined]
+    if reason is GenerateReason.TOOL_SUSPENDED:
+        [result_start] = [event for event in events if isinstance(event, ToolResultStartEvent)]
+        assert asked_under == result_start.reply_id
+    assert asked_under and asked_under != "acting-7"
     assert assemble(events) == [unrecorded] and key not in unrecorded.metadata
 
 

@@ -406,14 +406,19 @@ def test_a_live_reply_records_the_id_it_asks_under_as_java_does() -> None:
     # The message's stream, sent again (to a client that resumes from it), asks under the same id.
     (again,) = [event for event in events_from_message(reply.message) if isinstance(event, RequireUserConfirmEvent)]
     assert again.reply_id == asking.reply_id
-    # An id the reply was given (a resumed conversation's) is the one it asks under.
-    given = ReplyEmitter(metadata={Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: "A-9"})
-    given.tool_call("c1", "run_locally", "{}")
-    given.block(ToolResultBlock.suspended(ToolUseBlock("c1", "run_locally")))
-    (suspended,) = [
-        event for event in given.finish(GenerateReason.TOOL_SUSPENDED) if isinstance(event, RequireExternalExecutionEvent)
-    ]
-    assert suspended.reply_id == "A-9" and given.message.metadata[Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID] == "A-9"
+    # An id copied along with a previous message's metadata is an answered request's: the reply asks
+    # under its own (for external execution, its acting phase's), and every client reads that one.
+    stale = {Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: "A-9", Msg.METADATA_CONFIRM_REQUEST_REPLY_ID: "A-8"}
+    later = ReplyEmitter(metadata=stale)
+    later.tool_call("c1", "run_locally", "{}")
+    acting = later.block(ToolResultBlock.suspended(ToolUseBlock("c1", "run_locally")))
+    events = later.finish(GenerateReason.TOOL_SUSPENDED, metadata={Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID: ""}, with_result=True)
+    (suspended,) = [event for event in events if isinstance(event, RequireExternalExecutionEvent)]
+    assert suspended.reply_id == acting[-1].reply_id  # type: ignore[attr-defined]
+    (result,) = [event.result for event in events if isinstance(event, AgentResultEvent)]
+    for message in (later.message, result, *assemble(later.events)):
+        assert message is not None and message.metadata[Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID] == suspended.reply_id
+        assert Msg.METADATA_CONFIRM_REQUEST_REPLY_ID not in message.metadata
 
 
 def test_denied_results_end_the_reply_with_all_tools_denied() -> None:
@@ -790,10 +795,12 @@ def test_a_message_sent_block_by_block_comes_back(message: AssistantMessage) -> 
     for request_class, key in _REQUESTS.items():
         # A live reply asks under the id the message records, or under one it makes and records.
         for request in (event for event in reply.events if type(event) is request_class):
-            recorded = message.metadata.get(key)
             asked_under: str = request.reply_id  # type: ignore[attr-defined]
-            assert asked_under == recorded if isinstance(recorded, str) and recorded else asked_under != ""
+            assert asked_under and asked_under != message.metadata.get(key)  # its own, not one copied along
             expected["metadata"][key] = asked_under
+    for key in _REQUESTS.values():  # what the reply does not ask, it does not record
+        if not any(type(event) in _REQUESTS and _REQUESTS[type(event)] == key for event in reply.events):
+            expected["metadata"].pop(key, None)
     if message.id is None:
         expected["id"] = reply.reply_id
     assert _without_time(reply.message) == expected

@@ -219,9 +219,7 @@ class MessageAssembler(WholeEventHandlers):
         if self._first_sight(reply, event):
             reply.start_id = event.id
         if info:
-            for key, value in info.items():
-                setattr(reply, _MESSAGE_ATTRIBUTES[key], value)
-            reply.cached = None
+            reply.take_info(info)
         if current is not None:
             try:
                 self._report(
@@ -255,9 +253,7 @@ class MessageAssembler(WholeEventHandlers):
         for problem in problems:  # before anything changes: in strict mode the event is skipped whole
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
         if info:
-            for field, value in info.items():
-                setattr(reply, _MESSAGE_ATTRIBUTES[field], value)
-            reply.cached = None
+            reply.take_info(info)
         return [self._complete(reply, event.id)]
 
     def _on_model_call_start(self, event: ModelCallStartEvent, _: None) -> list[AssistantMessage]:
@@ -341,7 +337,6 @@ class MessageAssembler(WholeEventHandlers):
         return []
 
 
-_MESSAGE_ATTRIBUTES = {"id": "message_id", "timestamp": "timestamp", "metadata": "metadata"}
 
 _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
 

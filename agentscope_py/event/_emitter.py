@@ -447,38 +447,42 @@ class Emitter:
         pairs: list[tuple[ToolUseBlock, ToolResultBlock | None]],
         asking: list[ToolUseBlock],
         metadata: Mapping[str, Any],
-    ) -> None:
+    ) -> dict[str, str]:
         """The events stating ``reason``, for a reply whose calls and results are ``pairs`` (see
-        ``_answers``); ``asking``: the calls that wait for the user; ``metadata``: the message's."""
+        ``_answers``); ``asking``: the calls that wait for the user; ``metadata``: the message's.
+        Returns the reply id of the request they make, under the metadata key Java records it."""
         if reason is GenerateReason.MODEL_STOP:
-            return  # the default: no event states it
+            return {}  # the default: no event states it
         if reason is GenerateReason.PERMISSION_ASKING:
-            reply_id = self.request_id(metadata, Msg.METADATA_CONFIRM_REQUEST_REPLY_ID, None)
+            key = Msg.METADATA_CONFIRM_REQUEST_REPLY_ID
+            reply_id = self.request_id(metadata, key, None)
             self.add(RequireUserConfirmEvent, reply_id, asking)
             self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
-        elif reason is GenerateReason.TOOL_SUSPENDED:
+            return {key: reply_id}
+        if reason is GenerateReason.TOOL_SUSPENDED:
             suspended = [call for call, result in pairs if result is not None and result.is_suspended]
             # Under the reply id of the acting phase whose results wait, as Java sends it.
-            reply_id = self.request_id(metadata, Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID, self.acting_id)
+            key = Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID
+            reply_id = self.request_id(metadata, key, self.acting_id)
             self.add(RequireExternalExecutionEvent, reply_id, suspended)
-        elif reason is GenerateReason.ALL_TOOLS_DENIED:
+            return {key: reply_id}
+        if reason is GenerateReason.ALL_TOOLS_DENIED:
             denied = [call for call, result in pairs if result is not None and result.state is ToolResultState.DENIED]
             self.add(AllToolsDeniedEvent, denied)
         else:
             self.add(RequestStopEvent, reason.name.lower().replace("_", " "), reason)
+        return {}
 
 
-    def request_id(self, metadata: Mapping[str, Any], key: str, acting_id: str | None) -> str:
+    @staticmethod
+    def request_id(metadata: Mapping[str, Any], key: str, acting_id: str | None) -> str:
         """The reply id of a request to the client (a confirmation, an external execution), which
         Java's agent records in the message's metadata under ``key`` for the resume to answer:
-        the message's, when it records one.  A live reply makes one (the acting phase's, if it
-        has one), which the message then records, as an assembler reads it from the event.  A
-        finished message that records none gets "" (Java's own "no id"), so that the message
-        its events assemble into records none either."""
+        the message's, when it records one; else the acting phase's, or a new one."""
         given = metadata.get(key)
         if type(given) is str and given:
             return given
-        return (acting_id or new_hex_id()) if self.live else ""
+        return acting_id or new_hex_id()
 
 
 _BUILDERS: dict[type[AgentEvent], Callable[..., AgentEvent]] = {}  # event class -> its unchecked_init

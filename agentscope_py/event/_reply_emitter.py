@@ -8,7 +8,7 @@ from typing import Any
 from .._blocks import ContentBlock, TextBlock
 from .._checks import check_bool, check_enum, check_mapping, check_optional_str, check_str, describe
 from .._enums import GenerateReason, ToolCallState, ToolResultState
-from .._frozen import FrozenDict
+from .._frozen import EMPTY, FrozenDict
 from .._ids import new_msg_id, new_msg_timestamp
 from .._messages import Msg
 from .._role_messages import AssistantMessage
@@ -22,14 +22,19 @@ from ._emitter import Emitter
 __all__ = ["ReplyEmitter"]
 
 _WHOLE_BLOCK_DELTA = 1 << 20  # characters per delta of a block given whole
-_REASON = Msg.METADATA_GENERATE_REASON
+# The entries finish() states: the reason, and the reply ids of the requests it makes.  One copied
+# along with a previous message's metadata must not stand for this reply's (an answered request's id).
+_STATED_BY_FINISH = (
+    Msg.METADATA_GENERATE_REASON,
+    Msg.METADATA_CONFIRM_REQUEST_REPLY_ID,
+    Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID,
+)
 
 
-def _without_reason(metadata: FrozenDict) -> FrozenDict:
-    # finish() states the reason: one copied along with a previous message's metadata must not.
-    if _REASON not in metadata:
+def _without_stated(metadata: FrozenDict) -> FrozenDict:
+    if not any(key in metadata for key in _STATED_BY_FINISH):
         return metadata
-    return FrozenDict({key: value for key, value in metadata.items() if key != _REASON})
+    return FrozenDict({key: value for key, value in metadata.items() if key not in _STATED_BY_FINISH})
 
 
 _WAITING = (ToolCallState.PENDING, ToolCallState.ASKING)  # the states of a call that may wait for the user
@@ -62,7 +67,7 @@ class ReplyEmitter:
         self._name = check_optional_str(name, "ReplyEmitter name")
         self._reply_id = new_msg_id() if id is None else check_str(id, "ReplyEmitter id")
         self._source = check_optional_str(source, "ReplyEmitter source")
-        self._metadata = _without_reason(check_mapping(metadata, "ReplyEmitter metadata"))
+        self._metadata = _without_stated(check_mapping(metadata, "ReplyEmitter metadata"))
         # A whole block is all there: it goes in deltas as large as a client reads whole (the SSE
         # parser's default limit is 64 Mi characters, and JSON may write a character as six).
         self._emitter = Emitter(_WHOLE_BLOCK_DELTA, self._source, live=True)
@@ -254,7 +259,7 @@ class ReplyEmitter:
         client reads the reply from."""
         self._ready()
         reason = check_enum(generate_reason, GenerateReason, "ReplyEmitter.finish generate_reason")
-        late = _without_reason(check_mapping(metadata, "ReplyEmitter.finish metadata"))
+        late = _without_stated(check_mapping(metadata, "ReplyEmitter.finish metadata"))
         check_bool(with_result, "ReplyEmitter.finish with_result")
         emitter, first = self._emitter, self._sent
         emitter.end_segment()  # first, so that the calls the events below list are complete
@@ -263,14 +268,15 @@ class ReplyEmitter:
         pairs = answers(() if sent is None else sent.content)
         # As Java lists the calls its permission gate asks about: an ALLOWED call not run yet is not one.
         waiting = [call for call, result in pairs if result is None and call.state in _WAITING]
-        emitter.generate_reason(reason, pairs, waiting, {**self._metadata, **late})
+        # Asked under an id of this reply's own, which the message records, as Java's agent records it.
+        stated = {**late, **emitter.generate_reason(reason, pairs, waiting, EMPTY)}
         self._feed()
-        info = {"metadata": {**self._metadata, **late}} if late else None
+        info = {"metadata": {**self._metadata, **stated}} if stated else None
         result = None
         if with_result:  # the message as the events above left it (the calls that wait ASKING)
             result = self._assembler.snapshot(self._source)
-            if result is not None and late:
-                result = result.with_metadata({**result.metadata, **late})
+            if result is not None and stated:
+                result = result.with_metadata({**result.metadata, **stated})
         emitter.end(self._reply_id, result, info)
         self._feed()
         return emitter.events[first:]

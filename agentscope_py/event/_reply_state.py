@@ -371,6 +371,7 @@ class Reply:
         "merged",
         "message_id",
         "metadata",
+        "metadata_stated",
         "name",
         "reason",
         "reason_from_result",
@@ -393,6 +394,7 @@ class Reply:
         self.message_id = reply_id
         self.timestamp = local_timestamp(created_at)  # fixed now, so every snapshot agrees
         self.metadata: Mapping[str, Any] = EMPTY  # frozen already: the message takes it as it is
+        self.metadata_stated = False  # by the producer, whole (take_info): the events add no entry to it
         self.blocks: list[BlockAccumulator] = []  # in the order their first events arrived
         # (kind, reply id, block id) -> the block; Any, as the kind in the key fixes the accumulator class
         self.known: dict[tuple[str, str | None, str | None], Any] = {}
@@ -407,7 +409,8 @@ class Reply:
         # AllToolsDeniedEvent gave lapses when another model call of the reply starts.
         self.reason_lapses = False
         # The reply ids of the requests to the client (RequireUserConfirmEvent…) by the metadata key
-        # Java's agent records each under in its message; replaced on a change, never changed.
+        # Java's agent records each under in its message; replaced on a change, never changed.  Not
+        # added to metadata the producer stated: that is the message's metadata as it is.
         self.requests: Mapping[str, str] = EMPTY
         self.cached: AssistantMessage | None = None  # cleared by every change
         # (metadata, reason, requests, the three as the message's metadata), for as long as none changes
@@ -465,7 +468,7 @@ class Reply:
         message = self.cached
         if message is None:
             metadata = self.metadata
-            if self.reason is not None or self.requests:
+            if self.reason is not None or (self.requests and not self.metadata_stated):
                 metadata = self._merged_metadata(metadata)
             # Each block's own cache read directly: a snapshot after every event reads every block.
             content = [block.built or block.block() for block in self.blocks]
@@ -475,6 +478,17 @@ class Reply:
                 self.message_id, self.name, MsgRole.ASSISTANT, content, metadata, self.timestamp, self.usage
             )
         return message
+
+    def take_info(self, info: Mapping[str, Any]) -> None:
+        """Apply the message fields an ``AgentStartEvent`` or ``AgentEndEvent`` states (``message_info``)."""
+        for field, value in info.items():
+            if field == "id":
+                self.message_id = value
+            elif field == "timestamp":
+                self.timestamp = value
+            else:
+                self.metadata, self.metadata_stated = value, True
+        self.cached = None
 
     def add_request(self, key: str, reply_id: str) -> None:
         """Record ``reply_id`` under ``key`` in the message's metadata, as Java's agent does when it
@@ -486,7 +500,8 @@ class Reply:
     def _merged_metadata(self, metadata: Mapping[str, Any]) -> Mapping[str, Any]:
         # Kept while none of the three changes: merged afresh, the metadata would be checked value by
         # value in every snapshot, however large and however unchanged.
-        reason, requests, merged = self.reason, self.requests, self.merged
+        reason, merged = self.reason, self.merged
+        requests = EMPTY if self.metadata_stated else self.requests
         if merged is None or merged[0] is not metadata or merged[1] is not reason or merged[2] is not requests:
             own = {**metadata, **requests}
             if reason is not None:
