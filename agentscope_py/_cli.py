@@ -118,6 +118,13 @@ def _stream(reply: AssistantMessage) -> bool:
 _SCHEMA_KINDS = ("message", "block", "source", "usage", "event")
 
 
+def _schema_kind(given: str) -> str:
+    kind = given.lower()
+    if kind not in _SCHEMA_KINDS:  # said with what was typed, not the lower-cased form
+        raise argparse.ArgumentTypeError(f"invalid choice: {given!r} (choose from {', '.join(map(repr, _SCHEMA_KINDS))})")
+    return kind
+
+
 def schema(kind: str) -> int:
     """Print the JSON Schema of one kind of wire document."""
     import json
@@ -149,10 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print the JSON Schema of the wire format",
         description="Print the JSON Schema (draft 2020-12) of one kind of wire document.",
     )
-    # Named as the help names it, in any case: an error then says "argument kind", and "Event" works.
     schema_command.add_argument(
-        "kind", nargs="?", default="message", type=str.lower, choices=_SCHEMA_KINDS,
-        help="the document kind (default: message)",
+        "kind", nargs="?", default="message", type=_schema_kind, metavar="kind",
+        help=f"the document kind, in any case: {', '.join(_SCHEMA_KINDS)} (default: message)",
     )
     # Output the terminal or pipe cannot encode ("°") is escaped rather than fatal; only while this
     # runs, since main() may be called inside another program.

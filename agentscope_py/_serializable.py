@@ -107,14 +107,19 @@ def install_codec(codec: Codec) -> None:
     _codec = codec
 
 
-def _refuse_change(obj: object, name: str, *value: object) -> NoReturn:
-    cls = type(obj).__name__
-    how = (
-        f"copy.replace(msg, {name}=...) (msg.__replace__ before Python 3.13), or with_content / with_metadata"
-        if hasattr(obj, "with_content")  # a message
-        else f"attrs.evolve(obj, {name}=...)"
-    )
-    raise FrozenFieldError(f"{cls} is immutable: its {name!r} cannot be {'set' if value else 'deleted'}; make a changed copy with {how}")
+def _refuse_change(obj: Any, name: str, *value: object) -> NoReturn:
+    cls = type(obj)
+    fields = [field.name for field in attrs.fields(cls)]
+    if name not in fields:  # a typo, or a class attribute: no copy can change it either
+        raise FrozenFieldError(f"{cls.__name__} is immutable, and has no field {name!r}; its fields are {', '.join(fields)}")
+    if name == "role" and getattr(cls, "_ROLE", None) is not None:
+        how = "its class fixes it: build a message of another role with Msg.builder_for_role(role)"
+    elif hasattr(obj, "with_content"):  # a message
+        how = f"make a changed copy with copy.replace(msg, {name}=...) (msg.__replace__ before Python 3.13), or with_content / with_metadata"
+    else:
+        how = f"make a changed copy with attrs.evolve(obj, {name}=...)"
+    done = "set" if value else "deleted"
+    raise FrozenFieldError(f"{cls.__name__} is immutable: its {name!r} cannot be {done}; {how}")
 
 
 class JsonSerializable:

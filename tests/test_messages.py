@@ -152,6 +152,14 @@ def test_a_field_change_is_refused_with_an_error_of_the_package_saying_what_to_d
     with pytest.raises(FrozenFieldError, match=rf"^{name} is immutable: its '{field}' cannot be deleted"):
         delattr(value, field)
     assert getattr(value, field) is not None
+    # A name that is no field gets no advice no copy could follow.
+    with pytest.raises(FrozenFieldError, match=rf"^{name} is immutable, and has no field 'nmae'; its fields are "):
+        setattr(value, "nmae", None)
+
+
+def test_a_role_classs_role_is_refused_as_fixed_by_its_class() -> None:
+    with pytest.raises(FrozenFieldError, match=r"its 'role' cannot be set; its class fixes it: build a message of another role with Msg\.builder_for_role\(role\)$"):
+        UserMessage("x").role = MsgRole.SYSTEM  # type: ignore[misc]
 
 
 def test_message_metadata_is_read_only() -> None:

@@ -151,10 +151,13 @@ def test_schema_command_takes_the_kind_in_any_case(capsys: pytest.CaptureFixture
 
 def test_schema_command_names_the_kind_it_refuses_as_the_help_does(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
-        main(["schema", "messages"])
+        main(["schema", "MESAGE"])
     assert exited.value.code == 2
     error = capsys.readouterr().err
-    assert "argument kind: invalid choice: 'messages' (choose from 'message', 'block'" in error
+    assert error.startswith("usage: agentscope-py schema [-h] [kind]\n")
+    assert error.endswith(
+        "argument kind: invalid choice: 'MESAGE' (choose from 'message', 'block', 'source', 'usage', 'event')\n"
+    )
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
