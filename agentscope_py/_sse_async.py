@@ -110,6 +110,7 @@ class AsyncResumableEventStream(ResumableClient):
                                 response.reason_phrase,
                                 response.headers.get("Content-Type", ""),
                                 response.headers.get("Content-Encoding", ""),
+                                response.headers.get("Transfer-Encoding", ""),
                             )
                             if refusal is not None:
                                 raise refusal

@@ -41,7 +41,8 @@ class ResumableEventStream(ResumableClient):
     before the end is followed by a reconnection; ``max_retries`` reconnections
     in a row that bring no new event raise :class:`StreamConnectionError`, as
     does any status other than 200 and 204, a body that is not
-    ``text/event-stream``, or one compressed (``Content-Encoding``).
+    ``text/event-stream``, or one compressed (``Content-Encoding``) or framed
+    otherwise than ``chunked`` (``Transfer-Encoding``).
 
     ``last_event_id`` resumes a stream a previous client read part of;
     ``reconnects`` counts the reconnections so far.  A message that is not an
@@ -110,6 +111,7 @@ class ResumableEventStream(ResumableClient):
             response.reason,
             response.getheader("Content-Type", ""),
             response.getheader("Content-Encoding", ""),
+            response.getheader("Transfer-Encoding", ""),
         )
         if refusal is not None:
             response.close()

@@ -136,7 +136,9 @@ class ResumableClient:
         sent = header_event_id(self.last_event_id)
         return self._headers if sent is None else {**self._headers, "Last-Event-ID": sent}
 
-    def _refusal(self, status: int, reason: str, content_type: str, encoding: str) -> StreamConnectionError | None:
+    def _refusal(
+        self, status: int, reason: str, content_type: str, encoding: str, transfer_encoding: str
+    ) -> StreamConnectionError | None:
         """Why a response (not 204) is no event stream to read, or ``None`` when it is one.  As in
         ``EventSource``, such an answer is not a dropped connection: it is not retried."""
         if status != 200 or content_type.split(";")[0].strip().lower() != "text/event-stream":
@@ -151,6 +153,15 @@ class ResumableClient:
             return StreamConnectionError(
                 f"{self.url}: the server sent the stream encoded as {encoding!r}, which the client did not ask for "
                 "and cannot read",
+                status,
+            )
+        transfer_encoding = transfer_encoding.strip().lower()
+        if transfer_encoding not in ("", "chunked"):
+            # A list of codings ("gzip, chunked"): http.client takes the framing apart for "chunked"
+            # alone, and the chunk sizes would be read as lines of the stream, losing events silently.
+            return StreamConnectionError(
+                f"{self.url}: the server sent the stream with Transfer-Encoding {transfer_encoding!r}, which the "
+                "client cannot read (only 'chunked')",
                 status,
             )
         return None

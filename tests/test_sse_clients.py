@@ -318,6 +318,20 @@ def test_a_connection_given_up_is_closed_at_once_not_when_garbage_is_collected(
             gc.enable()
 
 
+@pytest.mark.parametrize("codings", ["identity, chunked", "gzip, chunked"])
+def test_a_transfer_coding_other_than_chunked_is_refused_not_read_as_the_stream(client: Reader, codings: str) -> None:
+    # http.client takes the framing apart for "chunked" alone: the chunk sizes were read as lines of the
+    # stream, and a chunk that ended inside an "event:" line lost that event without a word.
+    events = [*EVENTS[:5], EVENTS[-1]]
+    text = "".join(map(encode_event, events)).encode()
+    cut = text.index(b"event: ", text.index(b"event: ") + 1) + len(b"event: ") + 4  # in the second event's type
+    body = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in (text[:cut], text[cut:])) + b"0\r\n\r\n"
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: {codings}\r\n\r\n".encode()
+    with serve_raw(head + body) as server, pytest.raises(StreamConnectionError):
+        # The blocking client refuses the answer at once; httpx refuses it too, as a connection that failed.
+        client.read(client.make(server.url, timeout=TIMEOUT, retry_delay=0.001, max_retries=0))
+
+
 def test_nothing_listening_is_a_connection_error_after_bounded_retries(client: Reader) -> None:
     # A port bound and never listened on refuses connections, and no other process can take it meanwhile.
     with socket.socket() as bound:
