@@ -8,6 +8,7 @@ reader sees is here, once, so the two cannot drift apart.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterator, Mapping
 
@@ -110,7 +111,7 @@ class ResumableClient:
         self.reconnects: int = 0
         # The ids of the events yielded, by every iteration: a server that starts over (it ignores
         # Last-Event-ID, or restarted) replays them to the next iteration too.
-        self._yielded: set[str] = set()
+        self._yielded: set[str | bytes] = set()
         self._timeout = timeout
         self._max_retries = max_retries
         self._delay = retry_delay
@@ -167,6 +168,15 @@ class ResumableClient:
         return None
 
 
+def _remembered(event_id: str) -> str | bytes:
+    """What a client keeps of an event id to know its replay: the id, or a digest of a long one, so
+    that a server sending ids of megabytes cannot fill the memory with them (the ids of this package
+    and of Java have 32 and 36 characters)."""
+    if len(event_id) <= 64:
+        return event_id
+    return hashlib.blake2b(event_id.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 class Reading:
     """One iteration of a client: how its connections went."""
 
@@ -201,9 +211,10 @@ class Reading:
                 continue
             event = decode_event(message, client._limits)
             if event.id is not None:
-                if event.id in client._yielded:
+                seen = _remembered(event.id)
+                if seen in client._yielded:
                     continue
-                client._yielded.add(event.id)
+                client._yielded.add(seen)
                 # An event without an id cannot be told from its replay: it is yielded, but only an
                 # event never seen before shows the stream moving on.
                 self._progressed = True

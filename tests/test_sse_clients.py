@@ -161,6 +161,18 @@ def test_without_last_event_id_support_the_client_drops_the_replayed_events(clie
     assert received == EVENTS
 
 
+def test_long_event_ids_are_remembered_by_a_digest_and_their_replays_still_dropped(client: Reader) -> None:
+    # A server's ids of megabytes, kept whole, would fill the client's memory event by event.  (Of 1,000
+    # characters here: the test server refuses a longer Last-Event-ID header, as servers may.)
+    prefix = "x" * 1_000  # the ids differ at their very end only
+    events = [attrs.evolve(event, id=f"{prefix}{index}") for index, event in enumerate(EVENTS)]
+    state = StreamServer(events, cuts=3, seed=5, honour_last_event_id=False)
+    with serve_events(state):
+        stream = client.make(state.url, timeout=TIMEOUT, retry_delay=0.001)
+        assert client.read(stream) == events  # each once, the replays dropped
+    assert stream.reconnects == 3 and max(map(len, stream._yielded)) <= 64
+
+
 def test_an_iteration_after_a_break_drops_the_events_an_earlier_one_yielded(client: Reader) -> None:
     # A server that starts over (it ignores Last-Event-ID, or restarted) replays them to the next one too.
     state = StreamServer(EVENTS, honour_last_event_id=False)
