@@ -99,6 +99,11 @@ class AsyncResumableEventStream(ResumableClient):
                 # A wait for a free connection of the client's pool is no connection: it has no limit.
                 timeout = httpx.Timeout(self._timeout, pool=None)
                 while True:
+                    if client.is_closed:  # by its owner, while the stream waited to reconnect
+                        raise ArgumentValueError(
+                            "the httpx.AsyncClient given as client= was closed while the stream read from it: "
+                            "keep it open until the stream is done, or give none"
+                        )
                     cause: BaseException | None = None
                     headers = [(name.encode(), value) for name, value in self._request_headers().items()]
                     try:

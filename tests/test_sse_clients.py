@@ -934,6 +934,22 @@ def test_a_closed_httpx_client_is_refused_when_the_stream_is_read() -> None:
         asyncio.run(read())
 
 
+def test_an_httpx_client_closed_before_a_reconnection_is_refused_then() -> None:
+    # The server ends the body after one event: the stream reconnects, with a client its owner closed.
+    with serve_raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + encode_event(EVENTS[0]).encode()) as server:
+
+        async def read() -> list[AgentEvent]:
+            http = httpx.AsyncClient()
+            received = []
+            async for event in AsyncResumableEventStream(server.url, client=http, retry_delay=0.001, timeout=TIMEOUT):
+                received.append(event)
+                await http.aclose()
+            return received
+
+        with pytest.raises(ArgumentValueError, match=r"^the httpx.AsyncClient given as client= was closed while the stream read from it"):
+            asyncio.run(read())
+
+
 def test_giving_up_names_what_an_error_that_says_nothing_stands_for() -> None:
     def reset(request: httpx.Request) -> httpx.Response:
         raise httpx.ReadError("") from ConnectionResetError(104, "Connection reset by peer")
