@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from contextlib import nullcontext
 from typing import Any
 
@@ -1179,3 +1179,25 @@ def test_a_streamed_answer_cut_short_is_read_from_what_the_sdk_gathered(reason: 
         cut = from_openai_response(gathered)
         assert stop_reason(cut) == reason
         assert cut.get_text_content() == "The three reasons are: first,"
+
+
+@pytest.mark.parametrize("convert", [to_openai, to_anthropic, to_vercel_ai], ids=["openai", "anthropic", "vercel"])
+def test_inline_data_whose_media_type_is_no_media_type_is_refused_with_the_likely_cause(
+    convert: Callable[[list[Msg[Any]]], object],
+) -> None:
+    # URLSource(url, mime_type) but Base64Source(media_type, data): swapped, the data went out as a file
+    # of type "iVBORw0KGgo=" (OpenAI's data URL "data:iVBORw0KGgo=;base64,image/png").
+    for media_type in ("iVBORw0KGgo=", "/9j/4AAQSkZJRgABAQ"):  # a PNG's and a JPEG's base64, as a real swap gives
+        swapped = UserMessage("look", DataBlock(Base64Source(media_type, "image/png")))
+        with pytest.raises(
+            UnsupportedContentError,
+            match=r"\(messages\[0\]\.content\[1\]\): its media type '.*' is no media type such as 'image/png' "
+            r"\(Base64Source takes the media type first, then the data\); pass on_unsupported=",
+        ):
+            convert([swapped])
+    assert convert([UserMessage("look", DataBlock(Base64Source("image/png", "iVBORw0KGgo=")))])
+
+
+def test_a_media_type_with_parameters_is_one() -> None:
+    [user] = to_openai([UserMessage("look", DataBlock(Base64Source("image/png; charset=binary", "AAAA")))])
+    assert user["content"][1] == {"type": "image_url", "image_url": {"url": "data:image/png; charset=binary;base64,AAAA"}}

@@ -23,7 +23,7 @@ from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
 from ._carry import fetchable, inferred_media_type, unread, write_kept
-from ._common import req_object, url_hint
+from ._common import media_type_hint, req_object, url_hint
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
 
@@ -145,7 +145,7 @@ def media_hint(block: DataBlock | ImageBlock) -> str:
         except ValueError as error:
             return f": {error}"
         return ""
-    return url_hint(block)
+    return url_hint(block) + media_type_hint(block)
 
 
 # -- reading --------------------------------------------------------------------

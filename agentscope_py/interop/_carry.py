@@ -63,6 +63,7 @@ __all__ = [
     "source_from_url",
     "unescaped",
     "unread",
+    "unusable_media_type",
     "url_media_type",
     "url_or_data_url",
     "write_content",
@@ -384,6 +385,19 @@ def source_from_url(url: str) -> Source:
         if sep:
             return Base64Source(media_type, data)
     return URLSource(url)
+
+
+# A media type as RFC 6838 spells one (type "/" subtype), with any parameters after it.
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]*/[A-Za-z0-9][\w!#$&^.+-]*(?:\s*;.*)?", re.ASCII | re.DOTALL)
+
+
+def unusable_media_type(source: Source) -> str | None:
+    """The media type of inline data that is no media type (``"iVBORw0KGgo="``: ``Base64Source``'s
+    two arguments swapped), which no format can send it as; ``None`` for any other source.  An
+    empty one is data read without a type, which the writers send without one."""
+    if isinstance(source, Base64Source) and source.media_type and not _MEDIA_TYPE.fullmatch(source.media_type):
+        return source.media_type
+    return None
 
 
 def media_type_of(source: Source) -> str | None:

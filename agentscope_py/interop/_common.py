@@ -40,7 +40,7 @@ from ..errors import (
     DecodeError,
     UnsupportedContentError,
 )
-from ._carry import arguments_text, fetchable, url_media_type
+from ._carry import arguments_text, fetchable, unusable_media_type, url_media_type
 
 __all__ = [
     "Conversion",
@@ -55,6 +55,7 @@ __all__ = [
     "field_of",
     "file_id_hint",
     "in_message",
+    "media_type_hint",
     "nesting_guard",
     "read_usage",
     "refuse_misplaced",
@@ -269,6 +270,19 @@ def url_hint(block: ContentBlock) -> str:
     if guessed is None:
         return ""
     return f": {'its data: URL' if source.url[:5].lower() == 'data:' else 'its file extension'} says {guessed}"
+
+
+def media_type_hint(block: ContentBlock) -> str:
+    """For :meth:`Conversion.refuse`: why a media block of inline data whose media type is no media
+    type is refused; ``""`` for any other block."""
+    source = getattr(block, "source", None)  # the media blocks'
+    unusable = None if source is None else unusable_media_type(source)
+    if unusable is None:
+        return ""
+    return (
+        f": its media type {elided(unusable)} is no media type such as 'image/png' "
+        "(Base64Source takes the media type first, then the data)"
+    )
 
 
 def file_id_hint(block: ContentBlock) -> str:

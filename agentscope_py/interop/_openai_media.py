@@ -27,6 +27,7 @@ from ._carry import (
     nulls,
     source_from_url,
     unread,
+    unusable_media_type,
     url_or_data_url,
 )
 from ._common import req_object
@@ -71,6 +72,8 @@ def _inferred_part_type(source: Source) -> str:
 
 
 def _source_part(source: Source, name: str | None, extras: dict[str, Any]) -> dict[str, Any] | None:
+    if unusable_media_type(source) is not None:
+        return None  # it would go as a data: URL of no type: see media_type_hint
     declared = extras.pop("type", None)
     part_type = declared or _inferred_part_type(source)
     if part_type == "image_url":

@@ -30,7 +30,7 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._carried_fields import MEDIA_FORM, overlay
-from ._carry import data_url, fetchable, url_or_data_url
+from ._carry import data_url, fetchable, unusable_media_type, url_or_data_url
 from ._carry import media_type_of as declared_type  # "" as read, where _frameworks' says None
 from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
 
@@ -162,7 +162,10 @@ def write_media(
 ) -> dict[str, Any] | None:
     """A media part; in an assistant message (``file_only``) a file part, as the SDK takes no image
     part there, unless the part was read as an image.  ``None`` for a file part whose media type
-    cannot be told: the SDK requires one.  ``extras``: the part's carried fields."""
+    cannot be told: the SDK requires one, and for inline data whose media type is no media type.
+    ``extras``: the part's carried fields."""
+    if unusable_media_type(source) is not None:
+        return None
     read_as = extras.get("type")
     kind = read_as if read_as in ("image", "file") else "file" if file_only else part_kind(block)
     data = _data(source, extras.get(MEDIA_FORM), kind)

@@ -35,6 +35,7 @@ from ._common import (
     OnUnsupported,
     as_message_list,
     in_message,
+    media_type_hint,
     url_hint,
 )
 from ._conversation import ProblemKind, check_conversation
@@ -109,7 +110,7 @@ class _Writer:
         held_elsewhere = output_index is None and turn.kind != "user" and _part("user", block, {}) is not None
         why = in_message(turn.kind) if held_elsewhere else ""
         # Media of a user turn refused for its URL: a file id, or a type OpenAI takes inline only.
-        hint = url_hint(block) if output_index is None and turn.kind == "user" else ""
+        hint = url_hint(block) + media_type_hint(block) if output_index is None and turn.kind == "user" else ""
         text = self.conversion.refuse(turn.message_index, index, block, output_index, why, hint)
         return None if text is None else {"type": "text", "text": text}
 

@@ -48,7 +48,15 @@ from ._carried_fields import (
     with_carried,
 )
 from ._carry import fetchable, parse_arguments, tool_arguments
-from ._common import Conversion, Converted, OnUnsupported, as_message_list, file_id_hint, read_usage
+from ._common import (
+    Conversion,
+    Converted,
+    OnUnsupported,
+    as_message_list,
+    file_id_hint,
+    media_type_hint,
+    read_usage,
+)
 from ._frameworks import (
     MEDIA_BLOCKS,
     PartReader,
@@ -400,7 +408,7 @@ def _write_part(
             return overlay(rendered, carried(block.metadata, _FMT))
     if isinstance(block, ToolResultBlock) and kind in ("assistant", "tool"):
         return write_result_part(conversion, message_index, block_index, block, carried(block.metadata, _FMT), ai_sdk)
-    text = conversion.refuse(message_index, block_index, block, hint=file_id_hint(block))
+    text = conversion.refuse(message_index, block_index, block, hint=file_id_hint(block) + media_type_hint(block))
     return None if text is None else {"type": "text", "text": text}
 
 
