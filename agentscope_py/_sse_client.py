@@ -111,7 +111,7 @@ class ResumableEventStream(ResumableClient):
             response.reason,
             response.getheader("Content-Type", ""),
             response.getheader("Content-Encoding", ""),
-            response.getheader("Transfer-Encoding", ""),
+            response.headers.get("Transfer-Encoding", ""),  # the first, which http.client reads
         )
         if refusal is not None:
             response.close()

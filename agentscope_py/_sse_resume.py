@@ -156,10 +156,10 @@ class ResumableClient:
                 "and cannot read",
                 status,
             )
-        transfer_encoding = transfer_encoding.strip().lower()
-        if transfer_encoding not in ("", "chunked"):
-            # A list of codings ("gzip, chunked"): http.client takes the framing apart for "chunked"
-            # alone, and the chunk sizes would be read as lines of the stream, losing events silently.
+        if transfer_encoding and transfer_encoding.lower() != "chunked":
+            # A list of codings ("gzip, chunked"), or "chunked " with a space: http.client takes the
+            # framing apart for exactly "chunked" (in any case) alone, and the chunk sizes would be read
+            # as lines of the stream, losing events silently.
             return StreamConnectionError(
                 f"{self.url}: the server sent the stream with Transfer-Encoding {transfer_encoding!r}, which the "
                 "client cannot read (only 'chunked')",

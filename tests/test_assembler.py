@@ -292,7 +292,12 @@ def test_the_latest_request_of_a_kind_names_the_reply_id_the_message_records() -
     [kept] = assemble([*body, RequireUserConfirmEvent("A3", []), end])
     assert kept.metadata[Msg.METADATA_CONFIRM_REQUEST_REPLY_ID] == 7
     *body, end = events_from_message(AssistantMessage("x", metadata={"trace": "t1"}))
-    [stated] = assemble([*body, RequireUserConfirmEvent("A4", []), end])
+    assembler = MessageAssembler()
+    assembler.feed_all([*body, RequireUserConfirmEvent("A4", [])])
+    before = assembler.snapshot()
+    assembler.feed(RequireUserConfirmEvent("A5", []))
+    assert assembler.snapshot() is before  # a request of another id changes nothing the message shows
+    [stated] = assembler.feed(end)
     assert Msg.METADATA_CONFIRM_REQUEST_REPLY_ID not in stated.metadata
     [unnamed] = assemble([AgentStartEvent(None, "R", "a"), RequireUserConfirmEvent("", []), AgentEndEvent("R")])
     assert Msg.METADATA_CONFIRM_REQUEST_REPLY_ID not in unnamed.metadata

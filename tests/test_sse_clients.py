@@ -330,7 +330,7 @@ def test_a_connection_given_up_is_closed_at_once_not_when_garbage_is_collected(
             gc.enable()
 
 
-@pytest.mark.parametrize("codings", ["identity, chunked", "gzip, chunked"])
+@pytest.mark.parametrize("codings", ["identity, chunked", "gzip, chunked", "chunked "])
 def test_a_transfer_coding_other_than_chunked_is_refused_not_read_as_the_stream(client: Reader, codings: str) -> None:
     # http.client takes the framing apart for "chunked" alone: the chunk sizes were read as lines of the
     # stream, and a chunk that ended inside an "event:" line lost that event without a word.
@@ -339,9 +339,15 @@ def test_a_transfer_coding_other_than_chunked_is_refused_not_read_as_the_stream(
     cut = text.index(b"event: ", text.index(b"event: ") + 1) + len(b"event: ") + 4  # in the second event's type
     body = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in (text[:cut], text[cut:])) + b"0\r\n\r\n"
     head = f"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: {codings}\r\n\r\n".encode()
-    with serve_raw(head + body) as server, pytest.raises(StreamConnectionError):
-        # The blocking client refuses the answer at once; httpx refuses it too, as a connection that failed.
-        client.read(client.make(server.url, timeout=TIMEOUT, retry_delay=0.001, max_retries=0))
+    with serve_raw(head + body) as server:
+        stream = client.make(server.url, timeout=TIMEOUT, retry_delay=0.001, max_retries=0)
+        if codings == "chunked " and client.run is not None:  # httpx strips the space, and reads it whole
+            assert client.read(stream) == events
+            return
+        # The blocking client refuses the answer at once (http.client de-chunks exactly "chunked" alone);
+        # httpx refuses a list of codings too, as a connection that failed.
+        with pytest.raises(StreamConnectionError):
+            client.read(stream)
 
 
 def test_nothing_listening_is_a_connection_error_after_bounded_retries(client: Reader) -> None:

@@ -495,7 +495,8 @@ class Reply:
         asks the client for something; the last request of a kind wins."""
         if self.requests.get(key) != reply_id:
             self.requests = {**self.requests, key: reply_id}
-            self.cached = None
+            if not self.metadata_stated:  # else not in the message: a snapshot stays the same object
+                self.cached = None
 
     def _merged_metadata(self, metadata: Mapping[str, Any]) -> Mapping[str, Any]:
         # Kept while none of the three changes: merged afresh, the metadata would be checked value by
