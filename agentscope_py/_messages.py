@@ -30,7 +30,7 @@ from ._msg_builders import MessageBuilder, MsgBuilder, RoleMessageBuilder, ToolR
 from ._serializable import JsonSerializable
 from ._roles import RESTRICTED_ROLES, SystemBlock, UserBlock, check_role_content
 from ._usage import ChatUsage, check_optional_usage, usage_from_map
-from .errors import ArgumentTypeError, ArgumentValueError, MissingStructuredDataError, RoleContentError
+from .errors import ArgumentTypeError, MissingStructuredDataError, RoleContentError
 
 if TYPE_CHECKING:
     from ._role_messages import AssistantMessage, SystemMessage, UserMessage

@@ -337,7 +337,6 @@ class MessageAssembler(WholeEventHandlers):
         return []
 
 
-
 _Handler = Callable[[MessageAssembler, Any, Any], list[AssistantMessage]]
 
 

@@ -61,7 +61,7 @@ from ._lifecycle import (
     ModelCallStartEvent,
     RequestStopEvent,
 )
-from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY, result_end_metadata
+from ._stream_keys import BLOCK_KEY, CONTENT_BLOCK_EVENT, MESSAGE_KEY, REQUEST_KEYS, result_end_metadata
 from ._tool_events import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
@@ -454,7 +454,7 @@ class Emitter:
         if reason is GenerateReason.MODEL_STOP:
             return {}  # the default: no event states it
         if reason is GenerateReason.PERMISSION_ASKING:
-            key = Msg.METADATA_CONFIRM_REQUEST_REPLY_ID
+            key = REQUEST_KEYS[reason]
             reply_id = self.request_id(metadata, key, None)
             self.add(RequireUserConfirmEvent, reply_id, asking)
             self.add(RequestStopEvent, "permission asking", reason)  # Java's pair of events
@@ -462,7 +462,7 @@ class Emitter:
         if reason is GenerateReason.TOOL_SUSPENDED:
             suspended = [call for call, result in pairs if result is not None and result.is_suspended]
             # Under the reply id of the acting phase whose results wait, as Java sends it.
-            key = Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID
+            key = REQUEST_KEYS[reason]
             reply_id = self.request_id(metadata, key, self.acting_id)
             self.add(RequireExternalExecutionEvent, reply_id, suspended)
             return {key: reply_id}
@@ -472,7 +472,6 @@ class Emitter:
         else:
             self.add(RequestStopEvent, reason.name.lower().replace("_", " "), reason)
         return {}
-
 
     @staticmethod
     def request_id(metadata: Mapping[str, Any], key: str, acting_id: str | None) -> str:

@@ -18,17 +18,14 @@ from ._assembler import MessageAssembler
 from ._answers import answers
 from ._base import AgentEvent
 from ._emitter import Emitter
+from ._stream_keys import REQUEST_KEYS
 
 __all__ = ["ReplyEmitter"]
 
 _WHOLE_BLOCK_DELTA = 1 << 20  # characters per delta of a block given whole
 # The entries finish() states: the reason, and the reply ids of the requests it makes.  One copied
 # along with a previous message's metadata must not stand for this reply's (an answered request's id).
-_STATED_BY_FINISH = (
-    Msg.METADATA_GENERATE_REASON,
-    Msg.METADATA_CONFIRM_REQUEST_REPLY_ID,
-    Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID,
-)
+_STATED_BY_FINISH = (Msg.METADATA_GENERATE_REASON, *REQUEST_KEYS.values())
 
 
 def _without_stated(metadata: FrozenDict) -> FrozenDict:

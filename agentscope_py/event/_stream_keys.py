@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .._enums import ToolResultState
+from .._enums import GenerateReason, ToolResultState
 from .._frozen import EMPTY
+from .._messages import Msg
 from .._shown import shown
 
 __all__ = [
@@ -22,10 +23,19 @@ __all__ = [
     "DEFAULT_MEDIA_TYPE",
     "MEDIA_TYPE_KEY",
     "MESSAGE_KEY",
+    "REQUEST_KEYS",
     "message_info",
     "result_end_metadata",
     "result_marker",
 ]
+
+#: Java's own: the reason a request to the client states (``RequireUserConfirmEvent``,
+#: ``RequireExternalExecutionEvent``) -> the message metadata key under which Java's agent records the
+#: request's reply id, for the resume that answers it.
+REQUEST_KEYS: Mapping[GenerateReason | None, str] = MappingProxyType({
+    GenerateReason.PERMISSION_ASKING: Msg.METADATA_CONFIRM_REQUEST_REPLY_ID,
+    GenerateReason.TOOL_SUSPENDED: Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID,
+})
 
 #: ``AgentStartEvent.metadata[MESSAGE_KEY]``: the message's ``timestamp`` and ``metadata``, and its
 #: ``id`` when that is not the reply id (a message without an id still needs a unique reply id).

@@ -24,16 +24,9 @@ from ._block_events import HintBlockEvent
 from ._delta_runs import DeltaRuns
 from ._lifecycle import AgentResultEvent, CustomEvent
 from ._reply_state import WholeBlock
-from ._stream_keys import CONTENT_BLOCK_EVENT
+from ._stream_keys import CONTENT_BLOCK_EVENT, REQUEST_KEYS
 
 __all__ = ["WholeEventHandlers"]
-
-# The reason a request to the client states (by its event) -> the metadata key under which Java's
-# agent records the request's reply id in its message, for the resume that answers it.
-_REQUEST_KEYS: dict[GenerateReason | None, str] = {
-    GenerateReason.PERMISSION_ASKING: Msg.METADATA_CONFIRM_REQUEST_REPLY_ID,
-    GenerateReason.TOOL_SUSPENDED: Msg.METADATA_EXTERNAL_EXECUTION_REQUEST_REPLY_ID,
-}
 
 
 class WholeEventHandlers(DeltaRuns):
@@ -90,7 +83,7 @@ class WholeEventHandlers(DeltaRuns):
             reply.reason_lapses = reason is GenerateReason.ALL_TOOLS_DENIED  # an AllToolsDeniedEvent
             if stated is not reply.reason:
                 reply.reason, reply.cached = stated, None
-        request_key = _REQUEST_KEYS.get(reason)
+        request_key = REQUEST_KEYS.get(reason)
         if request_key is not None and event.reply_id:  # "" names no request: Java's own "no id"
             reply.add_request(request_key, event.reply_id)
         for listed, call in reply.named_calls(getattr(event, "tool_calls", ())):
