@@ -559,7 +559,7 @@ def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can
 ) -> None:
     # Fragments often end in '}' (an inner object closing): parsing the text so far at each one made
     # rendering a long call live take time quadratic in its arguments.
-    from agentscope_py.event import _reply_state
+    from agentscope_py.event import _accumulators
 
     parsed: list[str] = []
 
@@ -567,7 +567,7 @@ def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can
         parsed.append(raw)
         return parse_tool_arguments(raw)
 
-    monkeypatch.setattr(_reply_state, "parse_tool_arguments", counted)
+    monkeypatch.setattr(_accumulators, "parse_tool_arguments", counted)
     call = ToolUseBlock("c1", "f", {"items": [{"i": i, "code": "if (x) { y(); }"} for i in range(200)]})
     assembler = MessageAssembler()
     for event in events_from_message(AssistantMessage(call), chunk_size=3):
@@ -583,7 +583,7 @@ def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can
 def test_text_after_closed_arguments_is_parsed_once_while_streaming(monkeypatch: pytest.MonkeyPatch, ended: bool) -> None:
     # Each '}' after the object closed ended a fragment the way whole arguments end: the text so far
     # was parsed at each snapshot, time quadratic in it.  Nothing after a closed value can mend it.
-    from agentscope_py.event import _reply_state
+    from agentscope_py.event import _accumulators
 
     parsed: list[str] = []
 
@@ -591,7 +591,7 @@ def test_text_after_closed_arguments_is_parsed_once_while_streaming(monkeypatch:
         parsed.append(raw)
         return parse_tool_arguments(raw)
 
-    monkeypatch.setattr(_reply_state, "parse_tool_arguments", counted)
+    monkeypatch.setattr(_accumulators, "parse_tool_arguments", counted)
     fragments = ["[1", "]", *["]"] * 300]
     events = [START, ToolCallStartEvent("M", "c1", "f"), *(ToolCallDeltaEvent("M", "c1", "f", piece) for piece in fragments)]
     events += [ToolCallEndEvent("M", "c1", "f"), END] if ended else [END]

@@ -50,7 +50,7 @@ from ._lifecycle import (
     RequestStopEvent,
     SubagentExposedEvent,
 )
-from ._reply_state import (
+from ._accumulators import (
     BlockAccumulator,
     DataAccumulator,
     TextAccumulator,

@@ -17,14 +17,14 @@ from ._block_events import (
     TextBlockDeltaEvent,
     ThinkingBlockDeltaEvent,
 )
-from ._reply_state import (
+from ._accumulators import (
     BlockAccumulator,
     DataAccumulator,
-    Reply,
     TextAccumulator,
     ThinkingAccumulator,
     ToolCallAccumulator,
 )
+from ._reply_state import Reply
 from ._routing import ReplyRouter
 from ._tool_events import ToolCallDeltaEvent
 

@@ -18,9 +18,10 @@ from .._checks import check_bool
 from .._role_messages import AssistantMessage
 from .._shown import shown
 from ..errors import StreamError
+from ._accumulators import BlockAccumulator, ToolCallAccumulator
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
-from ._reply_state import BlockAccumulator, CompletedReplies, Reply, ToolCallAccumulator
+from ._reply_state import CompletedReplies, Reply
 
 __all__ = ["REMEMBERED_REPLIES", "ReplyRouter"]
 

@@ -18,12 +18,12 @@ from .._frozen import thawed
 from .._messages import Msg
 from .._role_messages import AssistantMessage
 from ..errors import DecodeError
+from ._accumulators import WholeBlock
 from ._anomalies import AnomalyKind, describe_event
 from ._base import AgentEvent
 from ._block_events import HintBlockEvent
 from ._delta_runs import DeltaRuns
 from ._lifecycle import AgentResultEvent, CustomEvent
-from ._reply_state import WholeBlock
 from ._stream_keys import CONTENT_BLOCK_EVENT, REQUEST_KEYS
 
 __all__ = ["WholeEventHandlers"]
