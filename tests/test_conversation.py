@@ -14,6 +14,7 @@ from agentscope_py import (
     MsgRole,
     SystemMessage,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolResultMessage,
     ToolResultState,
@@ -317,6 +318,23 @@ def test_an_audio_reference_excuses_only_its_own_message() -> None:
     with pytest.raises(ConversationError) as caught:
         to_openai([*read, UserMessage("again"), AssistantMessage([])])
     assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 3),)
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_openai_takes_an_assistant_message_of_blank_text_and_anthropic_does_not(blank: str) -> None:
+    # OpenAI answers 400 to an assistant message with no content at all, not to content "" (what it
+    # answers itself when a reasoning model spends its tokens thinking): such a history goes back.
+    payload = [{"role": "user", "content": "solve"}, {"role": "assistant", "content": blank}, {"role": "user", "content": "go on"}]
+    assert to_openai(from_openai(payload)) == payload
+    conversation = [UserMessage("solve"), AssistantMessage(blank), UserMessage("go on")]
+    with pytest.raises(ConversationError) as caught:
+        to_anthropic(conversation)
+    assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 1),)
+    # No content at all is what OpenAI refuses: a message with no blocks, or one the policy emptied.
+    for emptied in (AssistantMessage([]), AssistantMessage(ThinkingBlock("hmm"))):
+        with pytest.raises(ConversationError) as caught:
+            to_openai([UserMessage("solve"), emptied, UserMessage("go on")], on_unsupported="drop")
+        assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 1),)
 
 
 @pytest.mark.parametrize("count", [5, 6])

@@ -60,8 +60,8 @@ def to_openai(
     turn, video) raises :class:`UnsupportedContentError` unless ``on_unsupported``
     says ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.
     With ``validate`` (the default) a conversation the API would reject with a 400
-    (a tool call without its result, an orphan result, an empty assistant message)
-    raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
+    (a tool call without its result, an orphan result, an assistant message with no
+    content at all, no calls and no audio) raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
     """
     validate = check_bool(validate, "to_openai validate")
     conversion = Conversion(_TARGET, on_unsupported)
@@ -75,7 +75,7 @@ def to_openai(
         written_turn = writer.turn(turn)
         if written_turn:
             written.add(turn.message_index)
-        if turn.kind == "assistant" and any(m.get(key) is not None for m in written_turn for key in _SAYING_FIELDS):
+        if turn.kind == "assistant" and any(map(_says_something, written_turn)):
             holding.add(turn.message_index)
         out.extend(written_turn)
     if validate:
@@ -164,7 +164,7 @@ class _Writer:
                 out["name"] = name
         if blank_after_results(turn, self.split) and all(fields.get(key) is None for key in _SAYING_FIELDS):
             # Blank text after the message's tool results, which go out as tool messages: alone, it
-            # would be an empty assistant message, which the API refuses.  The other turns carry it,
+            # would be an assistant message of its own saying nothing.  The other turns carry it,
             # and the kept fields.  (Before or between them it is no turn: see split_turns.)
             self.left_out.update((turn.message_index, index) for index, _ in turn.blocks)
             return []
@@ -196,6 +196,12 @@ class _Writer:
         write_content(out, parts, own.form, optional=False)
         write_kept(out, own.fields, skip=("role",))
         return _without_empty_content(out)
+
+
+def _says_something(written: dict[str, Any]) -> bool:
+    """Whether a written assistant message is one the API takes without tool calls: it refuses only
+    one with no content at all (a 400, "expected a string, got null"), and takes ``content: ""``."""
+    return written.get("content") is not None or any(written.get(key) is not None for key in _SAYING_FIELDS)
 
 
 def _without_empty_content(out: dict[str, Any]) -> dict[str, Any]:
