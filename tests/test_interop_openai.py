@@ -976,6 +976,31 @@ def test_a_streamed_call_goes_back_without_its_chunk_index() -> None:
         conforms(request)
 
 
+def test_tool_ids_longer_than_the_api_takes_are_shortened_alike_in_call_and_result() -> None:
+    # OpenAI answers 400 to an id of more than 40 characters ("string too long"); other providers and
+    # frameworks make longer ones (a Responses API item id, 51).  Two that share their first 31
+    # characters stay two; one that is what another becomes makes that one take a longer digest.
+    forty = "c" * 40
+    long_ids = ["fc_689e2d4880a0819d98acca37694989b00b15d90494fc6b87", "fc_689e2d4880a0819d98acca37694989b00b15d90494fc6b88"]
+    taken = "fc_689e2d4880a0819d98acca376949_9041a1a6"  # what the first becomes
+    ids = [*long_ids, forty, taken, "x" * 10_000]
+    calls = AssistantMessage(*(ToolUseBlock(call_id, "read", {}) for call_id in ids))
+    inline = AssistantMessage(ToolUseBlock(long_ids[0] + "z", "read", {}), ToolResultBlock(long_ids[0] + "z", "read", TextBlock("y")))
+    results = ToolResultMessage(*(ToolResultBlock(call_id, "read", TextBlock("x")) for call_id in ids))
+    payload = to_openai([UserMessage("go"), calls, results, inline])
+    written = [call["id"] for call in payload[1]["tool_calls"]]
+    answered = [message["tool_call_id"] for message in payload[2 : 2 + len(ids)]]
+    assert written == answered and len(set(written)) == len(ids)
+    assert all(len(call_id) <= 40 for call_id in written)
+    assert written[2:4] == [forty, taken]  # ids the API takes stay as they are
+    assert written[0].startswith(long_ids[0][:23]) and written[0] != taken
+    assert payload[-2]["tool_calls"][0]["id"] == payload[-1]["tool_call_id"] != long_ids[0] + "z"
+    conforms(payload)
+    assert to_openai([UserMessage("go"), calls, results, inline]) == payload  # the same every time
+    # Read back, the message holds the id written, which goes out as it is.
+    assert to_openai(from_openai(payload)) == payload
+
+
 def test_no_content_is_written_as_an_empty_array() -> None:
     # The API refuses content: [] ("expected an array with minimum length 1"), which the SDK's types allow.
     call = AssistantMessage(ToolUseBlock("c", "rm", {}))

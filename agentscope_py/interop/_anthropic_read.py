@@ -79,7 +79,6 @@ _CITATION_TITLES = {
 }
 
 
-
 def from_anthropic(payload: Any) -> list[Msg]:
     """The messages of ``{"system": ..., "messages": [...]}`` (or of a bare ``messages`` list).
     The SDK's objects may stand wherever an object is expected (an answer's ``content`` as it is).

@@ -27,7 +27,6 @@ from .._messages import (
 )
 from ._anthropic_media import media_hint, media_part
 from ._anthropic_read import FMT, READ_FIELDS, from_anthropic
-from ._anthropic_tool_ids import tool_ids
 from ._anthropic_whole_blocks import KeptBlocks
 from ._carry import (
     Carried,
@@ -45,6 +44,7 @@ from ._common import (
     in_message,
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
+from ._tool_ids import ANTHROPIC_TOOL_IDS, tool_ids
 from ._turns import Turn, blank_after_results, holding_results, says_nothing, split_turns
 
 __all__ = ["from_anthropic", "to_anthropic"]
@@ -75,7 +75,7 @@ def to_anthropic(
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(conversion, tool_ids(turns), turns)
+    writer = _Writer(conversion, tool_ids(turns, ANTHROPIC_TOOL_IDS), turns)
     system: list[Turn] = []
     groups: list[tuple[str, list[Turn]]] = []
     skipped: set[int] = set()

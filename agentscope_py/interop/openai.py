@@ -41,6 +41,7 @@ from ._common import (
 from ._conversation import ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
 from ._openai_read import ANSWER_FIELDS, FMT, from_openai
+from ._tool_ids import OPENAI_TOOL_IDS, tool_ids
 from ._turns import Turn, blank_after_results, holding_results, split_turns
 
 __all__ = ["from_openai", "to_openai"]
@@ -67,7 +68,7 @@ def to_openai(
     conversion = Conversion(_TARGET, on_unsupported)
     messages = as_message_list(messages)
     turns = split_turns(messages)
-    writer = _Writer(conversion, holding_results(turns))
+    writer = _Writer(conversion, holding_results(turns), tool_ids(turns, OPENAI_TOOL_IDS))
     out: list[dict[str, Any]] = []
     written: set[int] = set()
     holding: set[int] = set()
@@ -95,8 +96,9 @@ def to_openai(
 
 
 class _Writer:
-    def __init__(self, conversion: Conversion, split: set[int]) -> None:
+    def __init__(self, conversion: Conversion, split: set[int], tool_ids: Mapping[tuple[int, int], str]) -> None:
         self.conversion = conversion
+        self.tool_ids = tool_ids  # (message index, content index) -> the id written for a call or result, where not its own
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.split = split  # the messages whose tool results go out as tool messages of their own
         self.left_out: set[tuple[int, int]] = set()  # blank text after results, not written
@@ -128,7 +130,7 @@ class _Writer:
         for index, block in turn.blocks:
             extras = own.part(index)
             if isinstance(block, ToolUseBlock) and turn.kind == "assistant":
-                calls.append(_tool_call(block))
+                calls.append(_tool_call(block, self.tool_ids.get((turn.message_index, index), block.id or "")))
                 continue
             part = _part(turn.kind, block, extras)
             if part is None:
@@ -192,7 +194,7 @@ class _Writer:
                 part = self._fallback(turn, index, block, inner_index)
             if part is not None:
                 parts.append(part)
-        out: dict[str, Any] = {"role": "tool", "tool_call_id": result.id or ""}
+        out: dict[str, Any] = {"role": "tool", "tool_call_id": self.tool_ids.get((turn.message_index, index), result.id or "")}
         write_content(out, parts, own.form, optional=False)
         write_kept(out, own.fields, skip=("role",))
         return _without_empty_content(out)
@@ -254,7 +256,7 @@ def _part(kind: str, block: ContentBlock, extras: dict[str, Any]) -> dict[str, A
     return None
 
 
-def _tool_call(block: ToolUseBlock) -> dict[str, Any]:
+def _tool_call(block: ToolUseBlock, call_id: str) -> dict[str, Any]:
     fields = Carried(block.metadata, FMT).fields
     kind = "custom" if fields.pop("type", None) == "custom" else "function"
     body = {"name": block.name or ""}
@@ -268,4 +270,4 @@ def _tool_call(block: ToolUseBlock) -> dict[str, Any]:
     if isinstance(kept_body, Mapping):  # the body's fields we have no place for
         body.update((key, value) for key, value in kept_body.items() if key not in body)
     # The call's own fields (Gemini's extra_content, whose thought signature its server wants back).
-    return write_kept({"id": block.id or "", "type": kind, kind: body}, fields)
+    return write_kept({"id": call_id, "type": kind, kind: body}, fields)
