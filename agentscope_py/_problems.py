@@ -34,6 +34,9 @@ class ProblemKind(enum.Enum):
     #: A user or tool message with nothing in it but (possibly) blank text: Anthropic refuses the
     #: empty user turn it makes, OpenAI takes it.
     EMPTY_USER_MESSAGE = "empty_user_message"
+    #: No message to send: an empty conversation, or for Anthropic, which takes the system messages
+    #: apart, one of system messages only.  Its index is where the first message would go.
+    NO_MESSAGES = "no_messages"
 
 
 _DESCRIPTIONS = {
@@ -44,6 +47,7 @@ _DESCRIPTIONS = {
     ProblemKind.LATE_SYSTEM_MESSAGE: "system message after the conversation has started",
     ProblemKind.EMPTY_ASSISTANT_MESSAGE: "assistant message with no content",
     ProblemKind.EMPTY_USER_MESSAGE: "user or tool message with no content",
+    ProblemKind.NO_MESSAGES: "nothing to send: no user, assistant or tool message",
 }
 
 

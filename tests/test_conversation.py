@@ -19,7 +19,9 @@ from agentscope_py import (
     ToolResultMessage,
     ToolResultState,
     ToolUseBlock,
+    URLSource,
     UserMessage,
+    VideoBlock,
 )
 from agentscope_py.interop import (
     ConversationProblem,
@@ -198,7 +200,7 @@ _CONVERSATIONS = st.lists(
 def test_repair_fixes_every_fixable_problem_and_is_idempotent(conversation: list[Msg]) -> None:
     repaired = repair_conversation(conversation)
     for problem in repaired.remaining:  # what repair cannot fix without guessing
-        assert problem.kind in (ProblemKind.LATE_SYSTEM_MESSAGE, ProblemKind.DUPLICATE_TOOL_CALL_ID) or (
+        assert problem.kind in (ProblemKind.LATE_SYSTEM_MESSAGE, ProblemKind.DUPLICATE_TOOL_CALL_ID, ProblemKind.NO_MESSAGES) or (
             problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is None
         )
     assert repaired.remaining == tuple(validate_conversation(repaired.messages))
@@ -335,6 +337,31 @@ def test_openai_takes_an_assistant_message_of_blank_text_and_anthropic_does_not(
         with pytest.raises(ConversationError) as caught:
             to_openai([UserMessage("solve"), emptied, UserMessage("go on")], on_unsupported="drop")
         assert caught.value.problems == (ConversationProblem(ProblemKind.EMPTY_ASSISTANT_MESSAGE, 1),)
+
+
+def test_a_conversation_with_nothing_to_send_is_refused() -> None:
+    # Both APIs answer 400 to no messages; Anthropic takes the system messages apart, so system
+    # messages alone leave it none.  The index is where the first message would go.
+    nothing = ConversationProblem(ProblemKind.NO_MESSAGES, 0)
+    assert validate_conversation([]) == [nothing]
+    assert str(nothing) == "messages[0]: nothing to send: no user, assistant or tool message"
+    assert repair_conversation([]).remaining == (nothing,)  # nothing to repair it with
+    assert repair_conversation([AssistantMessage(" ")]).remaining == (nothing,)  # nor after dropping the rest
+    for write in (to_openai, to_anthropic):
+        with pytest.raises(ConversationError) as caught:
+            write([])
+        assert caught.value.problems == (nothing,)
+        assert "on_unsupported" not in str(caught.value)  # no block was dropped: no word of the policy
+    assert to_openai([SystemMessage("be terse")]) == [{"role": "system", "content": "be terse"}]
+    with pytest.raises(ConversationError) as caught:
+        to_anthropic([SystemMessage("be terse")])
+    assert caught.value.problems == (ConversationProblem(ProblemKind.NO_MESSAGES, 1),)
+    assert to_anthropic([SystemMessage("be terse")], validate=False) == {"system": "be terse", "messages": []}
+    # A conversation the policy empties (a user turn of a video alone is not written) says so too.
+    video = [UserMessage(VideoBlock(URLSource("https://example.com/v.mp4")))]
+    with pytest.raises(ConversationError, match="on_unsupported='text'") as caught:
+        to_openai(video, on_unsupported="drop")
+    assert caught.value.problems == (ConversationProblem(ProblemKind.NO_MESSAGES, 1),)
 
 
 @pytest.mark.parametrize("count", [5, 6])

@@ -185,7 +185,8 @@ def validate_conversation(messages: Iterable[Msg]) -> list[ConversationProblem]:
     A tool call counts as answered only by results that follow the turn holding
     it without anything else in between, which is what the provider APIs require.
     """
-    return _scan(as_message_list(messages))[0]
+    given = as_message_list(messages)
+    return _scan(given)[0] if given else [ConversationProblem(ProblemKind.NO_MESSAGES, 0)]
 
 
 def _synthetic_result(call: ToolUseBlock) -> ToolResultBlock:
@@ -211,8 +212,8 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     * the results of a TOOL message that come after its other blocks are moved
       first, where the APIs want them.
 
-    A late system message, or a call without an id, cannot be fixed that way;
-    those stay in ``remaining``.
+    A late system message, a call without an id, or a conversation with no
+    message, cannot be fixed that way; those stay in ``remaining``.
     """
     given = as_message_list(messages)
     changes: list[RepairChange] = []
@@ -370,7 +371,7 @@ def check_conversation(
         # A problem the policy made (a message it emptied) is not in the caller's messages: say so.
         changed = " (as written, after on_unsupported changed some blocks)" if replaced else ""
         # repair_conversation sees the messages as given, where a turn the policy emptied still holds its blocks.
-        instead = "pass on_unsupported='text' to leave a note where a block was dropped, " if made else ""
+        instead = "pass on_unsupported='text' to leave a note where a block was dropped, " if made and replaced else ""
         raise ConversationError(
             f"{target} would reject this conversation{changed}: {listed}. Call "
             "agentscope_py.interop.repair_conversation(messages) to fix what can be fixed, "

@@ -113,6 +113,8 @@ def to_anthropic(
             empty.append(ConversationProblem(kind, group[0].message_index))
     if out["messages"] and out["messages"][-1]["role"] == "assistant":
         _without_trailing_whitespace(out["messages"][-1])
+    if not out["messages"]:  # the API wants one ("at least one message is required"); system is apart
+        empty.append(ConversationProblem(ProblemKind.NO_MESSAGES, len(messages)))
     if validate:
         # What is written: a turn the policy emptied is refused like any empty turn (found above); a
         # message it emptied within a turn of others is absent, as is a late system message said nothing.

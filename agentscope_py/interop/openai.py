@@ -38,7 +38,7 @@ from ._common import (
     media_type_hint,
     url_hint,
 )
-from ._conversation import ProblemKind, check_conversation
+from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
 from ._openai_read import ANSWER_FIELDS, FMT, from_openai
 from ._tool_ids import OPENAI_TOOL_IDS, tool_ids
@@ -88,6 +88,7 @@ def to_openai(
             _TARGET,
             writer.replaced,
             (ProblemKind.EMPTY_USER_MESSAGE,),
+            found=[] if out else [ConversationProblem(ProblemKind.NO_MESSAGES, len(messages))],
             omitted=omitted,
             holding=holding,
             left_out=writer.left_out,
