@@ -50,6 +50,7 @@ from agentscope_py.interop import (
     from_anthropic,
     from_anthropic_response,
     from_openai,
+    from_vercel_ai,
     repair_conversation,
     to_anthropic,
     to_openai,
@@ -879,6 +880,28 @@ def test_a_data_url_is_sent_as_the_inline_data_it_holds() -> None:
     ]
     with pytest.raises(UnsupportedContentError):  # no data at all: nothing to send, and no URL to fetch
         to_anthropic([UserMessage(DataBlock(URLSource("data:image/png")))])
+
+
+def test_inline_data_whose_media_type_has_parameters_goes_as_the_bare_type() -> None:
+    # The data: URL readers of the other formats keep a URL's parameters in the media type, so that
+    # the URL goes back to them as it came; the API takes the type without them, as for a data: URL.
+    url = "data:image/png;name=shot.png;base64,iVBORw0KGgo="
+    for read in (
+        from_openai([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]),
+        from_vercel_ai([{"role": "user", "content": [{"type": "image", "image": url}]}]),
+    ):
+        assert to_anthropic(read)["messages"][0]["content"] == [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ]
+    request = to_anthropic([UserMessage(
+        DataBlock(Base64Source("application/pdf; name=a.pdf", "JVBERi0=")),
+        DataBlock(Base64Source("Text/Plain;charset=utf-8", base64.b64encode(b"hi").decode())),
+    )])
+    assert request["messages"][0]["content"] == [
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="}},
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hi"}},
+    ]
+    conforms(request)
 
 
 def test_an_image_by_a_url_that_names_another_type_goes_back_as_it_came() -> None:

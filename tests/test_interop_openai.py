@@ -706,9 +706,10 @@ def test_image_detail_follows_an_equal_data_block_with_a_fresh_id() -> None:
     assert to_openai([msg.with_content([msg.content[0], fresh])]) == payload
 
 
-def test_audio_vnd_wave_is_written_as_wav() -> None:
-    # One of the WAV media types input_audio takes as format "wav".
-    msg = UserMessage([DataBlock(Base64Source("audio/vnd.wave", "UklGRg=="))])
+@pytest.mark.parametrize("media_type", ["audio/vnd.wave", "audio/wav; codecs=1", "Audio/WAV"])
+def test_audio_vnd_wave_and_wav_with_parameters_are_written_as_wav(media_type: str) -> None:
+    # The WAV media types input_audio takes as format "wav", whatever parameters they carry.
+    msg = UserMessage([DataBlock(Base64Source(media_type, "UklGRg=="))])
     assert to_openai([msg]) == [
         {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}]}
     ]

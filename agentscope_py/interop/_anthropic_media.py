@@ -22,7 +22,7 @@ from .._reader import at, opt_str, req, req_str
 from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
-from ._carry import fetchable, inferred_media_type, unread, write_kept
+from ._carry import fetchable, inferred_media_type, media_type_essence, unread, write_kept
 from ._common import media_type_hint, req_object, url_hint
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
@@ -106,8 +106,8 @@ def _wire_source(source: Source, part_type: str, by_file_id: bool) -> dict[str, 
         # provider's file id is no id Anthropic knows).
         return {"type": "file", "file_id": source.url} if by_file_id else None
     assert isinstance(source, Base64Source)  # a Source is one of the two
-    # The API takes its media types as it spells them, lower-case.
-    media_type = source.media_type.lower()
+    # The API takes its media types as it spells them: lower-case, without parameters.
+    media_type = media_type_essence(source.media_type)
     if part_type == "document" and media_type == "text/plain":
         # Read from a plain-text document source (the text was base64-encoded to fit Base64Source).
         try:
@@ -139,7 +139,7 @@ def media_hint(block: DataBlock | ImageBlock) -> str:
     and media type do not say: plain text that does not decode, or a URL that is a file id or names
     another type than the API fetches."""
     source = _inline(block.source)
-    if isinstance(source, Base64Source) and source.media_type.lower() == "text/plain":
+    if isinstance(source, Base64Source) and media_type_essence(source.media_type) == "text/plain":
         try:
             _plain_text(source.data)
         except ValueError as error:

@@ -52,6 +52,7 @@ __all__ = [
     "fetchable",
     "fingerprint",
     "inferred_media_type",
+    "media_type_essence",
     "is_plain_text",
     "media_type_of",
     "merged",
@@ -443,24 +444,30 @@ def _scheme_and_path(url: str) -> tuple[str, str]:
     return parts.scheme, parts.path
 
 
+def media_type_essence(media_type: str) -> str:
+    """``media_type`` without its parameters (``;charset=utf-8``, ``;name=shot.png``), lower-cased:
+    the type and subtype the APIs compare (media types are case-insensitive)."""
+    return media_type.partition(";")[0].strip().lower()
+
+
 def url_media_type(url: str) -> str | None:
     """The media type ``url`` names: a ``data:`` URL's own (``text/plain`` when it gives none, as RFC
     2397 has it), else the file extension of its path's; ``None`` when that names none we know (a
     compressed ``.tar.gz`` is not a tar)."""
     if url[:5].lower() == "data:":
-        return url[5:].partition(",")[0].partition(";")[0].strip().lower() or "text/plain"
+        return media_type_essence(url[5:].partition(",")[0]) or "text/plain"
     name = _scheme_and_path(url)[1].rpartition("/")[2]
     return MEDIA_TYPE_OF_EXTENSION.get(name.rpartition(".")[2].lower()) if "." in name else None
 
 
 def inferred_media_type(source: Source) -> str | None:
-    """The media type of a source, lower-cased (media types are case-insensitive): the one it declares,
-    else for a URL the one its file extension names; ``None`` when neither tells.  Which part a writer
+    """The media type of a source without its parameters (:func:`media_type_essence`): the one it
+    declares, else for a URL the one its file extension names; ``None`` when neither tells.  Which part a writer
     makes of a source goes by it, so that ``https://e.com/a.wav`` is not sent as an image."""
     media_type = media_type_of(source)
     if media_type is None and isinstance(source, URLSource):
         media_type = url_media_type(source.url)
-    return None if media_type is None else media_type.lower()
+    return None if media_type is None else media_type_essence(media_type)
 
 
 def fetchable(source: Source) -> bool:

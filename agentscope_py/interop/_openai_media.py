@@ -23,6 +23,7 @@ from ._carry import (
     data_url,
     fetchable,
     inferred_media_type,
+    media_type_essence,
     merged,
     nulls,
     source_from_url,
@@ -81,7 +82,7 @@ def _source_part(source: Source, name: str | None, extras: dict[str, Any]) -> di
             return None
         return merged({"type": "image_url", "image_url": {"url": url_or_data_url(source)}}, extras)
     if part_type == "input_audio":
-        fmt = _AUDIO_FORMATS.get(source.media_type.lower()) if isinstance(source, Base64Source) else None
+        fmt = _AUDIO_FORMATS.get(media_type_essence(source.media_type)) if isinstance(source, Base64Source) else None
         if fmt is None or not isinstance(source, Base64Source):
             return None  # inline WAV or MP3 only
         return merged({"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}, extras)
@@ -111,7 +112,7 @@ def _default_filename(media_type: str) -> str:
     """The filename inline data without a name is sent with: ``file.pdf`` for a PDF, by its media type
     (the API tells a file's kind by its name), ``file`` for a type without a known extension.  Read
     back, it is no name: a block named so is written the same with none."""
-    extension = _EXTENSION_OF.get(media_type.lower())
+    extension = _EXTENSION_OF.get(media_type_essence(media_type))
     return "file" if extension is None else f"file.{extension}"
 
 
