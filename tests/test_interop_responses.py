@@ -53,6 +53,7 @@ from agentscope_py.interop import (
     from_anthropic_response,
     from_openai,
     from_openai_response,
+    from_vercel_ai,
     repair_conversation,
     stop_reason,
     to_anthropic,
@@ -407,15 +408,42 @@ def test_a_streaming_chunk_is_refused_by_what_it_is() -> None:
 def test_an_answer_given_to_a_conversation_reader_says_which_reader_takes_it(as_sdk_object: bool) -> None:
     completion = ChatCompletion.model_validate(COMPLETION) if as_sdk_object else COMPLETION
     answer = Message.model_validate(ANSWER) if as_sdk_object else ANSWER
-    with pytest.raises(DecodeError, match=r"^messages: .*got a model's answer; read it with from_openai_response$"):
+    openai_answer = r"an OpenAI Chat Completions answer; read it with from_openai_response$"
+    anthropic_answer = r"an Anthropic Messages answer; read it with from_anthropic_response$"
+    with pytest.raises(DecodeError, match=r"^messages: expected a list of messages, got " + openai_answer):
         from_openai(completion)
-    with pytest.raises(DecodeError, match=r"^expected a list of messages, got a model's answer; read it with from_anthropic_response$"):
+    with pytest.raises(DecodeError, match=r"^expected a list of messages, got " + anthropic_answer):
         from_anthropic(answer)
+    # Each provider's answer given to the other's readers: not read as a message, nor as an answer.
+    with pytest.raises(DecodeError, match=r"^messages: expected a list of messages, got " + anthropic_answer):
+        from_openai(answer)
+    with pytest.raises(DecodeError, match=r"^expected a list of messages, got " + openai_answer):
+        from_anthropic(completion)
+    with pytest.raises(DecodeError, match=r"^this is " + anthropic_answer):
+        from_openai_response(answer)
+    with pytest.raises(DecodeError, match=r"^this is " + openai_answer):
+        from_anthropic_response(completion)
+    with pytest.raises(DecodeError, match=r"^messages: expected a list of messages, got " + openai_answer):
+        from_vercel_ai(completion)
 
 
-def test_an_answer_inside_the_list_given_to_the_openai_reader_says_which_reader_takes_it() -> None:
-    with pytest.raises(DecodeError, match=r"^messages\[1\]: a model's answer, not a message; read it with from_openai_response$"):
-        from_openai([{"role": "user", "content": "hi"}, COMPLETION])
+def test_an_answer_inside_the_list_given_to_a_reader_says_which_reader_takes_it() -> None:
+    # An Anthropic answer has a role and content: the OpenAI reader read it as a message, and wrote
+    # its id, model, stop_reason and usage into the next request.
+    for read, answer, reader in ((from_openai, COMPLETION, "from_openai_response"), (from_openai, ANSWER, "from_anthropic_response"),
+                                 (from_anthropic, COMPLETION, "from_openai_response")):
+        with pytest.raises(DecodeError, match=rf"^messages\[1\]: got an .* answer where a message was expected; read it with {reader}$"):
+            read([{"role": "user", "content": "hi"}, answer])
+
+
+def test_a_responses_api_answer_or_item_is_refused_by_what_it_is() -> None:
+    with pytest.raises(DecodeError, match=r"^this is an OpenAI Responses API answer; this library reads OpenAI Chat Completions answers"):
+        from_anthropic_response({"id": "resp_1", "object": "response", "output": []})
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+    with pytest.raises(DecodeError, match=r"^messages\[0\]\.content\[0\]\.type: unknown part type 'input_text'.*\(a part of a Responses API item"):
+        from_openai([item])
+    with pytest.raises(DecodeError, match=r"got 'output_text' \(a part of a Responses API item: this reads Chat Completions messages\)$"):
+        from_openai([{"role": "assistant", "content": [{"type": "output_text", "text": "hi"}]}])
 
 
 def test_a_request_body_given_to_the_openai_reader_says_to_pass_its_messages() -> None:

@@ -42,6 +42,7 @@ from ._carry import (
 from ._common import (
     ConvertedDict,
     nesting_guard,
+    refuse_answer,
     refuse_misplaced,
     req_object,
     sdk_json,
@@ -103,7 +104,7 @@ def _read_request(payload: object) -> list[Msg]:
         payload = {"messages": payload}
     request = req_object(payload, "")
     if "messages" not in request:
-        refuse_misplaced(request, "", (_is_answer, "from_anthropic_response"))
+        refuse_misplaced(request, "")
     out: list[Msg] = []
     if "system" in request:
         out.append(_read_system(request, "", "system", optional=True))
@@ -111,6 +112,7 @@ def _read_request(payload: object) -> list[Msg]:
     for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
         path = item("messages", index)
         obj = req_object(raw, path)
+        refuse_answer(obj, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
         with storing(path):
             if role == "system":  # instructions from this point of the conversation on
@@ -120,10 +122,6 @@ def _read_request(payload: object) -> list[Msg]:
             else:
                 raise DecodeError(f"unknown role {elided(role)}; expected user, assistant or system", at(path, "role"))
     return out
-
-
-def _is_answer(fields: Mapping[str, Any]) -> bool:
-    return fields.get("type") == "message"
 
 
 def _content_list(obj: Mapping[str, Any], path: str, key: str = "content") -> list[Any]:

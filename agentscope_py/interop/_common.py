@@ -48,6 +48,7 @@ __all__ = [
     "Converted",
     "ConvertedDict",
     "ERROR_RESULT",
+    "ModelAnswer",
     "OnUnsupported",
     "as_message_list",
     "block_as_text",
@@ -56,8 +57,10 @@ __all__ = [
     "file_id_hint",
     "in_message",
     "media_type_hint",
+    "model_answer",
     "nesting_guard",
     "read_usage",
+    "refuse_answer",
     "refuse_misplaced",
     "req_object",
     "sdk_json",
@@ -166,20 +169,53 @@ def sdk_json(value: object) -> object:
         return value
 
 
-def refuse_misplaced(
-    payload: object,
-    path: str,
-    answer: tuple[Callable[[Mapping[str, Any]], bool], str] | None = None,
-) -> None:
+@attrs.frozen
+class ModelAnswer:
+    """A provider's model answer, where messages were expected: what it is, and its reader."""
+
+    what: str
+    reader: str | None  # None: no reader of this library takes it
+
+    @property
+    def advice(self) -> str:
+        if self.reader is None:
+            return "this library reads OpenAI Chat Completions answers (client.chat.completions.create), not these"
+        return f"read it with {self.reader}"
+
+
+# Told apart by fields no message has, the OpenAI ones first: an Anthropic answer is a message too.
+_ANSWERS: tuple[tuple[Callable[[Mapping[str, Any]], bool], ModelAnswer], ...] = (
+    (lambda fields: "choices" in fields, ModelAnswer("an OpenAI Chat Completions answer", "from_openai_response")),
+    (lambda fields: fields.get("object") == "response", ModelAnswer("an OpenAI Responses API answer", None)),
+    (
+        lambda fields: fields.get("type") == "message" and "model" in fields,
+        ModelAnswer("an Anthropic Messages answer", "from_anthropic_response"),
+    ),
+)
+
+
+def model_answer(fields: Mapping[str, Any]) -> ModelAnswer | None:
+    """The model answer ``fields`` are, or ``None`` when they are none."""
+    return next((answer for test, answer in _ANSWERS if test(fields)), None)
+
+
+def refuse_answer(fields: Mapping[str, Any], path: str) -> None:
+    """Refuse a model answer standing where a message was expected, saying which reader takes it."""
+    answer = model_answer(fields)
+    if answer is not None:
+        raise DecodeError(f"got {answer.what} where a message was expected; {answer.advice}", path)
+
+
+def refuse_misplaced(payload: object, path: str) -> None:
     """Where a reader of conversations was given an object, refuse one that is a single message, a
-    request or state holding the list, or (for a provider with an ``answer`` reader: how to tell an
-    answer, and the reader's name) a model's answer, saying what to pass instead: "expected an array,
-    got object" would leave the caller guessing."""
+    request or state holding the list, or a provider's model answer, saying what to pass instead:
+    "expected an array, got object" would leave the caller guessing."""
     fields = sdk_json(payload)
     if not isinstance(fields, Mapping):
         return
-    if answer is not None and answer[0](fields):
-        raise DecodeError(f"expected a list of messages, got a model's answer; read it with {answer[1]}", path)
+    answer = model_answer(fields)
+    if answer is not None:
+        raise DecodeError(f"expected a list of messages, got {answer.what}; {answer.advice}", path)
     if "role" in fields:
         raise DecodeError("expected a list of messages, got a single message; wrap it in a list: [message]", path)
     if "messages" in fields:

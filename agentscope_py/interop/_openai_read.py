@@ -43,6 +43,7 @@ from ._carry import (
 from ._common import (
     Converted,
     nesting_guard,
+    refuse_answer,
     refuse_misplaced,
     req_object,
     sdk_json,
@@ -103,12 +104,11 @@ def _read_messages(payload: object) -> list[Msg]:
     out: list[Msg] = []
     results: list[ToolResultBlock] = []
     if not isinstance(payload, (list, tuple)):
-        refuse_misplaced(payload, "messages", (_is_completion, "from_openai_response"))
+        refuse_misplaced(payload, "messages")
     for index, raw in enumerate(req_list(payload, "messages")):
         path = item("messages", index)
         obj = req_object(raw, path)
-        if "role" not in obj and _is_completion(obj):
-            raise DecodeError("a model's answer, not a message; read it with from_openai_response", path)
+        refuse_answer(obj, path)
         role = req_str(req(obj, "role", path), at(path, "role"))
         _refuse_calls_out_of_place(obj, path, role)
         if role == "tool":
@@ -132,10 +132,6 @@ def _refuse_calls_out_of_place(obj: Mapping[str, Any], path: str, role: str) -> 
     for key, owner in _CALL_FIELDS.items():
         if role != owner and obj.get(key) is not None:
             raise DecodeError(f"only {owner} messages hold {key}, not a {role} message", at(path, key))
-
-
-def _is_completion(fields: Mapping[str, Any]) -> bool:
-    return "choices" in fields
 
 
 def _read_message(obj: Mapping[str, Any], path: str, role: str, names: dict[str, str]) -> Msg:
@@ -208,10 +204,20 @@ def _part_type(obj: Mapping[str, Any], path: str) -> str:
     return req_str(req(obj, "type", path), at(path, "type"))
 
 
+# The content parts of the Responses API's items, which no Chat Completions message holds.
+_RESPONSES_PARTS = frozenset({"input_text", "input_image", "input_file", "output_text"})
+
+
+def _not_a_part(problem: str, part_type: str, path: str) -> DecodeError:
+    if part_type in _RESPONSES_PARTS:
+        problem += " (a part of a Responses API item: this reads Chat Completions messages)"
+    return DecodeError(problem, at(path, "type"))
+
+
 def _read_text_part(obj: Mapping[str, Any], path: str) -> _Part:
     part_type = _part_type(obj, path)
     if part_type != "text":
-        raise DecodeError(f"expected a part of type 'text', got {elided(part_type)}", at(path, "type"))
+        raise _not_a_part(f"expected a part of type 'text', got {elided(part_type)}", part_type, path)
     return TextBlock(req_str(req(obj, "text", path), at(path, "text"))), unread(obj, ("type", "text"))
 
 
@@ -227,9 +233,7 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
     if part_type == "text":
         return _read_text_part(obj, path)
     if part_type not in MEDIA_PARTS:
-        raise DecodeError(
-            f"unknown part type {elided(part_type)}; expected text, image_url, input_audio or file", at(path, "type")
-        )
+        raise _not_a_part(f"unknown part type {elided(part_type)}; expected text, image_url, input_audio or file", part_type, path)
     return read_media_part(obj, path, part_type)
 
 

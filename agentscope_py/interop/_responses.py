@@ -37,7 +37,7 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import _anthropic_read, _openai_read
 from ._carry import RESPONSE_KEY
-from ._common import nesting_guard, read_usage, req_object, sdk_json, time_as_json
+from ._common import model_answer, nesting_guard, read_usage, req_object, sdk_json, time_as_json
 
 __all__ = ["from_anthropic_response", "from_openai_response", "stop_reason"]
 
@@ -89,6 +89,9 @@ def from_openai_response(completion: Any, *, choice: int = 0) -> AssistantMessag
                 "as stream: stream.get_final_completion())",
                 "object",
             )
+        answer_of = model_answer(answer)
+        if answer_of is not None and answer_of.reader not in (None, "from_openai_response"):
+            raise DecodeError(f"this is {answer_of.what}; {answer_of.advice}", "")
         if "choices" not in answer and "role" in answer:
             raise DecodeError(
                 "missing required key 'choices': this is a message, not the whole answer; give "
@@ -178,6 +181,9 @@ def from_anthropic_response(message: Any) -> AssistantMessage:
     """
     with nesting_guard(""):
         answer = _plain(message, _ANTHROPIC_STREAMED)
+        answer_of = model_answer(answer)
+        if answer_of is not None and answer_of.reader != "from_anthropic_response":
+            raise DecodeError(f"this is {answer_of.what}; {answer_of.advice}", "")
         kind = answer.get("type", "message")
         if kind != "message":
             # Named by its JSON kind unless it is a string: a tuple built in Python reads as its array.
