@@ -725,6 +725,20 @@ def test_a_file_data_url_without_a_media_type_round_trips() -> None:
     assert to_openai([msg]) == payload
 
 
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"type": "file", "file": {"file_data": "data:AAAA;base64,AAAA", "filename": "a.bin"}},
+        {"type": "image_url", "image_url": {"url": "data:iVBORw0KGgo=;base64,AAAA"}},
+    ],
+)
+def test_a_data_url_whose_type_is_no_media_type_round_trips(part: dict[str, Any]) -> None:
+    # Read as inline data of that type, it was refused on the way back (as when Base64Source's
+    # arguments are swapped): the URL is kept whole instead.
+    payload = [{"role": "user", "content": [part]}]
+    assert to_openai(from_openai(payload)) == payload
+
+
 # -- a refusal with no content is the message's text -------------------------------------------------
 
 REFUSAL = "I cannot help with that."

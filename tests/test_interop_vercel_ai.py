@@ -482,6 +482,23 @@ def test_a_file_part_read_without_a_media_type_goes_back_as_it_came(media_type: 
     assert to_vercel_ai(from_vercel_ai(payload)) == payload
 
 
+def test_a_media_type_that_is_none_is_refused_when_read_or_kept_in_its_url() -> None:
+    # Found by the mutation property: the writers refuse inline data of such a type (as when
+    # Base64Source's arguments are swapped), so a payload read with it could not go back.
+    for part, path in (
+        ({"type": "file", "data": "AA==", "mediaType": "data:"}, "messages[0].content[0].mediaType"),
+        ({"type": "tool-result", "toolCallId": "c", "toolName": "f",
+          "output": {"type": "content", "value": [{"type": "media", "data": "AA==", "mediaType": "AA=="}]}},
+         "messages[0].content[0].output.value[0].mediaType"),
+    ):
+        with pytest.raises(DecodeError, match=r"expected a media type such as 'image/png', got ") as caught:
+            from_vercel_ai([{"role": "assistant", "content": [part]}])
+        assert caught.value.path == path
+    # A data: URL whose type is none is a URL: written back as it came.
+    payload = [{"role": "user", "content": [{"type": "image", "image": "data:AA==;base64,AA=="}]}]
+    assert to_vercel_ai(from_vercel_ai(payload)) == payload
+
+
 def test_an_ai_sdk_6_provider_result_stays_in_its_assistant_message() -> None:
     # ai@6's toResponseMessages writes no providerExecuted on the result; its call came before.
     payload = [

@@ -31,8 +31,10 @@ from typing import Any, Literal
 
 from .._blocks import ContentBlock, DataBlock, ToolUseBlock
 from .._frozen import EMPTY, thawed
+from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from .._tool_arguments import parse_tool_arguments
+from ..errors import DecodeError
 from ._turns import Turn
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "MessageCarried",
     "arguments_object",
     "arguments_text",
+    "check_media_type",
     "carried",
     "content_form",
     "data_url",
@@ -52,6 +55,7 @@ __all__ = [
     "fetchable",
     "fingerprint",
     "inferred_media_type",
+    "is_media_type",
     "media_type_essence",
     "is_plain_text",
     "media_type_of",
@@ -380,10 +384,12 @@ def arguments_text(block: ToolUseBlock) -> str:
 
 
 def source_from_url(url: str) -> Source:
-    """A ``data:<type>;base64,<data>`` URL as a :class:`Base64Source`, any other as a :class:`URLSource`."""
+    """A ``data:<type>;base64,<data>`` URL as a :class:`Base64Source`, any other as a :class:`URLSource`
+    (a ``data:`` URL whose type is no media type too: written back as it came, where inline data of
+    that type would be refused, see :func:`unusable_media_type`)."""
     if url.startswith("data:"):
         media_type, sep, data = url[5:].partition(";base64,")
-        if sep:
+        if sep and is_media_type(media_type):
             return Base64Source(media_type, data)
     return URLSource(url)
 
@@ -392,11 +398,24 @@ def source_from_url(url: str) -> Source:
 _MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]*/[A-Za-z0-9][\w!#$&^.+-]*(?:\s*;.*)?", re.ASCII | re.DOTALL)
 
 
+def is_media_type(text: str) -> bool:
+    """Whether ``text`` is a media type (``image/png``, with or without parameters)."""
+    return _MEDIA_TYPE.fullmatch(text) is not None
+
+
+def check_media_type(media_type: str | None, path: str) -> None:
+    """Refuse a media type read from a payload (at ``path``) that is none: the writers refuse inline
+    data of such a type (:func:`unusable_media_type`), so the payload could not be written back.
+    ``None`` or ``""`` is none given."""
+    if media_type and not is_media_type(media_type):
+        raise DecodeError(f"expected a media type such as 'image/png', got {elided(media_type)}", path)
+
+
 def unusable_media_type(source: Source) -> str | None:
     """The media type of inline data that is no media type (``"iVBORw0KGgo="``: ``Base64Source``'s
     two arguments swapped), which no format can send it as; ``None`` for any other source.  An
     empty one is data read without a type, which the writers send without one."""
-    if isinstance(source, Base64Source) and source.media_type and not _MEDIA_TYPE.fullmatch(source.media_type):
+    if isinstance(source, Base64Source) and source.media_type and not is_media_type(source.media_type):
         return source.media_type
     return None
 

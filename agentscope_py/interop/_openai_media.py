@@ -23,6 +23,7 @@ from ._carry import (
     data_url,
     fetchable,
     inferred_media_type,
+    is_media_type,
     media_type_essence,
     merged,
     nulls,
@@ -167,6 +168,6 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
             raise DecodeError("a file part needs file_data or file_id", file_path)
         return URLSource(file_id), name
     media_type, sep, data = file_data[5:].partition(";base64,") if file_data.startswith("data:") else ("", "", "")
-    source = Base64Source(media_type, data) if sep and media_type else Base64Source("", file_data)
+    source = Base64Source(media_type, data) if sep and is_media_type(media_type) else Base64Source("", file_data)
     # The name the writer gives inline data that has none is none.
     return source, None if name == _default_filename(source.media_type) else name

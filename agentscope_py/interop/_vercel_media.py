@@ -30,7 +30,7 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._carried_fields import MEDIA_FORM, overlay
-from ._carry import data_url, fetchable, unusable_media_type, url_or_data_url
+from ._carry import check_media_type, data_url, fetchable, unusable_media_type, url_or_data_url
 from ._carry import media_type_of as declared_type  # "" as read, where _frameworks' says None
 from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
 
@@ -73,6 +73,7 @@ def read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBlock
     key = "image" if kind == "image" else "data"
     value = req(part, key, path)
     media_type = opt_str(part.get("mediaType"), at(path, "mediaType"))
+    check_media_type(media_type, at(path, "mediaType"))
     form: str | None
     if kind == "file" and isinstance(value, Mapping):  # AI SDK 7's tagged data, in any mapping a program holds
         source, form = read_tagged_data(req_dict(value, at(path, key)), at(path, key), media_type)

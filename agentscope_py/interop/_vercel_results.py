@@ -42,7 +42,7 @@ from .._shown import elided
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
 from ._carried_fields import BLOCKS, MEDIA_FORM, PART_OF, PARTS, RAN_BY_PROVIDER, diff, overlay, part_extras
-from ._carry import fingerprint, position
+from ._carry import check_media_type, fingerprint, position
 from ._common import ERROR_RESULT, Conversion, ConversionNote
 from ._frameworks import json_text, same_blocks
 from ._vercel_media import AiSdk, item_form, medium_item, read_tagged_data, spelled_item
@@ -171,6 +171,7 @@ def read_output_item(value: object, path: str) -> ContentBlock | None:
         return TextBlock(json_text(req(entry, "value", path), at(path, "value")))
     if kind in ("media", "image-data", "file-data"):  # the last two: AI SDK 6's spelling of "media"
         media_type = req_str(req(entry, "mediaType", path), at(path, "mediaType"))
+        check_media_type(media_type, at(path, "mediaType"))
         source = Base64Source(media_type, req_str(req(entry, "data", path), at(path, "data")))
         return DataBlock(source, name=opt_str(entry.get("filename"), at(path, "filename")))
     if kind in ("image-url", "file-url"):  # AI SDK 6
