@@ -46,6 +46,7 @@ __all__ = [
     "MessageCarried",
     "arguments_object",
     "arguments_text",
+    "base64_data_url",
     "check_media_type",
     "carried",
     "content_form",
@@ -55,7 +56,6 @@ __all__ = [
     "fetchable",
     "fingerprint",
     "inferred_media_type",
-    "is_media_type",
     "media_type_essence",
     "is_plain_text",
     "media_type_of",
@@ -383,15 +383,21 @@ def arguments_text(block: ToolUseBlock) -> str:
     return json.dumps(dict(block.input), separators=(",", ":"), ensure_ascii=False)
 
 
-def source_from_url(url: str) -> Source:
-    """A ``data:<type>;base64,<data>`` URL as a :class:`Base64Source`, any other as a :class:`URLSource`
-    (a ``data:`` URL whose type is no media type too: written back as it came, where inline data of
-    that type would be refused, see :func:`unusable_media_type`)."""
+def base64_data_url(url: str) -> tuple[str, str] | None:
+    """The media type (``""``: none given) and the data of a ``data:<type>;base64,<data>`` URL;
+    ``None`` for any other URL, and for one whose type is no media type: inline data of such a type
+    is refused by the writers (see :func:`unusable_media_type`), a URL is written back as it came."""
     if url.startswith("data:"):
         media_type, sep, data = url[5:].partition(";base64,")
-        if sep and is_media_type(media_type):
-            return Base64Source(media_type, data)
-    return URLSource(url)
+        if sep and (not media_type or is_media_type(media_type)):
+            return media_type, data
+    return None
+
+
+def source_from_url(url: str) -> Source:
+    """A ``data:<type>;base64,<data>`` URL as a :class:`Base64Source`, any other as a :class:`URLSource`."""
+    inline = base64_data_url(url)
+    return URLSource(url) if inline is None else Base64Source(*inline)
 
 
 # A media type as RFC 6838 spells one (type "/" subtype), with any parameters after it.

@@ -33,7 +33,7 @@ from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
-from ._carry import fingerprint, is_media_type, url_media_type
+from ._carry import base64_data_url, fingerprint, url_media_type
 from ._common import nesting_guard, refuse_misplaced, storing
 from ._turns import split_turns
 
@@ -351,10 +351,10 @@ def source_from_string(text: str, media_type: str | None) -> Source:
     Bare base64 of unknown type gets ``media_type`` ``""`` (unknown), which is
     written back as no type at all.
     """
-    if text.startswith("data:"):
-        declared, sep, data = text[5:].partition(";base64,")
-        if sep and (not declared or is_media_type(declared)):  # else a URL, written back as it came
-            return Base64Source(declared or media_type or "", data)
+    inline = base64_data_url(text)
+    if inline is not None:
+        declared, data = inline
+        return Base64Source(declared or media_type or "", data)
     if _has_scheme(text):
         return URLSource(text, media_type)
     return Base64Source(media_type or "", text)

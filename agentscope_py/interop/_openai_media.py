@@ -20,10 +20,10 @@ from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carry import (
     MEDIA_TYPE_OF_EXTENSION,
+    base64_data_url,
     data_url,
     fetchable,
     inferred_media_type,
-    is_media_type,
     media_type_essence,
     merged,
     nulls,
@@ -167,7 +167,8 @@ def _read_file(obj: Mapping[str, Any], path: str, extras: dict[str, Any]) -> tup
         if file_id is None:
             raise DecodeError("a file part needs file_data or file_id", file_path)
         return URLSource(file_id), name
-    media_type, sep, data = file_data[5:].partition(";base64,") if file_data.startswith("data:") else ("", "", "")
-    source = Base64Source(media_type, data) if sep and is_media_type(media_type) else Base64Source("", file_data)
+    inline = base64_data_url(file_data)
+    # Without a media type (or a data: prefix) the whole is the data: written back as it came.
+    source = Base64Source(*inline) if inline is not None and inline[0] else Base64Source("", file_data)
     # The name the writer gives inline data that has none is none.
     return source, None if name == _default_filename(source.media_type) else name
