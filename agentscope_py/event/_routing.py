@@ -19,6 +19,7 @@ from .._role_messages import AssistantMessage
 from .._shown import shown
 from ..errors import StreamError
 from ._accumulators import BlockAccumulator, ToolCallAccumulator
+from ._agent_replies import AgentReplies
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
 from ._reply_state import CompletedReplies, Reply
@@ -49,7 +50,7 @@ class ReplyRouter:
         self._strict = check_bool(strict, "strict")
         self._anomalies: list[StreamAnomaly] = []
         self._routes: dict[tuple[str | None, str | None], Reply] = {}  # (source, reply id) -> open reply
-        self._agent_replies: dict[str | None, Reply] = {}  # source -> its open AgentStartEvent reply
+        self._agent_replies = AgentReplies()  # source -> its open AgentStartEvent reply
         self._open: dict[Reply, None] = {}  # every open reply, in the order they opened
         self._bare: dict[str | None, dict[Reply, None]] = {}  # source -> its open bare replies, in order
         self._completed = CompletedReplies(REMEMBERED_REPLIES)
@@ -223,20 +224,8 @@ class ReplyRouter:
         return message
 
     def _enclosed(self, source: str | None) -> bool:
-        """Whether an open agent reply encloses the replies of ``source``: the top-level agent's
-        (source ``None``) encloses every sub-agent's, ``"main"``'s those of ``"main/researcher"``."""
-        replies = self._agent_replies
-        if source is None or not replies:
-            return False
-        if None in replies:
-            return True
-        cut = source.rfind("/")
-        while cut > 0:
-            source = source[:cut]
-            if source in replies:
-                return True
-            cut = source.rfind("/")
-        return False
+        """Whether an open agent reply encloses the replies of ``source`` (see ``AgentReplies.encloses``)."""
+        return self._agent_replies.encloses(source)
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
         # Called only for an event with metadata: most start and end events carry none.
