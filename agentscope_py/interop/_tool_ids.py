@@ -88,6 +88,9 @@ def tool_ids(turns: Sequence[Turn], rules: ToolIdRules) -> dict[tuple[int, int],
     earlier: set[str] = set()  # the ids written for the calls of the turns before this one
     current: set[str] = set()  # those written for this turn's calls
     renamed: dict[str, str] = {}  # this turn's: an id earlier turns have -> the one written instead
+    # An id -> the number to try first for it: each turn reusing it starts where the last stopped,
+    # not at 2 again, which made a history of one id in every turn quadratic.
+    numbers: dict[str, int] = {}
     waiting: dict[str, deque[str]] = {}  # an id -> the ids written for its calls not answered yet
     previous = None  # the kind of the turn before
     for turn in turns:
@@ -106,9 +109,10 @@ def tool_ids(turns: Sequence[Turn], rules: ToolIdRules) -> dict[tuple[int, int],
             if isinstance(block, ToolUseBlock):
                 if rules.once_per_request and out in earlier:
                     if out not in renamed:
-                        number = 2
+                        number = numbers.get(out, 2)
                         while f"{out}_{number}" in taken:
                             number += 1
+                        numbers[out] = number + 1
                         renamed[out] = f"{out}_{number}"
                         taken.add(renamed[out])
                     out = renamed[out]
