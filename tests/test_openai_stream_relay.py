@@ -402,6 +402,23 @@ def test_tool_call_chunks_that_would_make_a_wrong_message_are_refused() -> None:
         relay.feed(_chunk({"tool_calls": [{"index": 1, "id": "call_2", "function": {"arguments": "{}"}}]}))
 
 
+def test_a_chunk_refused_for_a_call_it_began_itself_leaves_the_relay_as_it_was() -> None:
+    # The calls a chunk begins are checked against those its earlier fragments began too.
+    reply = ReplyEmitter()
+    relay = OpenAIStreamRelay(reply)
+    relay.feed(_chunk(_call(0, "{}", "call_1", "search")))
+    twice = {"tool_calls": [_call(1, "{", "call_2", "fetch")["tool_calls"][0], _call(2, "}", "call_2", "fetch")["tool_calls"][0]]}
+    with pytest.raises(DecodeError, match=r"tool_calls\[1\]\.id: tool call 'call_2' was given already, at another index"):
+        relay.feed(_chunk(twice))
+    # Nothing of it was taken: call_2 may begin at index 1 still, and its fragments go on there.
+    relay.feed(_chunk({"tool_calls": [_call(1, '{"u"', "call_2", "fetch")["tool_calls"][0], _call(1, ': 1}')["tool_calls"][0]]}))
+    relay.feed(_chunk({}, "tool_calls"))
+    relay.end()
+    reply.finish(relay.generate_reason, metadata=relay.metadata)
+    calls = reply.message.get_content_blocks(ToolUseBlock)
+    assert [(call.id, call.name, dict(call.input)) for call in calls] == [("call_1", "search", {}), ("call_2", "fetch", {"u": 1})]
+
+
 def test_compatible_servers_streams_are_relayed() -> None:
     def repeated(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
         return _chunk({"role": "assistant", **delta}, finish_reason)  # the role in every chunk (Ollama, OpenRouter)

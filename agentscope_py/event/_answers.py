@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 
 from .._blocks import ContentBlock, ToolResultBlock, ToolUseBlock
@@ -17,12 +18,12 @@ def answers(content: Iterable[ContentBlock]) -> list[tuple[ToolUseBlock, ToolRes
     answer may call ``call_0`` again after the first's ``call_0`` got its result.
     """
     pairs: list[tuple[ToolUseBlock, ToolResultBlock | None]] = []
-    unanswered: dict[str | None, list[int]] = {}  # call id -> indexes in ``pairs`` of its calls waiting, oldest first
+    unanswered: dict[str | None, deque[int]] = {}  # call id -> indexes in ``pairs`` of its calls waiting, oldest first
     for block in content:
         if isinstance(block, ToolUseBlock):
-            unanswered.setdefault(block.id, []).append(len(pairs))
+            unanswered.setdefault(block.id, deque()).append(len(pairs))
             pairs.append((block, None))
         elif isinstance(block, ToolResultBlock) and unanswered.get(block.id):
-            index = unanswered[block.id].pop(0)
+            index = unanswered[block.id].popleft()
             pairs[index] = (pairs[index][0], block)
     return pairs

@@ -100,6 +100,7 @@ class OpenAIStreamRelay(AnswerRelay):
         "_choice_fields",
         "_ended",
         "_fields",
+        "_ids",
         "_late",
         "_message",
         "_order",
@@ -128,6 +129,7 @@ class OpenAIStreamRelay(AnswerRelay):
         self._message: dict[str, Any] = {}  # the choice's message so far but its tool calls, gathered as the SDK does
         self._calls: dict[int, _Call] = {}  # tool call index -> the call its chunks go on
         self._order: list[_Call] = []  # the calls, in the order they began
+        self._ids: set[str] = set()  # their ids
         self._buffered: list[str] | None = None  # blank text not sent yet: a refusal may take its place
         self._said = False  # whether text that says something, or a call, was sent
         self._late: list[str] = []  # text that came after a tool call began, sent at the end
@@ -241,8 +243,11 @@ class OpenAIStreamRelay(AnswerRelay):
         """The tool call fragments of a chunk. A new id at an index begins a new call there (some
         servers give every parallel call index 0), which needs a name; an id may not be reused."""
         fragments = []
-        current = dict(self._calls)  # as the chunk's earlier fragments leave them
-        ids = {call.id for call in self._order}
+        # The calls the chunk's earlier fragments began, over those before it: nothing of the relay
+        # changes until the whole chunk is checked.  (A copy of every call so far, per chunk, made an
+        # answer of many parallel calls quadratic.)
+        begun: dict[int, _Call] = {}
+        begun_ids: set[str] = set()
         for position, raw in enumerate(entries):
             call_path = item(path, position)
             entry = req_object(raw, call_path)
@@ -254,14 +259,14 @@ class OpenAIStreamRelay(AnswerRelay):
             name = opt_str(function.get("name"), at(call_path, "function.name")) or None
             arguments = opt_str(function.get("arguments"), at(call_path, "function.arguments")) or ""
             extras = _call_extras(entry, function)
-            call = current.get(index)
+            call = begun.get(index) or self._calls.get(index)
             if call_id is not None and (call is None or call_id != call.id):
                 if name is None:
                     raise DecodeError(f"tool call {call_id!r} begins here: its first chunk must give the function name", call_path)
-                if call_id in ids:
+                if call_id in begun_ids or call_id in self._ids:
                     raise DecodeError(f"tool call {call_id!r} was given already, at another index", at(call_path, "id"))
-                call = current[index] = _Call(call_id, name)
-                ids.add(call_id)
+                call = begun[index] = _Call(call_id, name)
+                begun_ids.add(call_id)
                 fragments.append(_Fragment(index, call, True, arguments, extras))
                 continue
             if call is None:
@@ -293,6 +298,7 @@ class OpenAIStreamRelay(AnswerRelay):
             if fragment.new:
                 self._calls[fragment.call_index] = fragment.call
                 self._order.append(fragment.call)
+                self._ids.add(fragment.call.id)
             fragment.call.arguments.append(fragment.arguments)
             if fragment.extras is not None:
                 _gather(fragment.call.extras, fragment.extras)
