@@ -16,6 +16,7 @@ from .._checks import check_optional_str, describe
 from .._messages import Msg
 from .._role_messages import AssistantMessage
 from .._shown import shown
+from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError, StreamError
 from ._anomalies import AnomalyKind, StreamAnomaly, describe_event
 from ._instants import local_timestamp
@@ -158,6 +159,12 @@ class MessageAssembler(WholeEventHandlers):
             block.built = running_reply.cached = None
         reply = self._agent_replies.get(source) or self._latest_bare_reply(source)
         return None if reply is None else reply.message()
+
+    def _usage_so_far(self, source: str | None) -> ChatUsage | None:
+        """``snapshot(source).usage``, without building the message (for ``ReplyEmitter``'s check of
+        each model call's usage, which would otherwise build it once per model call)."""
+        reply = self._agent_replies.get(source) or self._latest_bare_reply(source)
+        return None if reply is None else reply.usage
 
     def close(self) -> list[AssistantMessage]:
         """End of stream: complete the replies that never ended (an ``UNFINISHED_REPLY`` anomaly

@@ -231,10 +231,11 @@ class ReplyEmitter:
     def _check_usage(self, usage: ChatUsage | None) -> None:
         """Refuses ``usage`` when its sum with the reply's would overflow: what a client will add
         up, refused before any event is made (the stream relays check it before their last blocks)."""
-        sent = None if usage is None else self._assembler.snapshot(self._source)
-        if usage is not None and sent is not None and sent.usage is not None:
+        # The reply's usage as the assembler holds it: a snapshot would build the whole message for it.
+        sent = None if usage is None else self._assembler._usage_so_far(self._source)
+        if usage is not None and sent is not None:
             try:
-                sent.usage + usage
+                sent + usage
             except ArgumentValueError as error:
                 raise ArgumentValueError(
                     f"ReplyEmitter.end_model_call: the reply's usage so far plus this one is past what a usage holds "
