@@ -538,6 +538,12 @@ _OK = {"role": "user", "agentName": "a", "content": "x", "mode": "user"}
         ([_OK, _OK, {**_OK, "role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": 3}}]}], "messages[2].tool_calls[0].function.arguments"),
         ([{**_OK, "role": "assistant", "tool_calls": [{"id": "c"}]}], "messages[0].tool_calls[0]"),
         ([{**_OK, "role": "tool", "tool_call_id": 7}], "messages[0].tool_call_id"),
+        # What swarm-kit's types do not allow: an ExecutionMode other than "tool" or "user", a call
+        # of another type than "function" (these were read, and written back as they came).
+        ([{**_OK, "mode": 5}], "messages[0].mode"),
+        ([_OK, {**_OK, "role": "tool", "tool_call_id": "c", "mode": None}], "messages[1].mode"),
+        ([{**_OK, "mode": "foo"}], "messages[0].mode"),
+        ([{**_OK, "role": "assistant", "tool_calls": [{"id": "c", "type": 5, "function": {"name": "f", "arguments": {}}}]}], "messages[0].tool_calls[0].type"),
     ],
 )
 def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:

@@ -130,6 +130,7 @@ def from_swarm_kit(payload: Any, *, since_reset: bool = False) -> list[Msg]:
             role = _ROLES.get(role_name)
             if role is None:
                 raise DecodeError(f"unknown role {elided(role_name)}; expected one of {', '.join(_ROLES)}", at(path, "role"))
+            _check_one_of(raw, "mode", ("tool", "user"), path)
             with storing(path):
                 if role is MsgRole.TOOL:
                     run = run or (path, [])
@@ -161,6 +162,16 @@ def _end_run(run: tuple[str, list[ContentBlock]] | None, held: HeldSystemMessage
 def _agent_name(raw: Mapping[str, Any], path: str) -> str | None:
     # An empty agentName is what we write for a message with no name.
     return req_str(req(raw, "agentName", path), at(path, "agentName")) or None
+
+
+def _check_one_of(raw: Mapping[str, Any], key: str, allowed: tuple[str, ...], path: str) -> None:
+    """Refuse a value of ``key`` that swarm-kit's types do not allow (its ``ExecutionMode``, a call's
+    ``type``); missing, it is carried as missing."""
+    if key in raw and as_plain(raw[key]) not in allowed:
+        expected = " or ".join(map(repr, allowed))
+        value = as_plain(raw[key])
+        got = elided(value) if type(value) is str else json_kind(value)
+        raise DecodeError(f"expected {expected}, got {got}", at(path, key))
 
 
 def _owner(role: MsgRole, agent_name: str | None) -> dict[str, Any]:
@@ -217,6 +228,7 @@ def _read_message(raw: dict[str, Any], path: str, role: MsgRole) -> Msg[Any]:
 
 def _read_call(value: object, path: str) -> ToolUseBlock:
     call = req_dict(value, path)
+    _check_one_of(call, "type", ("function",), path)
     function_path = at(path, "function")
     function = req_dict(req(call, "function", path), function_path)
     call_id = req_str(req(call, "id", path), at(path, "id"))
