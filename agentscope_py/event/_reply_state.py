@@ -95,14 +95,13 @@ class Reply:
         An id alone is not enough: providers number their calls anew in each answer (``call_0``
         again), and the events list the calls as the model made them."""
         named: list[tuple[ToolUseBlock, ToolCallAccumulator]] = []
-        taken: set[ToolCallAccumulator] = set()
+        unnamed: dict[str | None, _UnnamedCalls] = {}  # by id, made when a listed call first names it
         for call in listed:
-            candidates = [own for own in reversed(self.calls.get(call.id, ())) if own not in taken]
-            if candidates:
-                # Of equals, the latest (max keeps the first); a call whose state its stream gave takes
-                # no listed state, so of calls with the input the one that can take it is named.
-                own = max(candidates, key=lambda own: (own.built_input() == call.input, not own.state_given))
-                taken.add(own)
+            calls = unnamed.get(call.id)
+            if calls is None:
+                calls = unnamed[call.id] = _UnnamedCalls(self.calls.get(call.id, ()))
+            own = calls.take(call.input)
+            if own is not None:
                 named.append((call, own))
         return named
 
@@ -174,6 +173,36 @@ class Reply:
                 own[Msg.METADATA_GENERATE_REASON] = reason.name
             merged = self.merged = (metadata, reason, requests, check_mapping(own, "metadata"))
         return merged[3]
+
+
+class _UnnamedCalls:
+    """The calls of one id not named yet, for ``Reply.named_calls``: each listed call names the
+    latest of them with its input whose state its stream did not give, else the latest with its
+    input, else the latest whose state it did not give, else the latest.  (A call whose state its
+    stream gave takes no listed state: of calls with the input, the one that can take it is named.)
+    Each list below is walked from its end once, past the calls named already: comparing every
+    call with every listed one made a reply whose model calls all name their call ``call_0``
+    quadratic."""
+
+    __slots__ = ("_by_input", "_every", "_named", "_open")
+
+    def __init__(self, calls: Iterable[ToolCallAccumulator]) -> None:
+        self._every = list(calls)  # oldest first, as each list here
+        self._open = [call for call in self._every if not call.state_given]
+        self._by_input: dict[tuple[Mapping[str, Any], bool], list[ToolCallAccumulator]] = {}
+        for call in self._every:  # an input is frozen, so hashable
+            self._by_input.setdefault((call.built_input(), call.state_given), []).append(call)
+        self._named: set[ToolCallAccumulator] = set()
+
+    def take(self, wanted: Mapping[str, Any]) -> ToolCallAccumulator | None:
+        """Name the call for a listed call of input ``wanted``; ``None`` when none is left."""
+        for calls in (self._by_input.get((wanted, False)), self._by_input.get((wanted, True)), self._open, self._every):
+            while calls:
+                if calls[-1] not in self._named:
+                    self._named.add(calls[-1])
+                    return calls[-1]
+                calls.pop()
+        return None
 
 
 _KEYS_PER_REPLY = 16  # keys (route keys, event ids) remembered per remembered reply, on average

@@ -1,13 +1,18 @@
-"""``AgentReplies``: which sources the open agent replies enclose, against the definition."""
+"""The bookkeeping of open replies against the definitions it speeds up: which sources the open
+agent replies enclose (``AgentReplies``), which calls of a reply listed calls name (``Reply.named_calls``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agentscope_py import ToolUseBlock
+from agentscope_py.event._accumulators import ToolCallAccumulator
 from agentscope_py.event._agent_replies import AgentReplies
+from agentscope_py.event._reply_state import Reply
 
 _SOURCES = st.none() | st.lists(st.sampled_from(["", "a", "b", "a/b"]), min_size=1, max_size=4).map("/".join)
 
@@ -52,3 +57,35 @@ def test_a_source_of_a_hundred_thousand_levels_is_placed_below_the_open_replies_
     assert not replies.encloses("y" + "/a" * 100_000)
     replies["y/a/a"] = object()  # type: ignore[assignment]
     assert replies.encloses("y" + "/a" * 100_000) and not replies.encloses("y/a/a") and not replies.encloses("y/a")
+
+
+# -- which listed call names which call of a reply (``Reply.named_calls``) ----------------------
+
+_CALL = st.tuples(st.sampled_from(["call_0", "call_1"]), st.sampled_from(['{"a": 1}', '{"a": 2}', "{}"]), st.booleans())
+
+
+def _named_by_definition(reply: Reply, listed: list[ToolUseBlock]) -> list[tuple[ToolUseBlock, Any]]:
+    """Of the calls with the listed id not named yet, the latest with its input whose state its stream
+    did not give, else the latest with its input, else the latest of no given state, else the latest."""
+    named, taken = [], set()
+    for call in listed:
+        candidates = [own for own in reversed(reply.calls.get(call.id, ())) if own not in taken]
+        if candidates:
+            own = max(candidates, key=lambda own: (own.built_input() == call.input, not own.state_given))
+            taken.add(own)
+            named.append((call, own))
+    return named
+
+
+@given(st.lists(_CALL, max_size=12), st.lists(_CALL, max_size=12))
+def test_listed_calls_name_the_calls_the_definition_names(calls: list[tuple[str, str, bool]], listed: list[tuple[str, str, bool]]) -> None:
+    reply = Reply(None, "R", None, False, None)
+    for index, (call_id, arguments, state_given) in enumerate(calls):
+        call = ToolCallAccumulator(call_id, "f")
+        call.parts.append(arguments)
+        if state_given:
+            call.take_metadata({"agentscope_block": {"state": "finished"}})
+        assert call.state_given is state_given
+        reply.add_block(("tool call", "R", f"{call_id}#{index}"), call)
+    blocks = [ToolUseBlock(call_id, "f", json.loads(arguments)) for call_id, arguments, _ in listed]
+    assert reply.named_calls(blocks) == _named_by_definition(reply, blocks)
