@@ -114,7 +114,7 @@ class StreamedArguments:
     Each fragment is read once, and only for the characters that nest.
     """
 
-    __slots__ = ("_depth", "_escaped", "_in_string", "_opened", "_read")
+    __slots__ = ("_depth", "_escaped", "_first", "_in_string", "_opened", "_read")
 
     def __init__(self) -> None:
         self._read = 0  # fragments read
@@ -122,6 +122,7 @@ class StreamedArguments:
         self._in_string = False
         self._escaped = False  # the last fragment ended in a backslash inside a string
         self._opened = False  # whether an object or array was ever opened
+        self._first: str | None = None  # the first character that is no JSON whitespace
 
     def unfinished(self, fragments: list[str]) -> bool:
         """Whether ``fragments`` (the ones given before, then any new ones: the list only grows)
@@ -137,9 +138,24 @@ class StreamedArguments:
         is no JSON object, no fragment after can make one (they can only follow what is closed)."""
         return self._opened and self._depth <= 0 and not self._in_string
 
+    @property
+    def blank(self) -> bool:
+        """Whether the fragments read so far hold nothing but JSON whitespace: no value yet."""
+        return self._first is None
+
+    @property
+    def never_an_object(self) -> bool:
+        """Whether the fragments read so far begin with a value other than an object, which no
+        fragment after can make one (``12``, ``"x"``, ``true``…)."""
+        return self._first is not None and self._first != "{"
+
     def _scan(self, text: str) -> None:
         if not text:  # nothing to read, and a backslash just before still escapes what comes next
             return
+        if self._first is None:
+            significant = text.lstrip(" \t\n\r")
+            if significant:
+                self._first = significant[0]
         depth, in_string, opened = self._depth, self._in_string, self._opened
         escaped_at = 0 if self._escaped else -1  # the position of a character a backslash escapes
         self._escaped = False

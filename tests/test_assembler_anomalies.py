@@ -606,6 +606,43 @@ def test_text_after_closed_arguments_is_parsed_once_while_streaming(monkeypatch:
     assert "Extra data" in anomaly.message or "trailing" in anomaly.message
 
 
+@pytest.mark.parametrize("ended", [True, False], ids=["call ended", "call never ended"])
+@pytest.mark.parametrize(
+    ("fragments", "then"),
+    [([" "] * 300, ['{"a": 1}']), (["1"] * 300, []), (["1"] * 300, [" 2"]), ([" "] * 300, [])],
+    ids=["blank, then an object", "a number", "a number, then more", "blank"],
+)
+def test_arguments_that_open_nothing_are_parsed_once_while_streaming(
+    monkeypatch: pytest.MonkeyPatch, fragments: list[str], then: list[str], ended: bool
+) -> None:
+    # Text that opens no object, array or string ends every fragment the way whole arguments end: it
+    # was parsed at each snapshot, time quadratic in it.  Blank text may still become an object, so it
+    # is not parsed until it holds a value; text beginning with another value never becomes one.
+    from agentscope_py.event import _accumulators
+
+    parsed: list[str] = []
+
+    def counted(raw: str) -> Any:
+        parsed.append(raw)
+        return parse_tool_arguments(raw)
+
+    monkeypatch.setattr(_accumulators, "parse_tool_arguments", counted)
+    pieces = [*fragments, *then]
+    events = [START, ToolCallStartEvent("M", "c1", "f"), *(ToolCallDeltaEvent("M", "c1", "f", piece) for piece in pieces)]
+    events += [ToolCallEndEvent("M", "c1", "f"), END] if ended else [END]
+    assembler = MessageAssembler()
+    for event in events:
+        assembler.feed(event)
+        assembler.snapshot()
+    assert len(parsed) <= 4
+    # The message and what is wrong with it, as without a snapshot: from the whole text.
+    whole = assemble(events)
+    assert [anomaly.message for anomaly in assembler.anomalies] == [anomaly.message for anomaly in whole.anomalies]
+    call = whole[0].content[0]
+    assert isinstance(call, ToolUseBlock) and call.content == "".join(pieces)
+    assert dict(call.input) == ({"a": 1} if then == ['{"a": 1}'] else {})
+
+
 def test_what_is_wrong_with_arguments_does_not_depend_on_a_snapshot() -> None:
     # A call built while streaming is built again at its end, when its text is parsed for real.
     events = [START, ToolCallStartEvent("M", "c1", "search"), ToolCallDeltaEvent("M", "c1", "search", '{"q": ["kit"}'),

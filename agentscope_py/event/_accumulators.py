@@ -242,7 +242,7 @@ class ToolCallAccumulator(StreamedText):
     def final_problem(self) -> str | None:
         """``problem`` as the whole text says it (a settled one is an earlier text's: the same fault,
         in other words perhaps, "a JSON list" before the "]" that followed it)."""
-        if self.open and self.settled is not None:
+        if self.open and (self.settled is not None or self._blank()):
             return parse_tool_arguments(self.joined())[1]
         return self.problem
 
@@ -255,9 +255,14 @@ class ToolCallAccumulator(StreamedText):
         return StreamedText.take_back(self, start)
 
     def _unfinished(self) -> bool:
+        """Whether the text leaves something open, or holds no value yet (a fragment may still
+        make it an object either way): told without parsing it."""
         if self.nesting is None:
             self.nesting = StreamedArguments()
-        return self.nesting.unfinished(self.parts)
+        return self.nesting.unfinished(self.parts) or self.nesting.blank
+
+    def _blank(self) -> bool:
+        return self.nesting is not None and self.nesting.blank
 
     def _build(self) -> ToolUseBlock:
         arguments = self.joined() if self.parts else None
@@ -275,7 +280,9 @@ class ToolCallAccumulator(StreamedText):
                 tool_input, self.problem = EMPTY, self.settled
             else:
                 tool_input, self.problem = parse_tool_arguments(arguments)
-                if self.open and self.problem is not None and self.nesting is not None and self.nesting.closed:
+                # Text that closed what it opened, or began with no object, stays no object.
+                nesting = self.nesting
+                if self.open and self.problem is not None and nesting is not None and (nesting.closed or nesting.never_an_object):
                     self.settled = self.problem
         return _tool_use_block(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
