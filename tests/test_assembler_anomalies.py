@@ -554,20 +554,37 @@ def test_a_tool_call_snapshot_shows_no_input_until_its_arguments_are_an_object()
     assert [a.kind for a in assembler.anomalies][-1] is AnomalyKind.INVALID_TOOL_ARGUMENTS
 
 
-def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can_be_whole(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Fragments often end in '}' (an inner object closing): parsing the text so far at each one made
-    # rendering a long call live take time quadratic in its arguments.
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The argument texts the assembler parses, in order (the tests below count them)."""
     from agentscope_py.event import _accumulators
 
-    parsed: list[str] = []
+    texts: list[str] = []
 
     def counted(raw: str) -> Any:
-        parsed.append(raw)
+        texts.append(raw)
         return parse_tool_arguments(raw)
 
     monkeypatch.setattr(_accumulators, "parse_tool_arguments", counted)
+    return texts
+
+
+def _call_streamed(fragments: list[str], ended: bool) -> list[AgentEvent]:
+    events = [START, ToolCallStartEvent("M", "c1", "f"), *(ToolCallDeltaEvent("M", "c1", "f", piece) for piece in fragments)]
+    return events + ([ToolCallEndEvent("M", "c1", "f"), END] if ended else [END])
+
+
+def _snapshot_after_each(events: list[AgentEvent]) -> MessageAssembler:
+    assembler = MessageAssembler()
+    for event in events:
+        assembler.feed(event)
+        assembler.snapshot()
+    return assembler
+
+
+def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can_be_whole(parsed: list[str]) -> None:
+    # Fragments often end in '}' (an inner object closing): parsing the text so far at each one made
+    # rendering a long call live take time quadratic in its arguments.
     call = ToolUseBlock("c1", "f", {"items": [{"i": i, "code": "if (x) { y(); }"} for i in range(200)]})
     assembler = MessageAssembler()
     for event in events_from_message(AssistantMessage(call), chunk_size=3):
@@ -580,25 +597,11 @@ def test_a_snapshot_after_every_fragment_parses_the_arguments_only_when_they_can
 
 
 @pytest.mark.parametrize("ended", [True, False], ids=["call ended", "call never ended"])
-def test_text_after_closed_arguments_is_parsed_once_while_streaming(monkeypatch: pytest.MonkeyPatch, ended: bool) -> None:
+def test_text_after_closed_arguments_is_parsed_once_while_streaming(parsed: list[str], ended: bool) -> None:
     # Each '}' after the object closed ended a fragment the way whole arguments end: the text so far
     # was parsed at each snapshot, time quadratic in it.  Nothing after a closed value can mend it.
-    from agentscope_py.event import _accumulators
-
-    parsed: list[str] = []
-
-    def counted(raw: str) -> Any:
-        parsed.append(raw)
-        return parse_tool_arguments(raw)
-
-    monkeypatch.setattr(_accumulators, "parse_tool_arguments", counted)
-    fragments = ["[1", "]", *["]"] * 300]
-    events = [START, ToolCallStartEvent("M", "c1", "f"), *(ToolCallDeltaEvent("M", "c1", "f", piece) for piece in fragments)]
-    events += [ToolCallEndEvent("M", "c1", "f"), END] if ended else [END]
-    assembler = MessageAssembler()
-    for event in events:
-        assembler.feed(event)
-        assembler.snapshot()
+    events = _call_streamed(["[1", "]", *["]"] * 300], ended)
+    assembler = _snapshot_after_each(events)
     assert len(parsed) <= 4  # "[1]", "[1]]" (the fault settles), and the whole text once or twice at the end
     [anomaly] = assembler.anomalies
     # The fault as the whole text says it, not as "[1]" did ("a JSON list, not an object").
@@ -613,27 +616,14 @@ def test_text_after_closed_arguments_is_parsed_once_while_streaming(monkeypatch:
     ids=["blank, then an object", "a number", "a number, then more", "blank"],
 )
 def test_arguments_that_open_nothing_are_parsed_once_while_streaming(
-    monkeypatch: pytest.MonkeyPatch, fragments: list[str], then: list[str], ended: bool
+    parsed: list[str], fragments: list[str], then: list[str], ended: bool
 ) -> None:
     # Text that opens no object, array or string ends every fragment the way whole arguments end: it
     # was parsed at each snapshot, time quadratic in it.  Blank text may still become an object, so it
     # is not parsed until it holds a value; text beginning with another value never becomes one.
-    from agentscope_py.event import _accumulators
-
-    parsed: list[str] = []
-
-    def counted(raw: str) -> Any:
-        parsed.append(raw)
-        return parse_tool_arguments(raw)
-
-    monkeypatch.setattr(_accumulators, "parse_tool_arguments", counted)
     pieces = [*fragments, *then]
-    events = [START, ToolCallStartEvent("M", "c1", "f"), *(ToolCallDeltaEvent("M", "c1", "f", piece) for piece in pieces)]
-    events += [ToolCallEndEvent("M", "c1", "f"), END] if ended else [END]
-    assembler = MessageAssembler()
-    for event in events:
-        assembler.feed(event)
-        assembler.snapshot()
+    events = _call_streamed(pieces, ended)
+    assembler = _snapshot_after_each(events)
     assert len(parsed) <= 4
     # The message and what is wrong with it, as without a snapshot: from the whole text.
     whole = assemble(events)

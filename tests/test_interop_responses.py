@@ -404,36 +404,40 @@ def test_a_streaming_chunk_is_refused_by_what_it_is() -> None:
     assert caught.value.path == "object"
 
 
+_OPENAI_ANSWER = "an OpenAI Chat Completions answer; read it with from_openai_response"
+_ANTHROPIC_ANSWER = "an Anthropic Messages answer; read it with from_anthropic_response"
+
+
 @pytest.mark.parametrize("as_sdk_object", [False, True])
-def test_an_answer_given_to_a_conversation_reader_says_which_reader_takes_it(as_sdk_object: bool) -> None:
-    completion = ChatCompletion.model_validate(COMPLETION) if as_sdk_object else COMPLETION
-    answer = Message.model_validate(ANSWER) if as_sdk_object else ANSWER
-    openai_answer = r"an OpenAI Chat Completions answer; read it with from_openai_response$"
-    anthropic_answer = r"an Anthropic Messages answer; read it with from_anthropic_response$"
-    with pytest.raises(DecodeError, match=r"^messages: expected a list of messages, got " + openai_answer):
-        from_openai(completion)
-    with pytest.raises(DecodeError, match=r"^expected a list of messages, got " + anthropic_answer):
-        from_anthropic(answer)
-    # Each provider's answer given to the other's readers: not read as a message, nor as an answer.
-    with pytest.raises(DecodeError, match=r"^messages: expected a list of messages, got " + anthropic_answer):
-        from_openai(answer)
-    with pytest.raises(DecodeError, match=r"^expected a list of messages, got " + openai_answer):
-        from_anthropic(completion)
-    with pytest.raises(DecodeError, match=r"^this is " + anthropic_answer):
-        from_openai_response(answer)
-    with pytest.raises(DecodeError, match=r"^this is " + openai_answer):
-        from_anthropic_response(completion)
-    with pytest.raises(DecodeError, match=r"^messages: expected a list of messages, got " + openai_answer):
-        from_vercel_ai(completion)
-
-
-def test_an_answer_inside_the_list_given_to_a_reader_says_which_reader_takes_it() -> None:
-    # An Anthropic answer has a role and content: the OpenAI reader read it as a message, and wrote
-    # its id, model, stop_reason and usage into the next request.
-    for read, answer, reader in ((from_openai, COMPLETION, "from_openai_response"), (from_openai, ANSWER, "from_anthropic_response"),
-                                 (from_anthropic, COMPLETION, "from_openai_response")):
-        with pytest.raises(DecodeError, match=rf"^messages\[1\]: got an .* answer where a message was expected; read it with {reader}$"):
-            read([{"role": "user", "content": "hi"}, answer])
+@pytest.mark.parametrize(
+    ("read", "given", "message"),
+    [
+        (from_openai, "completion", "messages: expected a list of messages, got " + _OPENAI_ANSWER),
+        (from_anthropic, "answer", "expected a list of messages, got " + _ANTHROPIC_ANSWER),
+        # Each provider's answer given to the other's readers: not read as a message, nor as an answer.
+        (from_openai, "answer", "messages: expected a list of messages, got " + _ANTHROPIC_ANSWER),
+        (from_anthropic, "completion", "expected a list of messages, got " + _OPENAI_ANSWER),
+        (from_openai_response, "answer", "this is " + _ANTHROPIC_ANSWER),
+        (from_anthropic_response, "completion", "this is " + _OPENAI_ANSWER),
+        (from_vercel_ai, "completion", "messages: expected a list of messages, got " + _OPENAI_ANSWER),
+        # Inside the list: an Anthropic answer has a role and content, and the OpenAI reader read it as
+        # a message, writing its id, model, stop_reason and usage into the next request.
+        (from_openai, ["completion"], "messages[1]: got " + _OPENAI_ANSWER.replace(";", " where a message was expected;")),
+        (from_openai, ["answer"], "messages[1]: got " + _ANTHROPIC_ANSWER.replace(";", " where a message was expected;")),
+        (from_anthropic, ["completion"], "messages[1]: got " + _OPENAI_ANSWER.replace(";", " where a message was expected;")),
+    ],
+)
+def test_an_answer_given_where_messages_are_expected_says_which_reader_takes_it(
+    read: Callable[[Any], Any], given: str | list[str], message: str, as_sdk_object: bool
+) -> None:
+    answers = {
+        "completion": ChatCompletion.model_validate(COMPLETION) if as_sdk_object else COMPLETION,
+        "answer": Message.model_validate(ANSWER) if as_sdk_object else ANSWER,
+    }
+    payload = answers[given] if isinstance(given, str) else [{"role": "user", "content": "hi"}, answers[given[0]]]
+    with pytest.raises(DecodeError) as caught:
+        read(payload)
+    assert str(caught.value) == message
 
 
 def test_a_responses_api_answer_or_item_is_refused_by_what_it_is() -> None:
