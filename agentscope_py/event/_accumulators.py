@@ -240,9 +240,13 @@ class ToolCallAccumulator(StreamedText):
         return problems
 
     def final_problem(self) -> str | None:
-        """``problem`` as the whole text says it (a settled one is an earlier text's: the same fault,
-        in other words perhaps, "a JSON list" before the "]" that followed it)."""
+        """``problem`` as one build of the whole text says it, whatever snapshots came before: a
+        settled one is an earlier text's (the same fault, in other words perhaps, "a JSON list"
+        before the "]" that followed it), and blank text is unfinished only while more may come."""
         if self.open and (self.settled is not None or self._blank()):
+            nesting = self.nesting
+            if nesting is not None and not nesting.blank and nesting.unfinished(self.parts):
+                return UNFINISHED  # what a build with nothing settled says of text left open
             return parse_tool_arguments(self.joined())[1]
         return self.problem
 
