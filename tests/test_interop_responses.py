@@ -440,6 +440,17 @@ def test_an_answer_given_where_messages_are_expected_says_which_reader_takes_it(
     assert str(caught.value) == message
 
 
+def test_messages_that_only_share_keys_with_an_answer_are_read_as_messages() -> None:
+    # An answer is told by every field its kind always has: a message with such a key added stays a
+    # message, and an Anthropic answer appended to the history it answers is its next message.
+    for extra in ({"type": "message", "model": "x"}, {"choices": [1]}, {"object": "response"}):
+        [message] = from_openai([{"role": "user", "content": "q", **extra}])
+        assert message.get_text_content() == "q"
+    for answer in (ANSWER, Message.model_validate(ANSWER)):
+        user, reply = from_anthropic({"messages": [{"role": "user", "content": "q"}, answer]})
+        assert isinstance(reply, AssistantMessage) and reply.get_text_content() == from_anthropic_response(ANSWER).get_text_content()
+
+
 def test_a_responses_api_answer_or_item_is_refused_by_what_it_is() -> None:
     with pytest.raises(DecodeError, match=r"^this is an OpenAI Responses API answer; this library reads OpenAI Chat Completions answers"):
         from_anthropic_response({"id": "resp_1", "object": "response", "output": []})

@@ -112,7 +112,7 @@ def _read_request(payload: object) -> list[Msg]:
     for index, raw in enumerate(req_list(req(request, "messages", ""), "messages")):
         path = item("messages", index)
         obj = req_object(raw, path)
-        refuse_answer(obj, path)
+        refuse_answer(obj, path, own="from_anthropic_response")
         role = req_str(req(obj, "role", path), at(path, "role"))
         with storing(path):
             if role == "system":  # instructions from this point of the conversation on

@@ -183,12 +183,19 @@ class ModelAnswer:
         return f"read it with {self.reader}"
 
 
-# Told apart by fields no message has, the OpenAI ones first: an Anthropic answer is a message too.
+# Each told by the fields all its answers have: an OpenAI answer has no role (its message has), and an
+# Anthropic one is an assistant's message of a model, which a message with other keys added is not.
 _ANSWERS: tuple[tuple[Callable[[Mapping[str, Any]], bool], ModelAnswer], ...] = (
-    (lambda fields: "choices" in fields, ModelAnswer("an OpenAI Chat Completions answer", "from_openai_response")),
-    (lambda fields: fields.get("object") == "response", ModelAnswer("an OpenAI Responses API answer", None)),
     (
-        lambda fields: fields.get("type") == "message" and "model" in fields,
+        lambda fields: "choices" in fields and "role" not in fields,
+        ModelAnswer("an OpenAI Chat Completions answer", "from_openai_response"),
+    ),
+    (
+        lambda fields: fields.get("object") == "response" and "role" not in fields,
+        ModelAnswer("an OpenAI Responses API answer", None),
+    ),
+    (
+        lambda fields: fields.get("type") == "message" and fields.get("role") == "assistant" and "model" in fields,
         ModelAnswer("an Anthropic Messages answer", "from_anthropic_response"),
     ),
 )
@@ -199,10 +206,12 @@ def model_answer(fields: Mapping[str, Any]) -> ModelAnswer | None:
     return next((answer for test, answer in _ANSWERS if test(fields)), None)
 
 
-def refuse_answer(fields: Mapping[str, Any], path: str) -> None:
-    """Refuse a model answer standing where a message was expected, saying which reader takes it."""
+def refuse_answer(fields: Mapping[str, Any], path: str, own: str | None = None) -> None:
+    """Refuse a model answer standing where a message was expected, saying which reader takes it;
+    but for one of the reader ``own`` names, which is a message of the history too (an Anthropic
+    answer appended to the messages it answers)."""
     answer = model_answer(fields)
-    if answer is not None:
+    if answer is not None and answer.reader != own:
         raise DecodeError(f"got {answer.what} where a message was expected; {answer.advice}", path)
 
 
