@@ -909,6 +909,16 @@ def test_an_image_by_a_url_that_names_another_type_goes_back_as_it_came() -> Non
     assert to_anthropic(from_anthropic(request)) == request
 
 
+@pytest.mark.parametrize("media_type", ["iVBORw0KGgo=", "data:"])
+def test_a_media_type_that_is_none_is_refused_when_read(media_type: str) -> None:
+    # to_anthropic refuses inline data of such a type (as when Base64Source's arguments are swapped):
+    # read, the payload could not go back.
+    image = {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": "AA=="}}
+    with pytest.raises(DecodeError, match=r"expected a media type such as 'image/png'") as caught:
+        from_anthropic([{"role": "user", "content": [image]}])
+    assert caught.value.path == "messages[0].content[0].source.media_type"
+
+
 def test_media_types_match_whatever_their_case_and_go_as_the_api_spells_them() -> None:
     text = base64.b64encode(b"notes").decode()
     request = to_anthropic([UserMessage(

@@ -22,7 +22,7 @@ from .._reader import at, opt_str, req, req_str
 from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
-from ._carry import fetchable, inferred_media_type, media_type_essence, unread, write_kept
+from ._carry import check_media_type, fetchable, inferred_media_type, media_type_essence, unread, write_kept
 from ._common import media_type_hint, req_object, url_hint
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
@@ -159,6 +159,7 @@ def read_media(obj: Mapping[str, Any], path: str, block_type: str) -> tuple[Data
     source: Source
     if source_type == "base64":
         media_type = req_str(req(wire, "media_type", source_path), at(source_path, "media_type"))
+        check_media_type(media_type, at(source_path, "media_type"))
         source = Base64Source(media_type, req_str(req(wire, "data", source_path), at(source_path, "data")))
     elif source_type == "url":
         url = req_str(req(wire, "url", source_path), at(source_path, "url"))
