@@ -61,7 +61,8 @@ class ConversationProblem:
     tool_call_id: str | None = None
 
     def __str__(self) -> str:
-        where = f"messages[{self.message_index}]"
+        # Nothing to send is no message's fault: its index is where the first would go, none there.
+        where = "messages" if self.kind is ProblemKind.NO_MESSAGES else f"messages[{self.message_index}]"
         if self.block_index is not None:
             where += f".content[{self.block_index}]"
         return f"{where}: " + _DESCRIPTIONS[self.kind].format(id=shown(self.tool_call_id))

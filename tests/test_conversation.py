@@ -344,14 +344,16 @@ def test_a_conversation_with_nothing_to_send_is_refused() -> None:
     # messages alone leave it none.  The index is where the first message would go.
     nothing = ConversationProblem(ProblemKind.NO_MESSAGES, 0)
     assert validate_conversation([]) == [nothing]
-    assert str(nothing) == "messages[0]: nothing to send: no user, assistant or tool message"
+    assert str(nothing) == "messages: nothing to send: no user, assistant or tool message"
     assert repair_conversation([]).remaining == (nothing,)  # nothing to repair it with
     assert repair_conversation([AssistantMessage(" ")]).remaining == (nothing,)  # nor after dropping the rest
     for write in (to_openai, to_anthropic):
         with pytest.raises(ConversationError) as caught:
             write([])
         assert caught.value.problems == (nothing,)
-        assert "on_unsupported" not in str(caught.value)  # no block was dropped: no word of the policy
+        # No block was dropped, and no repair adds a message: no word of either.
+        assert str(caught.value).endswith("nothing to send: no user, assistant or tool message. Give it a message to "
+                                          "send, or pass validate=False to convert it as it is")
     assert to_openai([SystemMessage("be terse")]) == [{"role": "system", "content": "be terse"}]
     with pytest.raises(ConversationError) as caught:
         to_anthropic([SystemMessage("be terse")])

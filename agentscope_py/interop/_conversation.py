@@ -372,9 +372,12 @@ def check_conversation(
         changed = " (as written, after on_unsupported changed some blocks)" if replaced else ""
         # repair_conversation sees the messages as given, where a turn the policy emptied still holds its blocks.
         instead = "pass on_unsupported='text' to leave a note where a block was dropped, " if made and replaced else ""
+        if all(problem.kind is ProblemKind.NO_MESSAGES for problem in fatal):
+            advice = "Give it a message to send, "  # which no repair can make
+        else:
+            advice = "Call agentscope_py.interop.repair_conversation(messages) to fix what can be fixed, "
         raise ConversationError(
-            f"{target} would reject this conversation{changed}: {listed}. Call "
-            "agentscope_py.interop.repair_conversation(messages) to fix what can be fixed, "
+            f"{target} would reject this conversation{changed}: {listed}. {advice}"
             f"{instead}or pass validate=False to convert it as it is",
             fatal,
         )
