@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection
 from contextlib import nullcontext
 from typing import Any
@@ -1014,6 +1015,20 @@ def test_tool_ids_longer_than_the_api_takes_are_shortened_alike_in_call_and_resu
     assert to_openai([UserMessage("go"), calls, results, inline]) == payload  # the same every time
     # Read back, the message holds the id written, which goes out as it is.
     assert to_openai(from_openai(payload)) == payload
+
+
+def test_every_id_the_rules_write_is_one_they_take_renumbered_ones_too() -> None:
+    # No API has both rules yet; a number put after a reused id is cut to fit like a digest.
+    from agentscope_py.interop._tool_ids import ToolIdRules, tool_ids
+    from agentscope_py.interop._turns import split_turns
+
+    rules = ToolIdRules(re.compile(r"[^A-Za-z0-9_-]"), 40, takes_empty=False, once_per_request=True)
+    conversation: list[Msg] = [UserMessage("q")]
+    for call_id in ["c" * 40] * 3 + ["d" * 60] * 2:
+        conversation += [AssistantMessage(ToolUseBlock(call_id, "f", {})), ToolResultMessage.of(call_id, "f", "r")]
+    written = tool_ids(split_turns(conversation), rules)
+    assert len(set(written.values())) == 4  # the calls after the first of each id, each with its result
+    assert all(rules.takes(call_id) for call_id in written.values())
 
 
 def test_no_content_is_written_as_an_empty_array() -> None:

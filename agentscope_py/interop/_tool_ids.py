@@ -41,18 +41,20 @@ class ToolIdRules:
         )
 
     def replacements(self, call_id: str) -> Iterator[str]:
-        """Ids it takes to write instead of ``call_id``, best first, each new one longer-lived against
-        collisions: the id's own characters (refused ones as ``_``, cut to fit) and a digest of it."""
+        """Ids it takes to write instead of ``call_id``, best first, each less likely than the one
+        before to be an id already: the id's own characters (refused ones as ``_``, cut to fit)
+        and a longer digest of it, then a number."""
         base = call_id if self.refused_character is None else self.refused_character.sub("_", call_id)
         digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
         for size in (8, 16, 64):
-            yield self._fitted(base, f"_{digest[:size]}")
+            yield self.fitted(base, f"_{digest[:size]}")
         number = 2
         while True:
-            yield self._fitted(base, f"_{digest}_{number}")
+            yield self.fitted(base, f"_{digest}_{number}")
             number += 1
 
-    def _fitted(self, base: str, suffix: str) -> str:
+    def fitted(self, base: str, suffix: str) -> str:
+        """``base`` and ``suffix`` as one id no longer than it takes."""
         if self.max_length is None:
             return base + suffix
         # The suffix makes it unique: the base is cut first, then the suffix from its start.
@@ -80,7 +82,7 @@ def tool_ids(turns: Sequence[Turn], rules: ToolIdRules) -> dict[tuple[int, int],
         if isinstance(block, (ToolUseBlock, ToolResultBlock))
     }
     taken = {call_id for call_id in given if rules.takes(call_id)}
-    valid = {}
+    valid: dict[str, str] = {}
     for call_id in sorted(given - taken):  # sorted: the same payload whatever the order of the set
         valid[call_id] = next(new for new in rules.replacements(call_id) if new not in taken)
         taken.add(valid[call_id])
@@ -110,10 +112,10 @@ def tool_ids(turns: Sequence[Turn], rules: ToolIdRules) -> dict[tuple[int, int],
                 if rules.once_per_request and out in earlier:
                     if out not in renamed:
                         number = numbers.get(out, 2)
-                        while f"{out}_{number}" in taken:
+                        while rules.fitted(out, f"_{number}") in taken:
                             number += 1
                         numbers[out] = number + 1
-                        renamed[out] = f"{out}_{number}"
+                        renamed[out] = rules.fitted(out, f"_{number}")
                         taken.add(renamed[out])
                     out = renamed[out]
                 current.add(out)
