@@ -20,8 +20,8 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._enums import ToolCallState, ToolResultState
 from .._checks import check_mapping
+from .._enums import ToolCallState, ToolResultState
 from .._fields import unchecked_init
 from .._frozen import EMPTY
 from .._ids import new_hex_id

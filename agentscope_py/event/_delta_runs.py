@@ -12,17 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._block_events import (
-    DataBlockDeltaEvent,
-    TextBlockDeltaEvent,
-    ThinkingBlockDeltaEvent,
-)
 from ._accumulators import (
     BlockAccumulator,
     DataAccumulator,
     TextAccumulator,
     ThinkingAccumulator,
     ToolCallAccumulator,
+)
+from ._block_events import (
+    DataBlockDeltaEvent,
+    TextBlockDeltaEvent,
+    ThinkingBlockDeltaEvent,
 )
 from ._reply_state import Reply
 from ._routing import ReplyRouter

@@ -43,11 +43,11 @@ from ..errors import (
 from ._carry import arguments_text, fetchable, unusable_media_type, url_media_type
 
 __all__ = [
+    "ERROR_RESULT",
     "Conversion",
     "ConversionNote",
     "Converted",
     "ConvertedDict",
-    "ERROR_RESULT",
     "ModelAnswer",
     "OnUnsupported",
     "as_message_list",
