@@ -552,6 +552,15 @@ def test_malformed_payloads_name_the_path(payload: Any, path: str) -> None:
     assert info.value.path == path
 
 
+@pytest.mark.parametrize("media_type", ["IMAGE/PNG", "image/png; name=x.png"])
+def test_an_image_type_in_any_case_and_with_parameters_is_an_image(media_type: str) -> None:
+    written = to_swarm_kit([UserMessage(DataBlock(Base64Source(media_type, "iVBORw0KGgo=")))])
+    assert written[0]["images"] == ["iVBORw0KGgo="]
+    [read] = from_swarm_kit([{**_OK, "images": [f"data:{media_type};base64,iVBORw0KGgo="]}])
+    [image] = read.get_content_blocks(DataBlock)
+    assert image.source == Base64Source(media_type, "iVBORw0KGgo=")
+
+
 @pytest.mark.parametrize("image", [{"0": 137, "1": 80}, {}, b"\x89PNG"])
 def test_an_image_that_is_no_string_says_to_write_it_as_base64(image: object) -> None:
     # JSON.stringify writes a Uint8Array image as an object of its bytes, a Blob as {}.

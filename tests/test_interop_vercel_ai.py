@@ -172,6 +172,12 @@ def test_results_written_for_ai_sdk_6_and_7_come_back_equal(ai_sdk: Literal[6, 7
     assert comparable(plain, ids=False)[3] == comparable(message, ids=False)[3]
 
 
+@pytest.mark.parametrize("media_type", ["IMAGE/PNG", "image/png; name=x.png", "Image/Png;name=x.png"])
+def test_an_image_type_in_any_case_and_with_parameters_is_an_image_part(media_type: str) -> None:
+    written = to_vercel_ai([UserMessage(DataBlock(Base64Source(media_type, "iVBORw0KGgo=")))])
+    assert written[0]["content"][0]["type"] == "image"
+
+
 def test_a_file_part_names_the_likely_media_type() -> None:
     # The SDK requires a file part's mediaType; a block that declares none is written with the one
     # its URL's extension or its data's first bytes suggest, or refused when neither tells.

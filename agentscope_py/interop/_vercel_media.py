@@ -30,7 +30,7 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._carried_fields import MEDIA_FORM, overlay
-from ._carry import check_media_type, data_url, fetchable, unusable_media_type, url_or_data_url
+from ._carry import check_media_type, data_url, fetchable, media_type_essence, unusable_media_type, url_or_data_url
 from ._carry import media_type_of as declared_type  # "" as read, where _frameworks' says None
 from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
 
@@ -133,7 +133,7 @@ def part_kind(block: ContentBlock) -> str:
     if isinstance(block, DataBlock) and block.name is not None:
         return "file"
     media_type = likely_media_type(block.source) if isinstance(block, MEDIA_BLOCKS) and block.source else None
-    return "image" if (media_type or "").startswith("image/") else "file"
+    return "image" if media_type_essence(media_type or "").startswith("image/") else "file"
 
 
 def _media_string(source: Source) -> str:
@@ -216,7 +216,7 @@ def medium_item(inner: ContentBlock, ai_sdk: AiSdk | None) -> dict[str, Any] | N
     media_type = likely_media_type(source)
     if media_type is None:
         return None
-    is_image = media_type.startswith("image/")
+    is_image = media_type_essence(media_type).startswith("image/")
     name = inner.name if isinstance(inner, DataBlock) else None
     form = _our_form(source, is_image, name is not None, ai_sdk)
     if form is None:

@@ -44,7 +44,7 @@ from ._carried_fields import (
     overlay,
     with_carried,
 )
-from ._carry import arguments_text, parse_arguments, tool_arguments
+from ._carry import arguments_text, media_type_essence, parse_arguments, tool_arguments
 from ._common import (
     Conversion,
     Converted,
@@ -200,7 +200,7 @@ def _read_body(raw: Mapping[str, Any], path: str) -> tuple[str, list[ContentBloc
             raise DecodeError("expected base64 image data, got a URL", image_path)
         if not source.media_type:
             source = Base64Source(sniff_image_type(source.data), source.data)
-        elif not source.media_type.startswith("image/"):
+        elif not media_type_essence(source.media_type).startswith("image/"):
             raise DecodeError(f"expected an image, got a data URL of {source.media_type}", image_path)
         blocks.append(DataBlock(source))
     return content, blocks
@@ -469,5 +469,5 @@ def _is_image(block: ContentBlock, source: Source) -> bool:
     assert isinstance(source, Base64Source)
     # "" is a type nobody gave: bare base64 read from swarm-kit whose format we could not tell.
     return isinstance(block, ImageBlock) or (
-        isinstance(block, DataBlock) and (source.media_type == "" or source.media_type.startswith("image/"))
+        isinstance(block, DataBlock) and (source.media_type == "" or media_type_essence(source.media_type).startswith("image/"))
     )
