@@ -652,6 +652,17 @@ def test_what_is_wrong_with_arguments_does_not_depend_on_a_snapshot() -> None:
 _ARGUMENT_PIECES = st.lists(st.sampled_from(["a", "[", "]", "{", "}", '"', "\\", "1", " ", ":", ",", '"k"', '{"a":1}']), min_size=1, max_size=6)
 
 
+@pytest.mark.parametrize("text", ["[1]", " "], ids=["settled", "blank"])
+def test_an_input_given_outright_after_a_snapshot_leaves_no_problem_of_the_text(text: str) -> None:
+    # The call's input came whole with its start (after the text, which a snapshot had judged): the
+    # block holds it, and nothing is wrong with it, with or without that snapshot.
+    given_input = ToolCallStartEvent("M", "c1", "f", metadata={"agentscope_block": {"input": {"a": 1}}})
+    events = [START, ToolCallDeltaEvent("M", "c1", "f", text), given_input, END]
+    rendered = _snapshot_after_each(events)
+    assert rendered.anomalies == assemble(events).anomalies
+    assert [a.kind for a in rendered.anomalies] == [AnomalyKind.DELTA_WITHOUT_START]
+
+
 @given(_ARGUMENT_PIECES, st.booleans())
 def test_what_is_wrong_with_streamed_arguments_is_the_same_with_or_without_snapshots(pieces: list[str], ended: bool) -> None:
     # Text settled by an earlier snapshot ("a", a number, a closed list) was parsed again at the

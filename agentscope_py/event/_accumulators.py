@@ -243,7 +243,8 @@ class ToolCallAccumulator(StreamedText):
         """``problem`` as one build of the whole text says it, whatever snapshots came before: a
         settled one is an earlier text's (the same fault, in other words perhaps, "a JSON list"
         before the "]" that followed it), and blank text is unfinished only while more may come."""
-        if self.open and (self.settled is not None or self._blank()):
+        # An input given outright is the call's, whatever its text: the build parses nothing then.
+        if self.open and self.input is None and (self.settled is not None or self._blank()):
             nesting = self.nesting
             if nesting is not None and not nesting.blank and nesting.unfinished(self.parts):
                 return UNFINISHED  # what a build with nothing settled says of text left open
