@@ -444,8 +444,9 @@ def test_messages_that_only_share_keys_with_an_answer_are_read_as_messages() -> 
     # An answer is told by every field its kind always has: a message with such a key added stays a
     # message, and an Anthropic answer appended to the history it answers is its next message.
     for extra in ({"type": "message", "model": "x"}, {"choices": [1]}, {"object": "response"}):
-        [message] = from_openai([{"role": "user", "content": "q", **extra}])
-        assert message.get_text_content() == "q"
+        for role in ("user", "assistant"):
+            [message] = from_openai([{"role": role, "content": "q", **extra}])
+            assert message.get_text_content() == "q"
     for answer in (ANSWER, Message.model_validate(ANSWER)):
         user, reply = from_anthropic({"messages": [{"role": "user", "content": "q"}, answer]})
         assert isinstance(reply, AssistantMessage) and reply.get_text_content() == from_anthropic_response(ANSWER).get_text_content()

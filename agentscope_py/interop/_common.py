@@ -184,7 +184,8 @@ class ModelAnswer:
 
 
 # Each told by the fields all its answers have: an OpenAI answer has no role (its message has), and an
-# Anthropic one is an assistant's message of a model, which a message with other keys added is not.
+# Anthropic one is an assistant's message with a model, a stop reason and a usage, which a message
+# with a key or two of those added is not.
 _ANSWERS: tuple[tuple[Callable[[Mapping[str, Any]], bool], ModelAnswer], ...] = (
     (
         lambda fields: "choices" in fields and "role" not in fields,
@@ -195,7 +196,9 @@ _ANSWERS: tuple[tuple[Callable[[Mapping[str, Any]], bool], ModelAnswer], ...] = 
         ModelAnswer("an OpenAI Responses API answer", None),
     ),
     (
-        lambda fields: fields.get("type") == "message" and fields.get("role") == "assistant" and "model" in fields,
+        lambda fields: fields.get("type") == "message"
+        and fields.get("role") == "assistant"
+        and {"model", "stop_reason", "usage"} <= fields.keys(),
         ModelAnswer("an Anthropic Messages answer", "from_anthropic_response"),
     ),
 )
