@@ -339,6 +339,12 @@ def test_results_of_calls_sharing_an_id_are_named_after_the_calls_in_order() -> 
     assert to_agentflow(messages) == payload
 
 
+@pytest.mark.parametrize(("media_type", "kind"), [("IMAGE/PNG", "image"), ("Audio/WAV; rate=16000", "audio"), ("VIDEO/mp4", "video")])
+def test_a_declared_type_in_any_case_and_with_parameters_chooses_the_block(media_type: str, kind: str) -> None:
+    (sent,) = to_agentflow([UserMessage(DataBlock(Base64Source(media_type, "AAAA")), id="u")])
+    assert sent["content"][0]["type"] == kind
+
+
 def test_legacy_media_blocks_go_out_by_their_kind_and_come_back_as_data_blocks() -> None:
     source = URLSource("https://e.com/a.mp4", "video/mp4")
     sent = to_agentflow([UserMessage(ImageBlock(source), AudioBlock(source), VideoBlock(source), id="u")])

@@ -919,6 +919,12 @@ def test_a_media_type_that_is_none_is_refused_when_read(media_type: str) -> None
     assert caught.value.path == "messages[0].content[0].source.media_type"
 
 
+def test_a_media_type_with_whitespace_around_it_is_read_and_written_without() -> None:
+    image = {"type": "image", "source": {"type": "base64", "media_type": " image/png\n", "data": "AA=="}}
+    read = from_anthropic([{"role": "user", "content": [image]}])
+    assert to_anthropic(read)["messages"][0]["content"][0]["source"]["media_type"] == "image/png"
+
+
 def test_media_types_match_whatever_their_case_and_go_as_the_api_spells_them() -> None:
     text = base64.b64encode(b"notes").decode()
     request = to_anthropic([UserMessage(

@@ -405,8 +405,9 @@ _MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]*/[A-Za-z0-9][\w!#$&^.+-]*(?:\
 
 
 def is_media_type(text: str) -> bool:
-    """Whether ``text`` is a media type (``image/png``, with or without parameters)."""
-    return _MEDIA_TYPE.fullmatch(text) is not None
+    """Whether ``text`` is a media type (``image/png``, with or without parameters), whitespace
+    around it aside, as :func:`media_type_essence` reads one."""
+    return _MEDIA_TYPE.fullmatch(text.strip(" \t\n\r")) is not None
 
 
 def check_media_type(media_type: str | None, path: str) -> None:

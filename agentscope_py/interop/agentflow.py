@@ -56,7 +56,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._carry import data_url, digest, fetchable, position, tool_arguments
+from ._carry import data_url, digest, fetchable, media_type_essence, position, tool_arguments
 from ._common import (
     Conversion,
     Converted,
@@ -440,7 +440,7 @@ def _media_kind(block: ContentBlock, source: Source) -> str:
     from OpenAI or Anthropic by URL declares none."""
     if not isinstance(block, DataBlock):
         return block.type  # image, audio, video: the same names in AgentFlow
-    major = (likely_media_type(source) or "").partition("/")[0]
+    major = media_type_essence(likely_media_type(source) or "").partition("/")[0]
     return major if major in ("image", "audio", "video") else "document"
 
 
