@@ -89,7 +89,10 @@ def describe(value: object) -> str:
     """``'abc' (str)``: a short, safe rendering of a bad value for an error message."""
     if isinstance(value, type):
         return f"the class {value.__name__} itself (pass an instance)"
-    text = shown(value)  # not repr: a message's may be megabytes, to be cut to sixty characters
+    # Not repr: a message's may be megabytes, to be cut to sixty characters; and three levels, of which
+    # sixty characters show less, bound the work for a value whose parts are shared (20 keys each
+    # holding one dict, ten levels down, are 20**10 paths to render).
+    text = shown(value, levels=3)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(value).__name__})"

@@ -29,29 +29,30 @@ def elided(text: str) -> str:
     return f"{text[:SHOWN]!r}…({len(text):,} characters)"
 
 
-def shown(value: object, level: int = 0) -> str:
+def shown(value: object, level: int = 0, levels: int = _SHOWN_LEVELS) -> str:
     """``repr(value)``, with long strings, lists, tuples and dicts shortened (also inside one another,
-    and inside messages, blocks and events), and an integer too long to print given by its size."""
+    and inside messages, blocks and events, down to ``levels`` levels), and an integer too long to
+    print given by its size."""
     if isinstance(value, str):
         return elided(str.__str__(value))
     if isinstance(value, dict):
-        if level >= _SHOWN_LEVELS:
+        if level >= levels:
             return f"{{…({_items(len(value))})}}"
-        items = [f"{shown(key, level + 1)}: {shown(item, level + 1)}" for key, item in islice(value.items(), _SHOWN_ITEMS)]
+        items = [f"{shown(key, level + 1, levels)}: {shown(item, level + 1, levels)}" for key, item in islice(value.items(), _SHOWN_ITEMS)]
         return "{" + ", ".join(items) + _more(len(value)) + "}"
     if isinstance(value, list):
-        if level >= _SHOWN_LEVELS:
+        if level >= levels:
             return f"[…({_items(len(value))})]"
-        items = [shown(item, level + 1) for item in islice(value, _SHOWN_ITEMS)]
+        items = [shown(item, level + 1, levels) for item in islice(value, _SHOWN_ITEMS)]
         return "[" + ", ".join(items) + _more(len(value)) + "]"
     if type(value) is tuple:  # a message's content
-        if level >= _SHOWN_LEVELS:
+        if level >= levels:
             return f"(…({_items(len(value))}))"
-        items = [shown(item, level + 1) for item in islice(value, _SHOWN_ITEMS)]
+        items = [shown(item, level + 1, levels) for item in islice(value, _SHOWN_ITEMS)]
         return "(" + ", ".join(items) + ("," if len(value) == 1 else "") + _more(len(value)) + ")"
     cls = type(value)
     if attrs.has(cls) and cls.__module__.startswith("agentscope_py."):
-        return _shown_fields(value, cls, level)  # a message, block or event, as attrs writes its repr
+        return _shown_fields(value, cls, level, levels)  # a message, block or event, as attrs writes its repr
     try:
         return repr(value)
     except ValueError:  # an int past Python's limit on digits to print, or a container holding one
@@ -60,14 +61,14 @@ def shown(value: object, level: int = 0) -> str:
         return f"<a {type(value).__name__} holding an int too long to print>"
 
 
-def _shown_fields(value: object, cls: type[attrs.AttrsInstance], level: int) -> str:
-    if level >= _SHOWN_LEVELS:
+def _shown_fields(value: object, cls: type[attrs.AttrsInstance], level: int, levels: int) -> str:
+    if level >= levels:
         return f"{cls.__name__}(…)"
     fields = []
     for field in attrs.fields(cls):
         if field.repr:
             item = getattr(value, field.name)
-            fields.append(f"{field.name}={field.repr(item) if callable(field.repr) else shown(item, level + 1)}")
+            fields.append(f"{field.name}={field.repr(item) if callable(field.repr) else shown(item, level + 1, levels)}")
     return f"{cls.__name__}({', '.join(fields)})"
 
 

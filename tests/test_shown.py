@@ -54,3 +54,15 @@ def test_a_field_with_its_own_repr_is_shown_by_it() -> None:
     assert len(url) == 120
     source = URLSource(url)
     assert shown(source) == repr(source) == f"URLSource(url={url!r}, mime_type=None)"
+
+
+def test_a_bad_value_whose_parts_are_shared_is_described_to_three_levels() -> None:
+    # 20 keys each holding the one dict below, ten levels down: 20**10 paths, which shown() to its
+    # twenty levels walked one by one (seconds from five levels on) for an error's sixty characters.
+    from agentscope_py._checks import describe
+
+    shared: dict[str, object] = {}
+    for _ in range(10):
+        shared = {f"k{index}": shared for index in range(20)}
+    assert describe(shared) == "{'k0': {'k0': {'k0': {…(20 items)}, 'k1': {…(20 items)}, ... (dict)"
+    assert shown([[[1]]], levels=2) == "[[[…(1 item)]]]" and shown([[[1]]]) == "[[[1]]]"
