@@ -24,23 +24,24 @@ _OPEN: Any = None
 class AgentReplies(dict[str | None, Reply]):
     """Source -> its open ``AgentStartEvent`` reply; set and delete items with ``[]`` and ``del`` only."""
 
+    # Level -> the node below it; a node holding _OPEN is the source of an open reply.  Made with the
+    # first sub-agent's reply: an assembler is made per stream, and most streams have none.
     __slots__ = ("_tree",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        # Level -> the node below it; a node holding _OPEN is the source of an open reply.
-        self._tree: dict[Any, Any] = {}
+    _tree: dict[Any, Any]
 
     def __setitem__(self, source: str | None, reply: Reply) -> None:
         if source is not None and source not in self:
-            node = self._tree
+            try:
+                node = self._tree
+            except AttributeError:
+                node = self._tree = {}
             for level in source.split("/"):
                 node = node.setdefault(level, {})
             node[_OPEN] = True
-        super().__setitem__(source, reply)
+        dict.__setitem__(self, source, reply)  # by name: cheaper than super() on the hot path
 
     def __delitem__(self, source: str | None) -> None:
-        super().__delitem__(source)
+        dict.__delitem__(self, source)
         if source is None:
             return
         path = [self._tree]

@@ -145,7 +145,7 @@ class ReplyRouter:
         """Whether ``event``, the start or end of a sub-agent's run (reply id ``None``), framed a run
         that completed outside any open reply.  Inside one, ``_replayed_inside_open_reply`` says it:
         ids need differ only within a top-level reply, so an earlier reply's may come again."""
-        return event.id in self._completed and not self._enclosed(event.source)
+        return event.id in self._completed and not self._agent_replies.encloses(event.source)
 
     def _replayed_inside_open_reply(self, event: Any) -> bool:
         """Whether ``event`` is a replay of a reply that completed inside the open top-level reply
@@ -213,19 +213,15 @@ class ReplyRouter:
             self._not_bare(reply)
         if self._agent_replies.get(reply.source) is reply:
             del self._agent_replies[reply.source]
-        if self._enclosed(reply.source):
+        if self._agent_replies.encloses(reply.source):
             inner = self._inner_ids.setdefault(reply.source, set())
             reply.seen.add_to(inner)  # its start's id among them
             if end_id is not None:
                 inner.add(end_id)
         elif self._inner_ids:  # the replies inside it are done with: their ids need no keeping
-            for source in [source for source in self._inner_ids if not self._enclosed(source)]:
+            for source in [source for source in self._inner_ids if not self._agent_replies.encloses(source)]:
                 del self._inner_ids[source]
         return message
-
-    def _enclosed(self, source: str | None) -> bool:
-        """Whether an open agent reply encloses the replies of ``source`` (see ``AgentReplies.encloses``)."""
-        return self._agent_replies.encloses(source)
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
         # Called only for an event with metadata: most start and end events carry none.
