@@ -38,7 +38,10 @@ def shown(value: object, level: int = 0, levels: int = _SHOWN_LEVELS) -> str:
     if isinstance(value, dict):
         if level >= levels:
             return f"{{…({_items(len(value))})}}"
-        items = [f"{shown(key, level + 1, levels)}: {shown(item, level + 1, levels)}" for key, item in islice(value.items(), _SHOWN_ITEMS)]
+        items = [
+            f"{shown(key, level + 1, levels)}: {shown(item, level + 1, levels)}"
+            for key, item in islice(value.items(), _SHOWN_ITEMS)
+        ]
         return "{" + ", ".join(items) + _more(len(value)) + "}"
     if isinstance(value, list):
         if level >= levels:

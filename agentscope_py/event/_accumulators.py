@@ -287,8 +287,9 @@ class ToolCallAccumulator(StreamedText):
                 tool_input, self.problem = parse_tool_arguments(arguments)
                 # Text that closed what it opened, or began with no object, stays no object.
                 nesting = self.nesting
-                if self.open and self.problem is not None and nesting is not None and (nesting.closed or nesting.never_an_object):
-                    self.settled = self.problem
+                if self.open and self.problem is not None and nesting is not None:
+                    if nesting.closed or nesting.never_an_object:
+                        self.settled = self.problem
         return _tool_use_block(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
 

@@ -233,7 +233,8 @@ def _read_user_part(obj: Mapping[str, Any], path: str) -> _Part:
     if part_type == "text":
         return _read_text_part(obj, path)
     if part_type not in MEDIA_PARTS:
-        raise _not_a_part(f"unknown part type {elided(part_type)}; expected text, image_url, input_audio or file", part_type, path)
+        expected = "expected text, image_url, input_audio or file"
+        raise _not_a_part(f"unknown part type {elided(part_type)}; {expected}", part_type, path)
     return read_media_part(obj, path, part_type)
 
 

@@ -62,7 +62,8 @@ def to_openai(
     says ``"drop"`` or ``"text"``; the result's ``notes`` list each such block.
     With ``validate`` (the default) a conversation the API would reject with a 400
     (a tool call without its result, an orphan result, an assistant message with no
-    content at all, no calls and no audio) raises :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes it.
+    content at all, no calls and no audio, no message at all) raises
+    :class:`~agentscope_py.ConversationError`; ``repair_conversation`` fixes what it can.
     """
     validate = check_bool(validate, "to_openai validate")
     conversion = Conversion(_TARGET, on_unsupported)
@@ -99,7 +100,8 @@ def to_openai(
 class _Writer:
     def __init__(self, conversion: Conversion, split: set[int], tool_ids: Mapping[tuple[int, int], str]) -> None:
         self.conversion = conversion
-        self.tool_ids = tool_ids  # (message index, content index) -> the id written for a call or result, where not its own
+        # (message index, content index) -> the id written for a call or result, where not its own
+        self.tool_ids = tool_ids
         self.replaced: dict[tuple[int, int], str | None] = {}
         self.split = split  # the messages whose tool results go out as tool messages of their own
         self.left_out: set[tuple[int, int]] = set()  # blank text after results, not written
@@ -195,7 +197,8 @@ class _Writer:
                 part = self._fallback(turn, index, block, inner_index)
             if part is not None:
                 parts.append(part)
-        out: dict[str, Any] = {"role": "tool", "tool_call_id": self.tool_ids.get((turn.message_index, index), result.id or "")}
+        call_id = self.tool_ids.get((turn.message_index, index), result.id or "")
+        out: dict[str, Any] = {"role": "tool", "tool_call_id": call_id}
         write_content(out, parts, own.form, optional=False)
         write_kept(out, own.fields, skip=("role",))
         return _without_empty_content(out)

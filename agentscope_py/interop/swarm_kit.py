@@ -469,5 +469,6 @@ def _is_image(block: ContentBlock, source: Source) -> bool:
     assert isinstance(source, Base64Source)
     # "" is a type nobody gave: bare base64 read from swarm-kit whose format we could not tell.
     return isinstance(block, ImageBlock) or (
-        isinstance(block, DataBlock) and (source.media_type == "" or media_type_essence(source.media_type).startswith("image/"))
+        isinstance(block, DataBlock)
+        and (source.media_type == "" or media_type_essence(source.media_type).startswith("image/"))
     )
