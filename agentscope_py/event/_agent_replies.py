@@ -44,12 +44,13 @@ class AgentReplies(dict[str | None, Reply]):
         dict.__delitem__(self, source)
         if source is None:
             return
+        levels = source.split("/")
         path = [self._tree]
-        for level in source.split("/"):
+        for level in levels:
             path.append(path[-1][level])
         del path[-1][_OPEN]
         # Prune the nodes left empty, from the bottom: the tree holds the open sources only.
-        for parent, level in zip(reversed(path[:-1]), reversed(source.split("/"))):
+        for parent, level in zip(reversed(path[:-1]), reversed(levels)):
             if parent[level]:
                 break
             del parent[level]
