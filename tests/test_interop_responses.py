@@ -217,6 +217,19 @@ def test_an_audio_answer_says_its_transcript_and_goes_back_by_its_id(content: An
     assert to_anthropic(conversation)["messages"][1] == {"role": "assistant", "content": "Hello there"}
 
 
+def test_an_audio_answer_whose_text_is_edited_goes_back_without_its_audio() -> None:
+    # The audio says the transcript: sent beside the edited text, the model would still hear what
+    # the edit took out.  An edit made after reading is written, never undone by a carried field.
+    answer = {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": None, "audio": AUDIO}}]}
+    message = from_openai_response(answer)
+    redacted = message.with_content([TextBlock("[redacted]")])
+    assert to_openai([UserMessage("hi"), redacted])[1] == {"role": "assistant", "content": "[redacted]"}
+    assert to_openai([UserMessage("hi"), message])[1]["audio"] == {"id": "audio_1"}  # unedited: by its id
+    # Its text taken away, it says nothing at all: refused as the API would refuse it.
+    with pytest.raises(ConversationError):
+        to_openai([UserMessage("hi"), message.with_content([])])
+
+
 def test_an_audio_answer_s_message_reads_alike_from_the_answer_and_from_a_history() -> None:
     completion = ChatCompletion.model_validate({**COMPLETION, "choices": [{"index": 0, "finish_reason": "stop", "message": {
         "role": "assistant", "content": None, "refusal": None, "audio": AUDIO}}]})

@@ -21,6 +21,7 @@ from .._blocks import (
 from .._checks import check_bool
 from .._messages import Msg
 from ._carry import (
+    RESPONSE_KEY,
     Carried,
     ContentForm,
     MessageCarried,
@@ -158,6 +159,8 @@ class _Writer:
                 # Edited since: what the message holds now is written, and the refusal it no longer
                 # says is stale, as is the content that came with it.
                 skip += ["refusal", "content"]
+        if turn.kind == "assistant" and "audio" in fields and _transcript_edited(turn):
+            skip.append("audio")  # it says the transcript, which the text no longer does: the edit is sent
         if turn.kind == "system" and own.fields.get("role") == "developer":
             out["role"] = "developer"
         write_content(out, parts, own.form, optional=turn.kind == "assistant")
@@ -226,6 +229,18 @@ def _refusal_read_as_text(fields: Mapping[str, Any], form: ContentForm | None) -
     """Whether the message's text was read from its ``refusal``, the content it came with (which
     said nothing) kept as it was (``"content"``, or the form ``"absent"``): see ``_openai_read.read_assistant``."""
     return isinstance(fields.get("refusal"), str) and ("content" in fields or form == "absent")
+
+
+def _transcript_edited(turn: Turn) -> bool:
+    """Whether an audio answer's text, read from its transcript (kept with the whole audio in
+    ``metadata["openai"]["response"]``), was changed since: its audio still says the transcript.
+    (An answer whose content said something besides its audio, which OpenAI's do not, counts as
+    edited too: its text is then sent without the audio.)"""
+    own = turn.message.metadata.get(FMT)
+    response = own.get(RESPONSE_KEY) if isinstance(own, Mapping) else None
+    audio = response.get("audio") if isinstance(response, Mapping) else None
+    transcript = audio.get("transcript") if isinstance(audio, Mapping) else None
+    return isinstance(transcript, str) and [block for _, block in turn.blocks] != [TextBlock(transcript)]
 
 
 def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
