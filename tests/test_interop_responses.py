@@ -228,6 +228,10 @@ def test_an_audio_answer_whose_text_is_edited_goes_back_without_its_audio() -> N
     # Its text taken away, it says nothing at all: refused as the API would refuse it.
     with pytest.raises(ConversationError):
         to_openai([UserMessage("hi"), message.with_content([])])
+    # A transcript that says nothing was never the text: the audio is all the answer says, and goes back.
+    silent = {**AUDIO, "transcript": " "}
+    unsaid = from_openai_response({"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": None, "audio": silent}}]})
+    assert to_openai([UserMessage("hi"), unsaid])[1] == {"role": "assistant", "audio": {"id": "audio_1"}}
 
 
 def test_an_audio_answer_s_message_reads_alike_from_the_answer_and_from_a_history() -> None:

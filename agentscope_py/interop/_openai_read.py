@@ -52,7 +52,7 @@ from ._common import (
 from ._openai_media import MEDIA_PARTS, read_media_part
 from ._turns import says_nothing
 
-__all__ = ["ANSWER_FIELDS", "FMT", "from_openai", "read_assistant"]
+__all__ = ["ANSWER_FIELDS", "FMT", "answer_transcript", "from_openai", "read_assistant"]
 
 FMT = "openai"
 # Message fields we have no place for; kept verbatim in metadata["openai"].
@@ -269,7 +269,7 @@ def read_assistant(obj: Mapping[str, Any], path: str, names: dict[str, str]) -> 
         else:
             form = "absent"
         blocks, parts = [TextBlock(refusal)], {}
-    elif (said := _transcript(answer_audio)) is not None and says_nothing(blocks):
+    elif (said := answer_transcript(answer_audio)) is not None and says_nothing(blocks):
         # What an audio answer said is its text too, so that it is no empty turn that repair would
         # drop; the content it came with said nothing.
         blocks, parts, form = [TextBlock(said)], {}, None
@@ -316,9 +316,10 @@ def _function_call(fields: dict[str, Any], path: str) -> None:
         fields["function_call"] = call
 
 
-def _transcript(audio: Mapping[str, Any] | None) -> str | None:
-    """What an audio answer said, when it says something."""
-    text = None if audio is None else audio.get("transcript")
+def answer_transcript(audio: object) -> str | None:
+    """What an audio answer (its whole ``audio`` object) said, when it says something: then it is
+    the message's text, if the content said nothing."""
+    text = audio.get("transcript") if isinstance(audio, Mapping) else None
     return text if isinstance(text, str) and text.strip() else None
 
 

@@ -41,7 +41,7 @@ from ._common import (
 )
 from ._conversation import ConversationProblem, ProblemKind, check_conversation
 from ._openai_media import MEDIA_BLOCKS, media_part
-from ._openai_read import ANSWER_FIELDS, FMT, from_openai
+from ._openai_read import ANSWER_FIELDS, FMT, answer_transcript, from_openai
 from ._tool_ids import OPENAI_TOOL_IDS, tool_ids
 from ._turns import Turn, blank_after_results, holding_results, split_turns
 
@@ -238,9 +238,8 @@ def _transcript_edited(turn: Turn) -> bool:
     edited too: its text is then sent without the audio.)"""
     own = turn.message.metadata.get(FMT)
     response = own.get(RESPONSE_KEY) if isinstance(own, Mapping) else None
-    audio = response.get("audio") if isinstance(response, Mapping) else None
-    transcript = audio.get("transcript") if isinstance(audio, Mapping) else None
-    return isinstance(transcript, str) and [block for _, block in turn.blocks] != [TextBlock(transcript)]
+    said = answer_transcript(response.get("audio") if isinstance(response, Mapping) else None)
+    return said is not None and [block for _, block in turn.blocks] != [TextBlock(said)]
 
 
 def _text_part(block: ContentBlock, extras: dict[str, Any]) -> dict[str, Any] | None:
