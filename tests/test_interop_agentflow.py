@@ -543,6 +543,24 @@ def test_a_data_block_keeps_its_inline_data_beside_a_media_field(media: Any) -> 
     assert to_agentflow([message]) == payload
 
 
+def test_a_declared_mime_type_that_is_no_media_type_is_refused_where_it_is_read() -> None:
+    # to_agentflow refuses inline data of such a type (Base64Source's arguments swapped, most
+    # likely), as every writer does: a payload read with one could not go back.
+    for part, path in (
+        ({"type": "image", "media": {"kind": "data", "data_base64": "AA==", "mime_type": "iVBORw0KGgo="}},
+         "messages[0].content[0].media.mime_type"),
+        ({"type": "image", "media": {"kind": "url", "url": "https://e.com/a", "mime_type": "png"}},
+         "messages[0].content[0].media.mime_type"),
+        ({"type": "data", "mime_type": "AA==", "data_base64": "AA=="}, "messages[0].content[0].mime_type"),
+    ):
+        with pytest.raises(DecodeError, match=r"expected a media type such as 'image/png', got ") as caught:
+            from_agentflow([{"role": "user", "content": [part]}])
+        assert caught.value.path == path
+    # None given ("" in a data block, which requires the key) is no type, read as such.
+    payload = [{"role": "user", "content": [{"type": "data", "mime_type": "", "data_base64": "AA=="}]}]
+    assert to_agentflow(from_agentflow(payload)) == payload
+
+
 def test_a_media_ref_without_a_kind_is_a_url_and_goes_back_without_one() -> None:
     # MediaRef.kind defaults to "url" in AgentFlow's Python and TypeScript models.
     payload = [

@@ -51,8 +51,10 @@ from agentscope_py.interop import (
     from_openai_response,
     repair_conversation,
     stop_reason,
+    to_agentflow,
     to_anthropic,
     to_openai,
+    to_swarm_kit,
     to_vercel_ai,
     validate_conversation,
 )
@@ -1236,21 +1238,27 @@ def test_a_streamed_answer_cut_short_is_read_from_what_the_sdk_gathered(reason: 
         assert cut.get_text_content() == "The three reasons are: first,"
 
 
-@pytest.mark.parametrize("convert", [to_openai, to_anthropic, to_vercel_ai], ids=["openai", "anthropic", "vercel"])
+@pytest.mark.parametrize(
+    "convert",
+    [to_openai, to_anthropic, to_vercel_ai, to_agentflow, to_swarm_kit],
+    ids=["openai", "anthropic", "vercel", "agentflow", "swarm_kit"],
+)
+@pytest.mark.parametrize("block_class", [DataBlock, ImageBlock])
 def test_inline_data_whose_media_type_is_no_media_type_is_refused_with_the_likely_cause(
-    convert: Callable[[list[Msg[Any]]], object],
+    convert: Callable[[list[Msg[Any]]], object], block_class: type[DataBlock] | type[ImageBlock]
 ) -> None:
     # URLSource(url, mime_type) but Base64Source(media_type, data): swapped, the data went out as a file
-    # of type "iVBORw0KGgo=" (OpenAI's data URL "data:iVBORw0KGgo=;base64,image/png").
+    # of type "iVBORw0KGgo=" (OpenAI's data URL "data:iVBORw0KGgo=;base64,image/png"), or, to AgentFlow
+    # and swarm-kit, as an image whose bytes were the text "image/png".
     for media_type in ("iVBORw0KGgo=", "/9j/4AAQSkZJRgABAQ"):  # a PNG's and a JPEG's base64, as a real swap gives
-        swapped = UserMessage("look", DataBlock(Base64Source(media_type, "image/png")))
+        swapped = UserMessage("look", block_class(Base64Source(media_type, "image/png")))
         with pytest.raises(
             UnsupportedContentError,
             match=r"\(messages\[0\]\.content\[1\]\): its media type '.*' is no media type such as 'image/png' "
             r"\(Base64Source takes the media type first, then the data\); pass on_unsupported=",
         ):
             convert([swapped])
-    assert convert([UserMessage("look", DataBlock(Base64Source("image/png", "iVBORw0KGgo=")))])
+    assert convert([UserMessage("look", block_class(Base64Source("image/png", "iVBORw0KGgo=")))])
 
 
 def test_a_media_type_with_parameters_is_one() -> None:

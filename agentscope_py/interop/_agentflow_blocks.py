@@ -16,7 +16,7 @@ from .._reader import as_plain, at, item, opt_bool, opt_str, req, req_dict, req_
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from ._carry import fetchable, source_from_url
+from ._carry import check_media_type, fetchable, source_from_url
 from ._frameworks import PartReader, json_text
 
 __all__ = ["MEDIA_KINDS", "READERS", "read_output_quietly", "written_key"]
@@ -35,6 +35,7 @@ def _read_media_ref(value: object, path: str) -> tuple[Source, str | None, str]:
     # back missing: the diff notes it absent).
     kind = req_str(ref["kind"], at(path, "kind")) if "kind" in ref else "url"
     mime_type = opt_str(ref.get("mime_type"), at(path, "mime_type"))
+    check_media_type(mime_type, at(path, "mime_type"))
     filename = opt_str(ref.get("filename"), at(path, "filename"))
     if kind == "url":
         url = req_str(req(ref, "url", path), at(path, "url"))
@@ -60,6 +61,7 @@ def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str
 
 def _read_data(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     mime_type = req_str(req(part, "mime_type", path), at(path, "mime_type"))
+    check_media_type(mime_type, at(path, "mime_type"))
     data = opt_str(part.get("data_base64"), at(path, "data_base64"))
     if data is not None:
         return DataBlock(Base64Source(mime_type, data)), {"type": "data"}

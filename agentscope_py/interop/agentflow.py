@@ -56,13 +56,14 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._carry import data_url, digest, fetchable, media_type_essence, position, tool_arguments
+from ._carry import data_url, digest, fetchable, media_type_essence, position, tool_arguments, unusable_media_type
 from ._common import (
     Conversion,
     Converted,
     OnUnsupported,
     as_message_list,
     file_id_hint,
+    media_type_hint,
     nesting_guard,
     read_usage,
     storing,
@@ -389,7 +390,11 @@ def _write_block(
         return overlay({"type": "text", "text": block.text}, extras)
     if isinstance(block, ThinkingBlock):
         return _write_reasoning(block, extras)
-    if isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock)) and block.source is not None:
+    if (
+        isinstance(block, (DataBlock, ImageBlock, AudioBlock, VideoBlock))
+        and block.source is not None
+        and unusable_media_type(block.source) is None
+    ):
         media = extras.get("media")
         if fetchable(block.source) or (isinstance(media, Mapping) and media.get("kind") in ("file_id", "url")):
             return _write_media(block, block.source, extras)
@@ -401,7 +406,8 @@ def _write_block(
             return overlay(rendered, extras)
     if isinstance(block, ToolResultBlock):
         return _write_tool_result(conversion, message_index, block_index, block, extras)
-    text = conversion.refuse(message_index, block_index, block, output_index, hint=file_id_hint(block))
+    hint = file_id_hint(block) + media_type_hint(block)
+    text = conversion.refuse(message_index, block_index, block, output_index, hint=hint)
     return None if text is None else {"type": "text", "text": text}
 
 

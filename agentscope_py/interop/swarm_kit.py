@@ -44,13 +44,14 @@ from ._carried_fields import (
     overlay,
     with_carried,
 )
-from ._carry import arguments_text, media_type_essence, parse_arguments, tool_arguments
+from ._carry import arguments_text, media_type_essence, parse_arguments, tool_arguments, unusable_media_type
 from ._common import (
     Conversion,
     Converted,
     OnUnsupported,
     as_message_list,
     file_id_hint,
+    media_type_hint,
     nesting_guard,
     storing,
 )
@@ -457,14 +458,16 @@ def _add_to_body(
         assert isinstance(source, Base64Source)
         images.append(source.data)
         return
-    text = conversion.refuse(message_index, block_index, block, output_index, hint=file_id_hint(block))
+    hint = file_id_hint(block) + media_type_hint(block)
+    text = conversion.refuse(message_index, block_index, block, output_index, hint=hint)
     if text is not None:
         texts.append(text)
 
 
 def _is_image(block: ContentBlock, source: Source) -> bool:
-    """Whether the block is an image swarm-kit can hold: base64 bytes (it has no URLs)."""
-    if isinstance(source, URLSource):
+    """Whether the block is an image swarm-kit can hold: base64 bytes (it has no URLs) of a type
+    that is a media type, or of none."""
+    if isinstance(source, URLSource) or unusable_media_type(source) is not None:
         return False
     assert isinstance(source, Base64Source)
     # "" is a type nobody gave: bare base64 read from swarm-kit whose format we could not tell.
