@@ -17,8 +17,9 @@ from typing import Any
 
 from ._checks import NestedTooDeeply, check_mapping
 from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict
+from ._json import encode_value
 
-__all__ = ["UNFINISHED", "StreamedArguments", "parse_tool_arguments"]
+__all__ = ["UNFINISHED", "StreamedArguments", "parse_tool_arguments", "says_input"]
 
 _orjson_loads: Callable[[str], Any] | None
 try:
@@ -95,6 +96,14 @@ def parse_tool_arguments(raw: str) -> tuple[Mapping[str, Any], str | None]:
         return check_mapping(value, "tool call arguments"), None
     except NestedTooDeeply:  # parsed, but too deep to store: as unusable as too deep to parse
         return EMPTY, f"nested too deeply to store (deeper than {MAX_STORED_DEPTH} levels)"
+
+
+def says_input(raw: str, tool_input: Mapping[str, Any]) -> bool:
+    """Whether ``raw`` parses to exactly ``tool_input``, to its JSON: ``==`` alone takes ``1`` for
+    ``true`` or ``1.0``, and ignores the order of keys.  A writer sends a call's raw text only then:
+    otherwise the input was changed since, and the text says something else."""
+    parsed, problem = parse_tool_arguments(raw)
+    return problem is None and parsed == tool_input and encode_value(parsed) == encode_value(tool_input)
 
 
 #: What is wrong with arguments that :class:`StreamedArguments` finds unfinished.

@@ -354,6 +354,9 @@ def test_a_value_a_message_cannot_store_is_a_decode_error(read: Reader, text: st
         (ToolUseBlock("c", "w", {}, '{"a": 1}'), {"a": 1}),  # known only as raw text, as mid-stream
         (ToolUseBlock("c", "w", {"b": 2}, '{"a": 1}'), {"b": 2}),  # the input changed after reading
         (ToolUseBlock("c", "w", {"a": 1}, '{"a" : 1}'), {"a": 1}),
+        # Changed to values Python finds equal, which JSON does not: the text says 1, the input true.
+        (ToolUseBlock("c", "w", {"a": True}, '{"a": 1}'), {"a": True}),
+        (ToolUseBlock("c", "w", {"a": 1.5, "n": 1.0}, '{"a": 1.5, "n": 1}'), {"a": 1.5, "n": 1.0}),
         (ToolUseBlock("c", "w", {}, "  "), {}),
     ],
 )
@@ -367,7 +370,8 @@ def test_every_format_sends_the_same_arguments(call: ToolUseBlock, arguments: di
         "vercel_ai": to_vercel_ai(conversation)[0]["content"][0]["input"],
         "swarm_kit": to_swarm_kit(conversation)[0]["tool_calls"][0]["function"]["arguments"],
     }
-    assert sent == dict.fromkeys(sent, arguments)
+    # Compared as JSON: == takes 1 for true.
+    assert {fmt: json.dumps(value) for fmt, value in sent.items()} == dict.fromkeys(sent, json.dumps(arguments))
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

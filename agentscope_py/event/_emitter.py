@@ -28,10 +28,9 @@ from .._blocks import (
 from .._enums import GenerateReason, ToolCallState, ToolResultState
 from .._fields import unchecked_init
 from .._ids import new_hex_id
-from .._json import encode_value
 from .._messages import Msg
 from .._sources import Base64Source
-from .._tool_arguments import parse_tool_arguments
+from .._tool_arguments import says_input
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError
 from ._base import AgentEvent
@@ -76,13 +75,6 @@ __all__ = ["ACTING", "MODEL_CALL", "Emitter"]
 
 #: The kinds of segment a reply is split into, each under a reply id of its own.
 MODEL_CALL, ACTING = "model call", "acting"
-
-
-def _parses_to_exactly(arguments: str, tool_input: Mapping[str, Any]) -> bool:
-    """Whether the assembler, parsing ``arguments``, makes ``tool_input`` again, to its JSON: ``==``
-    alone takes ``1`` for ``true`` or ``1.0`` and ignores the order of keys."""
-    parsed, problem = parse_tool_arguments(arguments)
-    return problem is None and parsed == tool_input and encode_value(parsed) == encode_value(tool_input)
 
 
 def _chunks(text: str, size: int | None) -> list[str]:
@@ -410,7 +402,7 @@ class Emitter:
                 arguments = json.dumps(block.input, ensure_ascii=False)
             except (TypeError, ValueError):  # not JSON-able: the input travels whole below
                 arguments = ""
-        if not _parses_to_exactly(arguments, block.input):
+        if not says_input(arguments, block.input):  # the assembler, parsing them, would not make the input
             extras["input"] = block.input
         self.add(ToolCallStartEvent, reply_id, block.id, block.name, metadata={BLOCK_KEY: extras})
         for piece in _chunks(arguments, self.chunk_size) or [""]:  # "" is content too

@@ -33,7 +33,7 @@ from .._blocks import ContentBlock, DataBlock, ToolUseBlock
 from .._frozen import EMPTY, thawed
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
-from .._tool_arguments import parse_tool_arguments
+from .._tool_arguments import parse_tool_arguments, says_input
 from ..errors import DecodeError
 from ._turns import Turn
 
@@ -360,7 +360,7 @@ def raw_arguments(block: ToolUseBlock) -> str | None:
     content = block.content
     if content is None:
         return None
-    if not block.input or arguments_object(content) == block.input:
+    if not block.input or says_input(content, block.input):
         return content
     return None
 
