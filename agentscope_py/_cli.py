@@ -127,9 +127,7 @@ def _schema_kind(given: str) -> str:
 
 def schema(kind: str) -> int:
     """Print the JSON Schema of one kind of wire document."""
-    import json
-
-    from . import ChatUsage, ContentBlock, Msg, Source
+    from . import ContentBlock, Source
     from .event import AgentEvent
     from .schema import json_schema
 

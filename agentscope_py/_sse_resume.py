@@ -121,10 +121,10 @@ class ResumableClient:
         # Held while an iteration runs: a second reader would move last_event_id and the retry delay
         # under the first, which would then resume from the wrong place and miss events.  A Lock, not
         # an RLock: iterated with asyncio.to_thread, the next event may be asked for from another thread.
-        self._reading = threading.Lock()
+        self._reader_lock = threading.Lock()
 
     def _start_reading(self) -> Reading:
-        if not self._reading.acquire(blocking=False):
+        if not self._reader_lock.acquire(blocking=False):
             name = type(self).__name__
             raise ArgumentValueError(
                 f"{self.url}: this {name} is already being iterated, and a client has one reader; give each "
@@ -194,7 +194,7 @@ class Reading:
         (an async iteration dropped lets go at once, and its generator again when it is closed)."""
         if not self._closed:
             self._closed = True
-            self._client._reading.release()
+            self._client._reader_lock.release()
 
     def connected(self) -> None:
         """A response with a body to read has begun."""

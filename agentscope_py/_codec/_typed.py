@@ -204,9 +204,9 @@ class _Generator:
 
     # -- conversion -------------------------------------------------------------------
 
-    def conversion(self, spec: WireClass, struct: str, suffix: str = "") -> str:
+    def conversion(self, spec: WireClass, struct: str) -> str:
         """A function turning a ``struct`` into ``spec.cls``, as the generic decoder would build it."""
-        function = f"convert_{struct}{'_' + suffix if suffix else ''}"
+        function = f"convert_{struct}"
         body, result = self.building(spec, "s", "depth", "")
         self.functions.append(f"def {function}(s, ctx, depth):\n" + "".join(f"    {line}\n" for line in [*body, f"return {result}"]))
         return function

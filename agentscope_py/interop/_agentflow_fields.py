@@ -11,7 +11,7 @@ from typing import Any
 from .._reader import as_plain, at
 from .._shown import elided
 from ..errors import DecodeError
-from ._frameworks import millis_from_timestamp, read_epoch, timestamp_from_epoch
+from ._frameworks import EPOCH_SECONDS_LIMIT, millis_from_timestamp, read_epoch, timestamp_from_epoch
 
 __all__ = ["MISSING", "OURS", "Part", "read_ours", "read_timestamp", "written_ours", "written_timestamp"]
 
@@ -30,10 +30,6 @@ MISSING: Any = object()
 
 #: The place of a message among the parts of a split one: ``(number, count)``, numbered from 1.
 Part = tuple[int, int]
-
-# Below this, in magnitude, an epoch number is read as seconds (read_epoch's "ms or s"): 1e11 s is
-# the year 5138, so past it a time is written in milliseconds, or it would read as those.
-_SECONDS_LIMIT = 10**11
 
 
 def read_ours(value: object) -> tuple[str | None, Any, Part | None]:
@@ -124,4 +120,5 @@ def written_timestamp(timestamp: str | None, carried_value: object, message_inde
     except DecodeError:
         pass
     millis = millis_from_timestamp(timestamp, message_index)
-    return millis / 1000 if abs(millis) < _SECONDS_LIMIT * 1000 else millis
+    # Seconds, as AgentFlow's Python side writes; past the limit, milliseconds, or they would read as those.
+    return millis / 1000 if abs(millis) < EPOCH_SECONDS_LIMIT * 1000 else millis

@@ -55,10 +55,10 @@ __all__ = [
     "escaped",
     "fetchable",
     "fingerprint",
+    "held_media_type",
     "inferred_media_type",
     "is_plain_text",
     "media_type_essence",
-    "media_type_of",
     "merged",
     "nulls",
     "parse_arguments",
@@ -427,8 +427,9 @@ def unusable_media_type(source: Source) -> str | None:
     return None
 
 
-def media_type_of(source: Source) -> str | None:
-    """The media type of a source; ``None`` for a URL whose type is unknown."""
+def held_media_type(source: Source) -> str | None:
+    """The media type as the source holds it: ``""`` for inline data read without one, ``None`` for a
+    URL whose type is unknown (``_frameworks.media_type_of`` says ``None`` for both)."""
     if isinstance(source, Base64Source):
         return source.media_type
     assert isinstance(source, URLSource)  # a Source is one of the two
@@ -490,7 +491,7 @@ def inferred_media_type(source: Source) -> str | None:
     """The media type of a source without its parameters (:func:`media_type_essence`): the one it
     declares, else for a URL the one its file extension names; ``None`` when neither tells.  Which part a writer
     makes of a source goes by it, so that ``https://e.com/a.wav`` is not sent as an image."""
-    media_type = media_type_of(source)
+    media_type = held_media_type(source)
     if media_type is None and isinstance(source, URLSource):
         media_type = url_media_type(source.url)
     return None if media_type is None else media_type_essence(media_type)

@@ -28,6 +28,7 @@ from .._blocks import (
     VideoBlock,
 )
 from .._checks import NestedTooDeeply, describe
+from .._enums import ToolResultState
 from .._messages import Msg
 from .._reader import as_plain, at, item, json_kind, req_dict
 from .._serializable import DEFAULT_LIMITS
@@ -44,6 +45,7 @@ from ._carry import arguments_text, fetchable, unusable_media_type, url_media_ty
 
 __all__ = [
     "ERROR_RESULT",
+    "ERROR_STATES",
     "Conversion",
     "ConversionNote",
     "Converted",
@@ -93,6 +95,8 @@ class ConversionNote:
 
 #: What makes a block other than text unfit in a result sent as an error (Anthropic, Vercel AI: text only).
 ERROR_RESULT = " in an error result, which holds text only"
+#: The result states written as an error by the formats that tell only success from error.
+ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 
 
 def in_message(kind: str) -> str:
@@ -429,15 +433,16 @@ def read_usage(path: str, input_tokens: int, output_tokens: int, cached_tokens: 
 _MAX_INDEX = 2**31 - 1  # past any list a stream builds: an index beyond it is a fault, not a position
 
 
-def json_copy(value: Any, path: str = "", depth: int = DEFAULT_LIMITS.max_depth) -> Any:
+def json_copy(value: Any) -> Any:
     """A streamed event or chunk ``value`` as plain JSON (dicts, lists, str, int, finite float, bool,
     None; a date or time as its text, see ``time_as_json``), copied, so that gathering it never changes
-    the caller's; what is no JSON, or nests deeper
-    than ``depth``, is a :class:`DecodeError` at its path. In a list of indexed objects (a stream's
+    the caller's; what is no JSON, or nests deeper than the decoder's default limit, is a
+    :class:`DecodeError` at its path. In a list of indexed objects (a stream's
     way of saying where a delta goes) every entry must carry an index from 0 to a Java int's max."""
     try:
-        return _json_copy(value, depth)
+        return _json_copy(value, DEFAULT_LIMITS.max_depth)
     except _NotJson as error:
+        path = ""
         for step in reversed(error.steps):  # the path is made only for an error: most values have none
             path = at(path, step) if isinstance(step, str) else item(path, step)
         raise DecodeError(error.problem, path) from None

@@ -38,6 +38,7 @@ from ._common import nesting_guard, refuse_misplaced, storing
 from ._turns import split_turns
 
 __all__ = [
+    "EPOCH_SECONDS_LIMIT",
     "EpochUnit",
     "MEDIA_BLOCKS",
     "PartReader",
@@ -109,16 +110,16 @@ def make_message(
 #: The unit of a format's epoch numbers: ``"ms"`` (Codebuff's ``sentAt``), or ``"ms or s"`` (AgentFlow:
 #: its TypeScript client writes milliseconds, its Python side seconds), told apart by size.
 EpochUnit = Literal["ms", "ms or s"]
-# Below this, in magnitude, an epoch number in "ms or s" is in seconds: 1e11 s is the year 5138, and
-# 1e11 ms is 1973-03-03 (-1e11 ms is 1966-10-31), so only the times between those are ambiguous.
-_SECONDS_LIMIT = 1e11
+#: Below this, in magnitude, an epoch number in "ms or s" is in seconds: 1e11 s is the year 5138, and
+#: 1e11 ms is 1973-03-03 (-1e11 ms is 1966-10-31), so only the times between those are ambiguous.
+EPOCH_SECONDS_LIMIT = 10**11
 _JAVA_FORMAT = "%Y-%m-%d %H:%M:%S"  # then ".SSS"
 
 
 def timestamp_from_epoch(value: float, path: str, unit: EpochUnit) -> str:
     """An epoch time in ``unit`` as AgentScope writes timestamps."""
     try:
-        millis = round(value * 1000) if unit == "ms or s" and abs(value) < _SECONDS_LIMIT else round(value)
+        millis = round(value * 1000) if unit == "ms or s" and abs(value) < EPOCH_SECONDS_LIMIT else round(value)
         seconds, ms = divmod(millis, 1000)
         moment = time.localtime(seconds)
         if not 1 <= moment.tm_year <= 9999:  # beyond what the four-digit Java form can say
@@ -327,7 +328,7 @@ def written_epoch(timestamp: str | None, carried_value: object, message_index: i
         except DecodeError:
             pass
     millis = millis_from_timestamp(timestamp, message_index)
-    if unit == "ms or s" and abs(millis) < _SECONDS_LIMIT:
+    if unit == "ms or s" and abs(millis) < EPOCH_SECONDS_LIMIT:
         return millis // 1000 if millis % 1000 == 0 else millis / 1000
     return millis
 

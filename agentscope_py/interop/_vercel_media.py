@@ -30,8 +30,15 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._carried_fields import MEDIA_FORM, overlay
-from ._carry import check_media_type, data_url, fetchable, media_type_essence, unusable_media_type, url_or_data_url
-from ._carry import media_type_of as declared_type  # "" as read, where _frameworks' says None
+from ._carry import (
+    check_media_type,
+    data_url,
+    fetchable,
+    held_media_type,
+    media_type_essence,
+    unusable_media_type,
+    url_or_data_url,
+)
 from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
 
 __all__ = [
@@ -245,7 +252,7 @@ def spelled_item(inner: ContentBlock, form: object) -> dict[str, Any] | None:
     source = inner.source if isinstance(inner, MEDIA_BLOCKS) else None
     if source is None or not isinstance(form, str):
         return None
-    return _item(form, source, declared_type(source), inner.name if isinstance(inner, DataBlock) else None)
+    return _item(form, source, held_media_type(source), inner.name if isinstance(inner, DataBlock) else None)
 
 
 def _item(form: str, source: Source, media_type: str | None, name: str | None) -> dict[str, Any] | None:

@@ -43,12 +43,11 @@ from .._sources import Base64Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
 from ._carried_fields import BLOCKS, MEDIA_FORM, PART_OF, PARTS, RAN_BY_PROVIDER, diff, overlay, part_extras
 from ._carry import check_media_type, fingerprint, position
-from ._common import ERROR_RESULT, Conversion, ConversionNote
+from ._common import ERROR_RESULT, ERROR_STATES, Conversion, ConversionNote
 from ._frameworks import json_text, same_blocks
 from ._vercel_media import AiSdk, item_form, medium_item, read_tagged_data, spelled_item
 
 __all__ = [
-    "ERROR_STATES",
     "TARGET",
     "read_codebuff_result",
     "read_result_part",
@@ -58,8 +57,6 @@ __all__ = [
 ]
 
 TARGET = "the Vercel AI SDK"
-#: The states written as an error; they come back as ERROR.
-ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 #: AI SDK 6's output for a call the user refused.
 _DENIED = "execution-denied"
 #: The outputs AI SDK 5 takes, and the items of its content output: it refuses a prompt holding another.

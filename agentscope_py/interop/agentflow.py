@@ -27,7 +27,7 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
-from .._enums import MsgRole, ToolResultState
+from .._enums import MsgRole
 from .._frozen import copy_json_value, thawed
 from .._messages import Msg
 from .._reader import at, item, opt_dict, opt_int, opt_str, req, req_dict
@@ -58,6 +58,7 @@ from ._carried_fields import (
 )
 from ._carry import data_url, digest, fetchable, media_type_essence, position, tool_arguments, unusable_media_type
 from ._common import (
+    ERROR_STATES,
     Conversion,
     Converted,
     OnUnsupported,
@@ -86,7 +87,6 @@ _TARGET = "AgentFlow"
 
 _ROLES = {"user": MsgRole.USER, "assistant": MsgRole.ASSISTANT, "system": MsgRole.SYSTEM, "tool": MsgRole.TOOL}
 _ROLE_NAMES = {role: name for name, role in _ROLES.items()}
-_ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 # LAYOUT of a TOOL message read from one AgentFlow message holding several results: written so again.
 _ONE_MESSAGE = "one message"
 # What AgentFlow's Anthropic converter sets on a call the provider ran itself, which it leaves out of
@@ -470,7 +470,7 @@ def _write_tool_result(
             part = _write_block(conversion, message_index, block_index, inner, {}, inner_index)
             if part is not None:
                 output.append(part)
-    is_error = block.state in _ERROR_STATES
+    is_error = block.state in ERROR_STATES
     # The status as AgentFlow's tool node and its TypeScript client write it.  A carried one (null, left
     # out, or contradicting is_error) goes back only while is_error is what it was read with (overlay).
     status = "failed" if is_error else "completed"

@@ -20,7 +20,6 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .._enums import ToolResultState
 from .._checks import check_bool
 from .._messages import (
     Msg,
@@ -37,6 +36,7 @@ from ._carry import (
 )
 from ._common import (
     ERROR_RESULT,
+    ERROR_STATES,
     Conversion,
     ConvertedDict,
     OnUnsupported,
@@ -50,8 +50,6 @@ from ._turns import Turn, blank_after_results, holding_results, says_nothing, sp
 __all__ = ["from_anthropic", "to_anthropic"]
 
 _TARGET = "Anthropic Messages"
-# Results in these states are sent with is_error: true.
-_ERROR_STATES = (ToolResultState.ERROR, ToolResultState.DENIED, ToolResultState.INTERRUPTED)
 
 
 def to_anthropic(
@@ -224,7 +222,7 @@ class _Writer:
 
     def _tool_result(self, turn: Turn, index: int, result: ToolResultBlock) -> dict[str, Any]:
         own = Carried(result.metadata, FMT, result.output)
-        is_error = result.state in _ERROR_STATES
+        is_error = result.state in ERROR_STATES
         parts: list[dict[str, Any]] = []
         for inner_index, block in enumerate(result.output):
             if isinstance(block, TextBlock) and not block.text.strip():

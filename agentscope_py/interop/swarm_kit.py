@@ -243,7 +243,7 @@ def _read_call(value: object, path: str) -> ToolUseBlock:
         block = ToolUseBlock(call_id, name, arguments)
     else:
         raise DecodeError("expected an object or a JSON string", at(function_path, "arguments"))
-    written = _write_call(Conversion(_TARGET, "drop"), 0, 0, carry_in_block(block, _FMT, hints) or block)
+    written = _write_call(carry_in_block(block, _FMT, hints) or block)
     assert written is not None  # text is written as it came
     return carry_in_block(block, _FMT, {**diff(written, call), **hints}) or block
 
@@ -347,7 +347,7 @@ def _write_message_run(
     calls: list[dict[str, Any]] = []
     for block_index, block in run:
         call = (
-            _write_call(conversion, message_index, block_index, block)
+            _write_call(block)
             if isinstance(block, ToolUseBlock) and role is MsgRole.ASSISTANT
             else None
         )
@@ -371,7 +371,7 @@ def _write_message_run(
     return overlay(out, {key: value for key, value in extras.items() if key != LAYOUT})
 
 
-def _write_call(conversion: Conversion, message_index: int, block_index: int, block: ToolUseBlock) -> dict[str, Any] | None:
+def _write_call(block: ToolUseBlock) -> dict[str, Any] | None:
     """The ``tool_calls`` entry of ``block``; ``None`` when only raw text that holds no JSON object
     says its arguments (swarm-kit hands ``arguments`` to the tool as its parameters object)."""
     fields = dict(carried(block.metadata, _FMT))

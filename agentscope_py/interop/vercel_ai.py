@@ -49,6 +49,7 @@ from ._carried_fields import (
 )
 from ._carry import fetchable, parse_arguments, tool_arguments
 from ._common import (
+    ERROR_STATES,
     Conversion,
     Converted,
     OnUnsupported,
@@ -76,7 +77,6 @@ from ._vercel_approvals import ApprovalParts, Unheld, read_approvals, refused_by
 from ._vercel_media import AiSdk, check_ai_sdk, read_media, write_media
 from ._vercel_reasoning import read_reasoning, reasoning_part
 from ._vercel_results import (
-    ERROR_STATES,
     TARGET,
     read_codebuff_result,
     read_result_part,
