@@ -55,6 +55,7 @@ __all__ = [
     "escaped",
     "fetchable",
     "fingerprint",
+    "has_scheme",
     "held_media_type",
     "inferred_media_type",
     "is_plain_text",
@@ -457,6 +458,11 @@ MEDIA_TYPE_OF_EXTENSION = {
 
 # A scheme as urllib finds one; for a URL urllib will not split, which names its scheme all the same.
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*(?=:)")
+
+
+def has_scheme(text: str) -> bool:
+    """Whether ``text`` starts with a URL scheme and its colon (``https:``, ``data:``, ``s3:``)."""
+    return _SCHEME.match(text) is not None
 
 
 def _scheme_and_path(url: str) -> tuple[str, str]:

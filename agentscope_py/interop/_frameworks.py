@@ -33,7 +33,7 @@ from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
-from ._carry import base64_data_url, fingerprint, url_media_type
+from ._carry import base64_data_url, fingerprint, has_scheme, url_media_type
 from ._common import nesting_guard, refuse_misplaced, storing
 from ._turns import split_turns
 
@@ -335,15 +335,8 @@ def written_epoch(timestamp: str | None, carried_value: object, message_index: i
 
 # -- media ---------------------------------------------------------------------
 
-_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-
 # The first base64 characters of the image formats models accept.
 _IMAGE_SIGNATURES = (("iVBORw0KGgo", "image/png"), ("/9j/", "image/jpeg"), ("R0lGOD", "image/gif"), ("UklGR", "image/webp"))
-
-
-def _has_scheme(text: str) -> bool:
-    scheme, sep, _ = text.partition(":")
-    return bool(sep) and scheme[:1].isalpha() and all(c in _SCHEME_CHARS for c in scheme)
 
 
 def source_from_string(text: str, media_type: str | None) -> Source:
@@ -356,7 +349,7 @@ def source_from_string(text: str, media_type: str | None) -> Source:
     if inline is not None:
         declared, data = inline
         return Base64Source(declared or media_type or "", data)
-    if _has_scheme(text):
+    if has_scheme(text):
         return URLSource(text, media_type)
     return Base64Source(media_type or "", text)
 
