@@ -57,18 +57,20 @@ def new_hex_id() -> str:
 
 
 def _clock(second_format: str, to_struct: Callable[[float], time.struct_time], suffix: str) -> Callable[[], str]:
-    """A function giving now as ``<second_format>.mmm<suffix>``, formatting the second only when it changes."""
-    # (whole second, its formatted text); replaced as one tuple so no reader sees a torn pair.
-    cached = (-1, "")
+    """A function giving now as ``<second_format>.mmm<suffix>``, formatting the second only when it
+    changes, or the local zone does: ``time.tzset()`` makes ``time.tzname`` anew, so compared by
+    identity it tells that the text is out of date."""
+    # (whole second, the zone's names, its formatted text); replaced as one tuple so no reader sees a torn one.
+    cached: tuple[int, tuple[str, str] | None, str] = (-1, None, "")
 
     def now_text() -> str:
         nonlocal cached
         now = time.time()
         second = int(now)
-        cached_second, text = cached
-        if second != cached_second:
+        cached_second, zone, text = cached
+        if second != cached_second or zone is not time.tzname:
             text = time.strftime(second_format, to_struct(second))
-            cached = (second, text)
+            cached = (second, time.tzname, text)
         return f"{text}.{int((now - second) * 1000):03d}{suffix}"
 
     return now_text

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Callable
 
 import pytest
+from zones import local_zone
 
 from agentscope_py import AssistantMessage, DataBlock, Msg, URLSource, UserMessage
 from agentscope_py._ids import new_event_time, new_hex_id, new_msg_id, new_msg_timestamp
@@ -107,6 +108,16 @@ def test_message_timestamps_are_local_now() -> None:
     for stamp in stamps:
         assert stamp is not None and MSG_TIMESTAMP.fullmatch(stamp)
         assert before - SLACK <= datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f") <= after + SLACK
+
+
+def test_a_zone_changed_at_run_time_counts_within_the_second() -> None:
+    # The local time of a second is worked out once; after time.tzset() it must be again.
+    def now_in(zone: str) -> datetime.datetime:
+        with local_zone(zone):
+            return datetime.datetime.strptime(new_msg_timestamp(), "%Y-%m-%d %H:%M:%S.%f")
+
+    in_utc, in_tokyo = now_in("UTC0"), now_in("JST-9")
+    assert datetime.timedelta(hours=9) - SLACK <= in_tokyo - in_utc <= datetime.timedelta(hours=9) + SLACK
 
 
 def test_event_times_are_utc_now() -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 
 import pytest
+from zones import local_zone
 
 from agentscope_py.event import _instants
 from agentscope_py.event._instants import local_timestamp
@@ -17,21 +15,6 @@ from agentscope_py.event._instants import local_timestamp
 def local(instant: str) -> str:
     """``instant`` (ISO-8601 with a zone) as the machine's local wall-clock time, to the second."""
     return datetime.fromisoformat(instant).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-
-
-@contextmanager
-def local_zone(tz: str) -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = tz
-    time.tzset()
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
 
 
 @pytest.fixture
