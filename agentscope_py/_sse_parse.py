@@ -91,12 +91,12 @@ class SSEParser:
         self._size = 0  # the characters of the message's lines so far
         self._event_type = ""
         self._id_buffer = last_event_id
-        self._too_large_seen = False  # a message too large: every later call says so again
+        self._too_large_seen: str | None = None  # what grew too large: every later call says so again
 
     def feed(self, chunk: Chunk) -> list[SSEMessage]:
         """Parse ``chunk`` and return the messages it completed (often none)."""
-        if self._too_large_seen:
-            self._too_large()
+        if self._too_large_seen is not None:
+            self._too_large(self._too_large_seen)
         if isinstance(chunk, (bytes, bytearray, memoryview)):
             self._fed_bytes = True
             text = self._decoder.decode(chunk)
@@ -128,8 +128,8 @@ class SSEParser:
         """The stream has ended: raise the :class:`DecodeError` of a message too large, if the chunk
         that held it also completed messages (``feed`` returned those first); else nothing, as an
         unfinished message at the end is dropped."""
-        if self._too_large_seen:
-            self._too_large()
+        if self._too_large_seen is not None:
+            self._too_large(self._too_large_seen)
 
     def _read(self, text: str, messages: list[SSEMessage]) -> None:
         # The lines split in C (by str.split when there is no CR, the common case), then read in one
@@ -156,7 +156,7 @@ class SSEParser:
                 # on where the chunks happened to split it.
                 if line[0] == ":":  # a comment, often a keep-alive: dropped, so it counts alone
                     if len(line) > limit:
-                        self._too_large()
+                        self._too_large("comment line")
                     continue
                 size += len(line)
                 if size > limit:
@@ -188,16 +188,18 @@ class SSEParser:
                 self._partial_runs = _join_run(partial, self._partial_runs, "")
             self._partial_size += len(tail)
             # An unfinished comment counts alone, as it will once finished.
-            held = self._partial_size if partial[0][0] == ":" else self._partial_size + self._size
+            comment = partial[0][0] == ":"
+            held = self._partial_size if comment else self._partial_size + self._size
             if held > limit:
-                self._too_large()
+                self._too_large("comment line" if comment else "message")
 
-    def _too_large(self) -> NoReturn:
+    def _too_large(self, what: str = "message") -> NoReturn:
+        """Refuse what grew past the limit: a ``"message"``, or a ``"comment line"``, which counts alone."""
         # A fresh error each time: one kept would hold its traceback's frames, the parser and
         # whatever the caller's frames held (a socket) until the garbage collector came by.
-        self._too_large_seen = True
+        self._too_large_seen = what
         raise DecodeError(
-            f"an SSE message grew beyond {self.max_message_size} characters without ending; "
+            f"an SSE {what} grew beyond {self.max_message_size} characters without ending; "
             "pass max_message_size=... to accept larger ones"
         )
 

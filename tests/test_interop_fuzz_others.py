@@ -388,6 +388,27 @@ def test_a_block_refused_inside_a_tool_result_is_named_by_its_place_in_the_outpu
     assert (note.message_index, note.block_index, note.output_index) == (2, 0, 1)
 
 
+@pytest.mark.parametrize("write", [to_agentflow, to_swarm_kit, to_anthropic], ids=["agentflow", "swarm_kit", "anthropic"])
+def test_a_call_refused_for_its_arguments_says_so(write: Callable[..., Any]) -> None:
+    # Each holds arguments as an object: "cannot hold a ToolUseBlock" alone read as no calls at all.
+    conversation = [UserMessage("q"), AssistantMessage(ToolUseBlock("c", "f", None, '{"city": ')), ToolResultMessage.of("c", "f", "ok")]
+    with pytest.raises(
+        UnsupportedContentError,
+        match=r"cannot hold a ToolUseBlock whose arguments are not a JSON object \(messages\[1\]\.content\[0\]\)",
+    ):
+        write(conversation)
+
+
+def test_a_call_in_a_tool_message_is_refused_for_its_place_by_swarm_kit() -> None:
+    # Its other blocks go in a user message, which holds no calls.
+    conversation = [
+        AssistantMessage(ToolUseBlock("c", "f", {})),
+        ToolResultMessage(ToolResultBlock("c", "f", [TextBlock("ok")]), ToolUseBlock("d", "g", {})),
+    ]
+    with pytest.raises(UnsupportedContentError, match=r"cannot hold a ToolUseBlock in a tool message \(messages\[1\]\.content\[1\]\)"):
+        to_swarm_kit(conversation)
+
+
 @pytest.mark.parametrize(("fmt", "entry"), [("agentflow", "blocks"), ("vercel_ai", "approvals")])
 def test_carried_positions_that_are_no_plain_number_are_ignored(fmt: str, entry: str) -> None:
     # "²" is a digit to str.isdigit, but no int: a position under such a key is not one we wrote.

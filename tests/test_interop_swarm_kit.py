@@ -297,7 +297,10 @@ def test_arguments_go_as_an_object_unless_they_came_as_text() -> None:
 
 def test_arguments_only_raw_text_says_are_unsupported() -> None:
     garbled = [AssistantMessage(ToolUseBlock("c", "f", None, "{not json"))]
-    with pytest.raises(UnsupportedContentError, match=r"cannot hold a ToolUseBlock \(messages\[0\]\.content\[0\]\)"):
+    with pytest.raises(
+        UnsupportedContentError,
+        match=r"cannot hold a ToolUseBlock whose arguments are not a JSON object \(messages\[0\]\.content\[0\]\)",
+    ):
         to_swarm_kit(garbled)
     sent = to_swarm_kit(garbled, on_unsupported="text")
     assert "tool_calls" not in sent[0] and sent[0]["content"] == "[tool call f c: {not json]"

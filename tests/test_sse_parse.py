@@ -206,10 +206,13 @@ def test_comments_count_each_on_its_own_never_toward_a_message() -> None:
     assert parser.feed("data: {}\n\n" + ": keep-alive\n" * 1_000 + "data: {}\n\n") == [SSEMessage("message", "{}", "")] * 2
     long_comment = ":" + "x" * 100 + "\n"
     for chunks in ([long_comment], [long_comment[:50], long_comment[50:]]):
-        with pytest.raises(DecodeError, match="beyond 100 characters"):
-            parser = SSEParser(max_message_size=100)
+        parser = SSEParser(max_message_size=100)
+        # Said of a comment: a stream of keep-alives alone would have the reader look for a message.
+        with pytest.raises(DecodeError, match="^an SSE comment line grew beyond 100 characters"):
             for chunk in chunks:
                 parser.feed(chunk)
+        with pytest.raises(DecodeError, match="^an SSE comment line grew beyond 100 characters"):
+            parser.feed("data: {}\n\n")  # every later call says so again, as it did
 
 
 def test_the_size_counts_the_lines_as_written() -> None:

@@ -46,6 +46,7 @@ from ._carry import arguments_text, fetchable, unusable_media_type, url_media_ty
 __all__ = [
     "ERROR_RESULT",
     "ERROR_STATES",
+    "NOT_AN_OBJECT",
     "Conversion",
     "ConversionNote",
     "Converted",
@@ -95,6 +96,9 @@ class ConversionNote:
 
 #: What makes a block other than text unfit in a result sent as an error (Anthropic, Vercel AI: text only).
 ERROR_RESULT = " in an error result, which holds text only"
+#: What makes a call unfit for the formats that hold its arguments as an object (Anthropic, AgentFlow,
+#: swarm-kit): raw text that holds none.
+NOT_AN_OBJECT = " whose arguments are not a JSON object"
 #: The result states written as an error by the formats that tell only success from error.
 ERROR_STATES = (ToolResultState.ERROR, ToolResultState.INTERRUPTED, ToolResultState.DENIED)
 

@@ -59,6 +59,7 @@ from ._carried_fields import (
 from ._carry import data_url, digest, fetchable, media_type_essence, position, tool_arguments, unusable_media_type
 from ._common import (
     ERROR_STATES,
+    NOT_AN_OBJECT,
     Conversion,
     Converted,
     OnUnsupported,
@@ -406,8 +407,9 @@ def _write_block(
             return overlay(rendered, extras)
     if isinstance(block, ToolResultBlock):
         return _write_tool_result(conversion, message_index, block_index, block, extras)
+    why = NOT_AN_OBJECT if isinstance(block, ToolUseBlock) else ""
     hint = file_id_hint(block) + media_type_hint(block)
-    text = conversion.refuse(message_index, block_index, block, output_index, hint=hint)
+    text = conversion.refuse(message_index, block_index, block, output_index, why, hint)
     return None if text is None else {"type": "text", "text": text}
 
 

@@ -37,6 +37,7 @@ from ._carry import (
 from ._common import (
     ERROR_RESULT,
     ERROR_STATES,
+    NOT_AN_OBJECT,
     Conversion,
     ConvertedDict,
     OnUnsupported,
@@ -248,7 +249,7 @@ def _unfit(kind: str, block: ContentBlock) -> str:
             return " with text, read from redacted_thinking (its encrypted data goes back only with empty text)"
         return " without a signature"  # the API takes back only the thinking it signed
     if isinstance(block, ToolUseBlock) and kind == "assistant":
-        return " whose arguments are not a JSON object"
+        return NOT_AN_OBJECT
     if isinstance(block, (ThinkingBlock, ToolUseBlock)) or (kind != "user" and _content_part(block, {}) is not None):
         return in_message(kind)
     return ""

@@ -46,11 +46,13 @@ from ._carried_fields import (
 )
 from ._carry import arguments_text, media_type_essence, parse_arguments, tool_arguments, unusable_media_type
 from ._common import (
+    NOT_AN_OBJECT,
     Conversion,
     Converted,
     OnUnsupported,
     as_message_list,
     file_id_hint,
+    in_message,
     media_type_hint,
     nesting_guard,
     storing,
@@ -354,7 +356,9 @@ def _write_message_run(
         if call is not None:
             calls.append(call)
         else:
-            _add_to_body(conversion, message_index, block_index, block, texts, images)
+            # A call is unfit by its arguments in an assistant message, by its place in a TOOL message.
+            why = "" if not isinstance(block, ToolUseBlock) else NOT_AN_OBJECT if role is MsgRole.ASSISTANT else in_message("tool")
+            _add_to_body(conversion, message_index, block_index, block, texts, images, why=why)
     out: dict[str, Any] = {
         "role": _ROLE_NAMES[role],
         "agentName": _agent_name_for(message.role, extras, fallback),
@@ -448,8 +452,10 @@ def _add_to_body(
     texts: list[str],
     images: list[str],
     output_index: int | None = None,
+    why: str = "",
 ) -> None:
-    """Put a block into a message's text or images, or apply the policy when it fits neither."""
+    """Put a block into a message's text or images, or apply the policy when it fits neither (``why``:
+    see :meth:`Conversion.refuse`)."""
     if isinstance(block, TextBlock):
         texts.append(block.text)
         return
@@ -459,7 +465,7 @@ def _add_to_body(
         images.append(source.data)
         return
     hint = file_id_hint(block) + media_type_hint(block)
-    text = conversion.refuse(message_index, block_index, block, output_index, hint=hint)
+    text = conversion.refuse(message_index, block_index, block, output_index, why, hint)
     if text is not None:
         texts.append(text)
 
