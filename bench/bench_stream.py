@@ -96,8 +96,8 @@ def setup_ours() -> Op:
     events = ours_events()
     # Each call assembles a reply that started in a second no call before it saw, as a client meets
     # replies: the message's timestamp is made from the start event's time, and the work done for
-    # one second is kept for the next reply of that second.  (Replacing the first event costs tens
-    # of nanoseconds of the call's tens of microseconds.)
+    # one hour is kept for the next reply of that hour (here one call in 60 starts a new hour).
+    # (Replacing the first event costs tens of nanoseconds of the call's tens of microseconds.)
     times = (f"2026-01-01T{hour:02d}:{minute:02d}:00.000Z" for hour in range(24) for minute in range(60))
     starts = itertools.cycle([attrs.evolve(events[0], created_at=instant) for instant in times])
 
