@@ -538,3 +538,18 @@ def test_the_message_is_the_one_from_openai_response_reads_of_the_sdks_answer(ch
     assert stop_reason(reply.message) == stop_reason(read)
     assert assemble(sent, strict=True) == [reply.message]
     assert assemble([AgentEvent.from_json(event.to_json()) for event in sent]) == [reply.message]
+
+
+def test_indexed_objects_after_plain_entries_are_gathered_as_the_sdk_gathers_them() -> None:
+    # A field the relay keeps as it is: a list of plain entries, then objects with an index. The SDK
+    # appends them; inserted at their index, each moved every entry after it (a hostile stream of
+    # n of each took time n squared).
+    chunks = [
+        _chunk({"role": "assistant", "content": "Hi", "x": ["a", "b", "c"]}),
+        _chunk({"x": [{"index": 0, "v": 1}, {"index": 1, "v": 2}]}),
+        _chunk({}, "stop"),
+    ]
+    reply, _, _ = _relayed(chunks)
+    expected = _sdk_read(chunks).metadata["openai"]["x"]
+    assert expected == ["a", "b", "c", {"index": 0, "v": 1}, {"index": 1, "v": 2}]
+    assert reply.message.metadata["openai"]["x"] == expected

@@ -436,10 +436,13 @@ def _gather_list(gathered: list[Any], delta: list[Any]) -> None:
         return
     for entry in delta:  # each an object with an index: checked by json_copy
         index = entry["index"]
-        if index < len(gathered) and isinstance(gathered[index], dict):
-            _gather(gathered[index], entry)
+        current = gathered[index] if index < len(gathered) else None
+        if isinstance(current, dict):
+            _gather(current, entry)
         else:
-            gathered.insert(index, _fresh(entry))
+            # Past the end, or onto a list of no objects, which the SDK gathers by extending it: appended,
+            # as there.  (Inserted at the index, each entry moved the rest: quadratic in a hostile stream.)
+            gathered.append(_fresh(entry))
 
 
 def _fresh(value: Any) -> Any:
