@@ -34,7 +34,7 @@ from ._anthropic_media import MEDIA_READ_FIELDS, read_media
 from ._anthropic_whole_blocks import kept_entries
 from ._carry import (
     ContentForm,
-    carried,
+    carried_entry,
     content_form,
     nulls,
     unread,
@@ -139,7 +139,7 @@ def _metadata(
     blocks: Sequence[ContentBlock],
     kept: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    own = {**carried({}, parts, form, blocks), **kept_entries(kept or {}, blocks)}
+    own = {**carried_entry({}, parts, form, blocks), **kept_entries(kept or {}, blocks)}
     return {FMT: own} if own else {}
 
 
@@ -261,16 +261,16 @@ def _read_block(
         arguments = req_object(req(obj, "input", path), at(path, "input"))
         names[call_id] = name
         extras = unread(obj, (*READ_FIELDS["tool_use"], *nulls(obj, _NOT_NULL)))
-        return ToolUseBlock(call_id, name, arguments, metadata={FMT: carried(extras)} if extras else None), {}
+        return ToolUseBlock(call_id, name, arguments, metadata={FMT: carried_entry(extras)} if extras else None), {}
     extras = unread(obj, READ_FIELDS[block_type])
     if block_type == "thinking":
         thinking = req_str(req(obj, "thinking", path), at(path, "thinking"))
         # Null (as some compatible servers write it): thinking nobody signed, which the writer refuses.
         signature = opt_str(req(obj, "signature", path), at(path, "signature"))
         fields = extras if signature is None else {"signature": signature, **extras}
-        return ThinkingBlock(thinking, {FMT: carried(fields)} if fields else None), {}
+        return ThinkingBlock(thinking, {FMT: carried_entry(fields)} if fields else None), {}
     data = req_str(req(obj, "data", path), at(path, "data"))
-    return ThinkingBlock("", {FMT: carried({"type": "redacted_thinking", "data": data, **extras})}), {}
+    return ThinkingBlock("", {FMT: carried_entry({"type": "redacted_thinking", "data": data, **extras})}), {}
 
 
 def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str]) -> ToolResultBlock:
@@ -302,6 +302,6 @@ def _read_tool_result(obj: Mapping[str, Any], path: str, names: Mapping[str, str
                 parts[index] = extras
     plain = len(blocks) == 1 and isinstance(blocks[0], TextBlock) and 0 not in parts
     form = content_form(obj.get("content"), "content" in obj, len(blocks), plain, True)
-    own = carried(fields, parts, form, blocks)
+    own = carried_entry(fields, parts, form, blocks)
     state = ToolResultState.ERROR if is_error else ToolResultState.SUCCESS
     return ToolResultBlock(call_id, names.get(call_id), blocks, {FMT: own} if own else None, state)

@@ -47,7 +47,7 @@ __all__ = [
     "arguments_object",
     "arguments_text",
     "base64_data_url",
-    "carried",
+    "carried_entry",
     "check_media_type",
     "content_form",
     "data_url",
@@ -287,7 +287,7 @@ def _feed(update: Callable[[bytes], object], value: Any) -> None:
         update(b"v%s;" % json.dumps(value).encode("ascii"))
 
 
-def carried(
+def carried_entry(
     fields: Mapping[str, Any],
     parts: Mapping[int, Mapping[str, Any]] = {},
     form: ContentForm | None = None,

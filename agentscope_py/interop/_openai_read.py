@@ -33,7 +33,7 @@ from ..errors import DecodeError, UnsupportedContentError
 from ._carry import (
     RESPONSE_KEY,
     ContentForm,
-    carried,
+    carried_entry,
     content_form,
     nulls,
     parse_arguments,
@@ -170,7 +170,7 @@ def _metadata(
     form: ContentForm | None,
     blocks: Sequence[ContentBlock],
 ) -> dict[str, Any]:
-    own = carried(fields, parts, form, blocks)
+    own = carried_entry(fields, parts, form, blocks)
     return {FMT: own} if own else {}
 
 
@@ -351,8 +351,8 @@ def _read_tool_call(obj: Mapping[str, Any], path: str) -> ToolUseBlock:
         kept[call_type] = kept_body
     text = req_str(req(body, text_key, body_path), at(body_path, text_key))
     if call_type == "custom":
-        return ToolUseBlock(call_id, name, {}, text, {FMT: carried({"type": "custom", **kept})})
-    return ToolUseBlock(call_id, name, parse_arguments(text), text, {FMT: carried(kept)} if kept else None)
+        return ToolUseBlock(call_id, name, {}, text, {FMT: carried_entry({"type": "custom", **kept})})
+    return ToolUseBlock(call_id, name, parse_arguments(text), text, {FMT: carried_entry(kept)} if kept else None)
 
 
 def _call_type(obj: Mapping[str, Any], path: str) -> str:
