@@ -16,8 +16,8 @@ from .._reader import as_plain, at, item, opt_bool, opt_str, req, req_dict, req_
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from ._carry import check_media_type, fetchable, source_from_url
 from ._frameworks import PartReader, json_text
+from ._media_types import check_media_type, fetchable, source_from_url
 
 __all__ = ["MEDIA_KINDS", "READERS", "read_output_quietly", "written_key"]
 

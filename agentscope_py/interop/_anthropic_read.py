@@ -32,13 +32,7 @@ from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
 from ._anthropic_media import MEDIA_READ_FIELDS, read_media
 from ._anthropic_whole_blocks import kept_entries
-from ._carry import (
-    ContentForm,
-    carried_entry,
-    content_form,
-    nulls,
-    unread,
-)
+from ._carry import ContentForm, carried_entry, content_form, nulls, unread
 from ._common import (
     ConvertedDict,
     nesting_guard,

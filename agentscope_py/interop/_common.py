@@ -41,7 +41,8 @@ from ..errors import (
     DecodeError,
     UnsupportedContentError,
 )
-from ._carry import arguments_text, fetchable, unusable_media_type, url_media_type
+from ._call_arguments import arguments_text
+from ._media_types import fetchable, unusable_media_type, url_media_type
 
 __all__ = [
     "ERROR_RESULT",

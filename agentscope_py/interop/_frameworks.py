@@ -33,20 +33,21 @@ from .._sources import Base64Source, Source, URLSource
 from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
-from ._carry import base64_data_url, fingerprint, has_scheme, url_media_type
+from ._carry import fingerprint
 from ._common import nesting_guard, refuse_misplaced, storing
+from ._media_types import base64_data_url, has_scheme, url_media_type
 from ._turns import split_turns
 
 __all__ = [
     "EPOCH_SECONDS_LIMIT",
-    "EpochUnit",
     "MEDIA_BLOCKS",
+    "EpochUnit",
     "PartReader",
     "PartRenderer",
     "check_block_for_role",
     "json_text",
-    "make_message",
     "likely_media_type",
+    "make_message",
     "media_type_of",
     "millis_from_timestamp",
     "name_results",

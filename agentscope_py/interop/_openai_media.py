@@ -18,21 +18,19 @@ from .._reader import at, opt_str, req, req_str
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
-from ._carry import (
+from ._carry import merged, nulls, unread
+from ._common import req_object
+from ._media_types import (
     MEDIA_TYPE_OF_EXTENSION,
     base64_data_url,
     data_url,
     fetchable,
     inferred_media_type,
     media_type_essence,
-    merged,
-    nulls,
     source_from_url,
-    unread,
     unusable_media_type,
     url_or_data_url,
 )
-from ._common import req_object
 
 __all__ = ["MEDIA_BLOCKS", "MEDIA_PARTS", "media_part", "read_media_part"]
 

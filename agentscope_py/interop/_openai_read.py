@@ -30,16 +30,8 @@ from .._reader import (
 from .._roles import UserBlock
 from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
-from ._carry import (
-    RESPONSE_KEY,
-    ContentForm,
-    carried_entry,
-    content_form,
-    nulls,
-    parse_arguments,
-    pick,
-    unread,
-)
+from ._call_arguments import parse_arguments
+from ._carry import RESPONSE_KEY, ContentForm, carried_entry, content_form, nulls, pick, unread
 from ._common import (
     Converted,
     nesting_guard,

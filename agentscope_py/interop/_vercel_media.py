@@ -30,7 +30,8 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError
 from ._carried_fields import MEDIA_FORM, overlay
-from ._carry import (
+from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
+from ._media_types import (
     check_media_type,
     data_url,
     fetchable,
@@ -39,7 +40,6 @@ from ._carry import (
     unusable_media_type,
     url_or_data_url,
 )
-from ._frameworks import MEDIA_BLOCKS, likely_media_type, media_type_of, source_from_string
 
 __all__ = [
     "AiSdk",

@@ -42,9 +42,10 @@ from .._shown import elided
 from .._sources import Base64Source, URLSource
 from ..errors import DecodeError, UnsupportedContentError
 from ._carried_fields import BLOCKS, MEDIA_FORM, PART_OF, PARTS, RAN_BY_PROVIDER, diff, overlay, part_extras
-from ._carry import check_media_type, fingerprint, position
+from ._carry import fingerprint, position
 from ._common import ERROR_RESULT, ERROR_STATES, Conversion, ConversionNote
 from ._frameworks import json_text, same_blocks
+from ._media_types import check_media_type
 from ._vercel_media import AiSdk, item_form, medium_item, read_tagged_data, spelled_item
 
 __all__ = [

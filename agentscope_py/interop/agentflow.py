@@ -44,6 +44,7 @@ from ._agentflow_fields import (
     written_ours,
     written_timestamp,
 )
+from ._call_arguments import tool_arguments
 from ._carried_fields import (
     BLOCKS,
     LAYOUT,
@@ -56,7 +57,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._carry import data_url, digest, fetchable, media_type_essence, position, tool_arguments, unusable_media_type
+from ._carry import digest, position
 from ._common import (
     ERROR_STATES,
     NOT_AN_OBJECT,
@@ -80,6 +81,7 @@ from ._frameworks import (
     read_role,
     same_blocks,
 )
+from ._media_types import data_url, fetchable, media_type_essence, unusable_media_type
 
 __all__ = ["from_agentflow", "to_agentflow"]
 

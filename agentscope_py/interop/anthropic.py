@@ -27,13 +27,8 @@ from .._messages import (
 from ._anthropic_media import media_hint, media_part
 from ._anthropic_read import FMT, READ_FIELDS, from_anthropic
 from ._anthropic_whole_blocks import KeptBlocks
-from ._carry import (
-    Carried,
-    MessageCarried,
-    tool_arguments,
-    write_content,
-    write_kept,
-)
+from ._call_arguments import tool_arguments
+from ._carry import Carried, MessageCarried, write_content, write_kept
 from ._common import (
     ERROR_RESULT,
     ERROR_STATES,

@@ -20,16 +20,8 @@ from .._blocks import (
 )
 from .._checks import check_bool
 from .._messages import Msg
-from ._carry import (
-    RESPONSE_KEY,
-    Carried,
-    ContentForm,
-    MessageCarried,
-    arguments_text,
-    merged,
-    write_content,
-    write_kept,
-)
+from ._call_arguments import arguments_text
+from ._carry import RESPONSE_KEY, Carried, ContentForm, MessageCarried, merged, write_content, write_kept
 from ._common import (
     Conversion,
     Converted,

@@ -33,6 +33,7 @@ from .._reader import as_plain, at, item, json_kind, opt_list, req, req_dict, re
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
+from ._call_arguments import arguments_text, parse_arguments, tool_arguments
 from ._carried_fields import (
     ABSENT,
     ARGUMENTS_AS_TEXT,
@@ -44,7 +45,6 @@ from ._carried_fields import (
     overlay,
     with_carried,
 )
-from ._carry import arguments_text, media_type_essence, parse_arguments, tool_arguments, unusable_media_type
 from ._common import (
     NOT_AN_OBJECT,
     Conversion,
@@ -69,6 +69,7 @@ from ._frameworks import (
     sniff_image_type,
     source_from_string,
 )
+from ._media_types import media_type_essence, unusable_media_type
 from ._swarm_kit_placement import HeldSystemMessages, Placement, placement
 
 __all__ = ["from_swarm_kit", "to_swarm_kit"]

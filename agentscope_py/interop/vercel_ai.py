@@ -33,6 +33,7 @@ from .._reader import (
     req_str,
 )
 from .._usage import ChatUsage
+from ._call_arguments import parse_arguments, tool_arguments
 from ._carried_fields import (
     APPROVALS,
     CONTENT_FORM,
@@ -47,7 +48,6 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._carry import fetchable, parse_arguments, tool_arguments
 from ._common import (
     ERROR_STATES,
     Conversion,
@@ -73,6 +73,7 @@ from ._frameworks import (
     result_runs,
     written_epoch,
 )
+from ._media_types import fetchable
 from ._vercel_approvals import ApprovalParts, Unheld, read_approvals, refused_by_ai_5
 from ._vercel_media import AiSdk, check_ai_sdk, read_media, write_media
 from ._vercel_reasoning import read_reasoning, reasoning_part
