@@ -23,8 +23,9 @@ from .._shown import shown
 from .._sources import Base64Source, Source, URLSource
 from ..errors import UnsupportedContentError
 from ._carry import unread, write_kept
-from ._common import media_type_hint, req_object, url_hint
+from ._common import media_type_hint, url_hint
 from ._media_types import check_media_type, fetchable, inferred_media_type, media_type_essence
+from ._payloads import req_object
 
 __all__ = ["MEDIA_READ_FIELDS", "media_hint", "media_part", "read_media"]
 

@@ -33,15 +33,8 @@ from ..errors import DecodeError, UnsupportedContentError
 from ._anthropic_media import MEDIA_READ_FIELDS, read_media
 from ._anthropic_whole_blocks import kept_entries
 from ._carry import ContentForm, carried_entry, content_form, nulls, unread
-from ._common import (
-    ConvertedDict,
-    nesting_guard,
-    refuse_answer,
-    refuse_misplaced,
-    req_object,
-    sdk_json,
-    storing,
-)
+from ._common import ConvertedDict
+from ._payloads import nesting_guard, refuse_answer, refuse_misplaced, req_object, sdk_json, storing
 
 __all__ = ["FMT", "READ_FIELDS", "from_anthropic", "read_turn"]
 

@@ -24,9 +24,10 @@ from .._shown import elided
 from .._tool_arguments import parse_tool_arguments
 from ..errors import ArgumentTypeError, DecodeError, StreamError, UnsupportedContentError
 from ..event import AgentEvent, ReplyEmitter
-from ._common import field_of, json_copy, nesting_guard, req_object, sdk_json
+from ._payloads import field_of, nesting_guard, req_object, sdk_json
 from ._relay import AnswerRelay
 from ._responses import anthropic_usage, from_anthropic_response
+from ._stream_json import json_copy
 
 __all__ = ["AnthropicStreamRelay"]
 

@@ -9,8 +9,7 @@ block, what was dropped or turned into text.
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import attrs
@@ -27,18 +26,14 @@ from .._blocks import (
     ToolUseBlock,
     VideoBlock,
 )
-from .._checks import NestedTooDeeply, describe
+from .._checks import describe
 from .._enums import ToolResultState
 from .._messages import Msg
-from .._reader import as_plain, at, item, json_kind, req_dict
-from .._serializable import DEFAULT_LIMITS
-from .._shown import elided, shown
+from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
-from .._usage import ChatUsage
 from ..errors import (
     ArgumentTypeError,
     ArgumentValueError,
-    DecodeError,
     UnsupportedContentError,
 )
 from ._call_arguments import arguments_text
@@ -52,23 +47,13 @@ __all__ = [
     "ConversionNote",
     "Converted",
     "ConvertedDict",
-    "ModelAnswer",
     "OnUnsupported",
     "as_message_list",
     "block_as_text",
     "check_policy",
-    "field_of",
     "file_id_hint",
     "in_message",
     "media_type_hint",
-    "model_answer",
-    "nesting_guard",
-    "read_usage",
-    "refuse_answer",
-    "refuse_misplaced",
-    "req_object",
-    "sdk_json",
-    "storing",
     "url_hint",
 ]
 
@@ -153,99 +138,6 @@ def as_message_list(messages: Iterable[Msg[Any]]) -> list[Msg[Any]]:
                 f"messages[{index}] has no role; give it one (UserMessage, AssistantMessage, …) to convert it"
             )
     return out
-
-
-def field_of(value: object, name: str) -> Any:
-    """The field ``name`` of a dict or of an SDK object, read without converting the rest of it
-    (``None`` when it has none)."""
-    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
-
-
-def sdk_json(value: object) -> object:
-    """An SDK object (a pydantic model, as the OpenAI and Anthropic SDKs return answers, messages and
-    blocks) as the JSON it holds, with only the fields that were set: its plain ``model_dump()`` would
-    add a null for every field the server left out.  Any other value as it is.  Duck-typed, so that
-    the SDKs are never imported."""
-    if type(value) is dict:
-        return value
-    dump = getattr(value, "model_dump", None)
-    if not callable(dump):
-        return value
-    try:
-        # No warnings: the SDK's parse() answers type "parsed" loosely, and warns when it is dumped.
-        return dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-    except (TypeError, ValueError, AttributeError):  # no pydantic model after all: refused below as what it is
-        return value
-
-
-@attrs.frozen
-class ModelAnswer:
-    """A provider's model answer, where messages were expected: what it is, and its reader."""
-
-    what: str
-    reader: str | None  # None: no reader of this library takes it
-
-    @property
-    def advice(self) -> str:
-        if self.reader is None:
-            return "this library reads OpenAI Chat Completions answers (client.chat.completions.create), not these"
-        return f"read it with {self.reader}"
-
-
-# Each told by the fields all its answers have: an OpenAI answer has no role (its message has), and an
-# Anthropic one is an assistant's message with a model, a stop reason and a usage, which a message
-# with a key or two of those added is not.
-_ANSWERS: tuple[tuple[Callable[[Mapping[str, Any]], bool], ModelAnswer], ...] = (
-    (
-        lambda fields: "choices" in fields and "role" not in fields,
-        ModelAnswer("an OpenAI Chat Completions answer", "from_openai_response"),
-    ),
-    (
-        lambda fields: fields.get("object") == "response" and "role" not in fields,
-        ModelAnswer("an OpenAI Responses API answer", None),
-    ),
-    (
-        lambda fields: fields.get("type") == "message"
-        and fields.get("role") == "assistant"
-        and {"model", "stop_reason", "usage"} <= fields.keys(),
-        ModelAnswer("an Anthropic Messages answer", "from_anthropic_response"),
-    ),
-)
-
-
-def model_answer(fields: Mapping[str, Any]) -> ModelAnswer | None:
-    """The model answer ``fields`` are, or ``None`` when they are none."""
-    return next((answer for test, answer in _ANSWERS if test(fields)), None)
-
-
-def refuse_answer(fields: Mapping[str, Any], path: str, own: str | None = None) -> None:
-    """Refuse a model answer standing where a message was expected, saying which reader takes it;
-    but for one of the reader ``own`` names, which is a message of the history too (an Anthropic
-    answer appended to the messages it answers)."""
-    answer = model_answer(fields)
-    if answer is not None and answer.reader != own:
-        raise DecodeError(f"got {answer.what} where a message was expected; {answer.advice}", path)
-
-
-def refuse_misplaced(payload: object, path: str) -> None:
-    """Where a reader of conversations was given an object, refuse one that is a single message, a
-    request or state holding the list, or a provider's model answer, saying what to pass instead:
-    "expected an array, got object" would leave the caller guessing."""
-    fields = sdk_json(payload)
-    if not isinstance(fields, Mapping):
-        return
-    answer = model_answer(fields)
-    if answer is not None:
-        raise DecodeError(f"expected a list of messages, got {answer.what}; {answer.advice}", path)
-    if "role" in fields:
-        raise DecodeError("expected a list of messages, got a single message; wrap it in a list: [message]", path)
-    if "messages" in fields:
-        raise DecodeError("expected a list of messages, got an object holding one; pass its 'messages'", path)
-
-
-def req_object(value: object, path: str) -> dict[str, Any]:
-    """``req_dict`` that reads an SDK object (see :func:`sdk_json`) as the JSON object it holds."""
-    return req_dict(sdk_json(value), path)
 
 
 def check_policy(on_unsupported: str) -> OnUnsupported:
@@ -380,151 +272,3 @@ def block_as_text(block: ContentBlock) -> str:
         inner = "\n".join(block_as_text(b) for b in block.output)
         return f"[tool result {block.name} {block.id} ({block.state.value})]\n{inner}"
     return f"[{block.type}]"
-
-
-# Context managers as classes, not @contextmanager generators: a relay enters one for every event
-# it reads, and a generator's frame costs three times the class's two calls (~1 us against ~0.3 us).
-
-
-class nesting_guard:  # lower case, as contextlib.suppress: used as a function is
-    """Around reading a whole payload: nesting past Python's recursion limit, met by the readers
-    or by storing what they read, is a :class:`DecodeError` at ``path``; so is a value read that a
-    message cannot store (NaN in a carried field, a count beyond a Java int): see :class:`storing`."""
-
-    __slots__ = ("path",)
-
-    def __init__(self, path: str = "messages") -> None:
-        self.path = path
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: object) -> None:
-        if kind is None:
-            return
-        if issubclass(kind, (RecursionError, NestedTooDeeply)):
-            raise DecodeError("the payload is nested too deeply to read", self.path) from None
-        if issubclass(kind, (ArgumentTypeError, ArgumentValueError)):
-            raise DecodeError(str(error), self.path) from None
-
-
-class storing:
-    """Around making one message of a payload: a value it cannot store is the payload's fault, a
-    :class:`DecodeError` at ``path`` (the message), not an argument error of ours.  (Nesting too
-    deep is left to :class:`nesting_guard`, which words it for the whole payload.)"""
-
-    __slots__ = ("path",)
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: object) -> None:
-        if kind is None or issubclass(kind, NestedTooDeeply):
-            return
-        if issubclass(kind, (ArgumentTypeError, ArgumentValueError)):
-            raise DecodeError(str(error), self.path) from None
-
-
-def read_usage(path: str, input_tokens: int, output_tokens: int, cached_tokens: int, time: float = 0.0) -> ChatUsage:
-    """The usage of counts read at ``path``: a count beyond a Java int, which AgentScope holds token
-    counts in (a sum of cache counts, say), is a :class:`DecodeError` there, not at the message."""
-    with storing(path):
-        return ChatUsage(input_tokens, output_tokens, cached_tokens, time)
-
-
-_MAX_INDEX = 2**31 - 1  # past any list a stream builds: an index beyond it is a fault, not a position
-
-
-def json_copy(value: Any) -> Any:
-    """A streamed event or chunk ``value`` as plain JSON (dicts, lists, str, int, finite float, bool,
-    None; a date or time as its text, see ``time_as_json``), copied, so that gathering it never changes
-    the caller's; what is no JSON, or nests deeper than the decoder's default limit, is a
-    :class:`DecodeError` at its path. In a list of indexed objects (a stream's
-    way of saying where a delta goes) every entry must carry an index from 0 to a Java int's max."""
-    try:
-        return _json_copy(value, DEFAULT_LIMITS.max_depth)
-    except _NotJson as error:
-        path = ""
-        for step in reversed(error.steps):  # the path is made only for an error: most values have none
-            path = at(path, step) if isinstance(step, str) else item(path, step)
-        raise DecodeError(error.problem, path) from None
-
-
-def time_as_json(value: datetime.date | datetime.time) -> str:
-    """A date or time as the text the JSON it was parsed from held: ISO 8601, ``Z`` for UTC, as the
-    SDKs' ``model_dump(mode="json")`` writes them (a ``Container``'s ``expires_at`` is a ``datetime``
-    in its plain ``model_dump()``)."""
-    text = value.isoformat()
-    if isinstance(value, (datetime.datetime, datetime.time)) and value.utcoffset() == datetime.timedelta(0):
-        return text[:-6] + "Z"  # for "+00:00"
-    return text
-
-
-class _NotJson(Exception):
-    def __init__(self, problem: str) -> None:
-        self.problem = problem
-        self.steps: list[str | int] = []  # from the value at fault out, collected on the way
-
-
-def _json_copy(value: Any, depth: int) -> Any:
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is float:
-        if value - value != 0.0:  # inf - inf and NaN - NaN are NaN
-            raise _NotJson(f"{value} is not a JSON number")
-        return value
-    if kind is not dict and kind is not list and kind is not tuple:
-        if isinstance(value, Mapping):
-            return _json_copy(dict(value), depth)
-        if isinstance(value, (datetime.date, datetime.time)):  # in an SDK event's model_dump()
-            return time_as_json(value)
-        plain = as_plain(value)  # a str subclass or an enum member, in a chunk built in Python
-        if plain is value:
-            raise _NotJson(f"expected a JSON value, got {kind.__name__}")
-        return _json_copy(plain, depth)
-    if depth <= 0:
-        raise _NotJson(f"nested deeper than {DEFAULT_LIMITS.max_depth} levels")
-    if kind is dict:
-        copy = {}
-        for key, entry in value.items():
-            if type(key) is not str:
-                raise _NotJson(f"object keys must be strings, got {json_kind(key)} {shown(key)}")
-            try:
-                copy[key] = _json_copy(entry, depth - 1)
-            except _NotJson as error:
-                error.steps.append(key)
-                raise
-        return copy
-    entries = []
-    for position, entry in enumerate(value):
-        try:
-            entries.append(_json_copy(entry, depth - 1))
-        except _NotJson as error:
-            error.steps.append(position)
-            raise
-    if any(type(entry) is dict and "index" in entry for entry in entries):
-        for position, entry in enumerate(entries):
-            problem = _index_problem(entry)
-            if problem is not None:
-                fault = _NotJson(problem)
-                fault.steps += ["index", position] if type(entry) is dict and "index" in entry else [position]
-                raise fault
-    return entries
-
-
-def _index_problem(entry: object) -> str | None:
-    """What is wrong with an entry of a list of indexed objects, if anything."""
-    if type(entry) is not dict:
-        return f"expected an object, got {json_kind(entry)}"
-    if "index" not in entry:
-        return "missing required key 'index'"
-    index = entry["index"]
-    if type(index) is not int:
-        return f"expected an integer, got {json_kind(index)}"
-    if not 0 <= index <= _MAX_INDEX:
-        return f"expected an index from 0 to {_MAX_INDEX}, got {index}"
-    return None

@@ -34,8 +34,8 @@ from .._usage import ChatUsage
 from ..errors import ArgumentValueError, DecodeError
 from ._carried_fields import BOOKKEEPING, carried_form, carry_in_block, diff
 from ._carry import fingerprint
-from ._common import nesting_guard, refuse_misplaced, storing
 from ._media_types import base64_data_url, has_scheme, url_media_type
+from ._payloads import nesting_guard, refuse_misplaced, storing
 from ._turns import split_turns
 
 __all__ = [

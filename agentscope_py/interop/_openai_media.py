@@ -19,7 +19,6 @@ from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
 from ..errors import DecodeError
 from ._carry import merged, nulls, unread
-from ._common import req_object
 from ._media_types import (
     MEDIA_TYPE_OF_EXTENSION,
     base64_data_url,
@@ -31,6 +30,7 @@ from ._media_types import (
     unusable_media_type,
     url_or_data_url,
 )
+from ._payloads import req_object
 
 __all__ = ["MEDIA_BLOCKS", "MEDIA_PARTS", "media_part", "read_media_part"]
 

@@ -32,16 +32,9 @@ from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError
 from ._call_arguments import parse_arguments
 from ._carry import RESPONSE_KEY, ContentForm, carried_entry, content_form, nulls, pick, unread
-from ._common import (
-    Converted,
-    nesting_guard,
-    refuse_answer,
-    refuse_misplaced,
-    req_object,
-    sdk_json,
-    storing,
-)
+from ._common import Converted
 from ._openai_media import MEDIA_PARTS, read_media_part
+from ._payloads import nesting_guard, refuse_answer, refuse_misplaced, req_object, sdk_json, storing
 from ._turns import says_nothing
 
 __all__ = ["ANSWER_FIELDS", "FMT", "answer_transcript", "from_openai", "read_assistant"]

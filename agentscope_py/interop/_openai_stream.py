@@ -22,9 +22,10 @@ from .._shown import elided, shown
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, ArgumentValueError, DecodeError, StreamError
 from ..event import AgentEvent, ReplyEmitter
-from ._common import field_of, json_copy, nesting_guard, req_object, sdk_json
+from ._payloads import field_of, nesting_guard, req_object, sdk_json
 from ._relay import AnswerRelay
 from ._responses import from_openai_response, openai_usage
+from ._stream_json import json_copy
 
 __all__ = ["OpenAIStreamRelay"]
 

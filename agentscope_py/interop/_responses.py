@@ -37,7 +37,8 @@ from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError
 from . import _anthropic_read, _openai_read
 from ._carry import RESPONSE_KEY
-from ._common import model_answer, nesting_guard, read_usage, req_object, sdk_json, time_as_json
+from ._payloads import model_answer, nesting_guard, read_usage, req_object, sdk_json
+from ._stream_json import time_as_json
 
 __all__ = ["from_anthropic_response", "from_openai_response", "stop_reason"]
 

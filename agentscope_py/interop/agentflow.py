@@ -67,9 +67,6 @@ from ._common import (
     as_message_list,
     file_id_hint,
     media_type_hint,
-    nesting_guard,
-    read_usage,
-    storing,
 )
 from ._frameworks import (
     likely_media_type,
@@ -82,6 +79,7 @@ from ._frameworks import (
     same_blocks,
 )
 from ._media_types import data_url, fetchable, media_type_essence, unusable_media_type
+from ._payloads import nesting_guard, read_usage, storing
 
 __all__ = ["from_agentflow", "to_agentflow"]
 

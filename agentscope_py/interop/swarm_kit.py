@@ -54,8 +54,6 @@ from ._common import (
     file_id_hint,
     in_message,
     media_type_hint,
-    nesting_guard,
-    storing,
 )
 from ._frameworks import (
     MEDIA_BLOCKS,
@@ -70,6 +68,7 @@ from ._frameworks import (
     source_from_string,
 )
 from ._media_types import media_type_essence, unusable_media_type
+from ._payloads import nesting_guard, storing
 from ._swarm_kit_placement import HeldSystemMessages, Placement, placement
 
 __all__ = ["from_swarm_kit", "to_swarm_kit"]

@@ -48,16 +48,7 @@ from ._carried_fields import (
     part_extras,
     with_carried,
 )
-from ._common import (
-    ERROR_STATES,
-    Conversion,
-    Converted,
-    OnUnsupported,
-    as_message_list,
-    file_id_hint,
-    media_type_hint,
-    read_usage,
-)
+from ._common import ERROR_STATES, Conversion, Converted, OnUnsupported, as_message_list, file_id_hint, media_type_hint
 from ._frameworks import (
     MEDIA_BLOCKS,
     PartReader,
@@ -74,6 +65,7 @@ from ._frameworks import (
     written_epoch,
 )
 from ._media_types import fetchable
+from ._payloads import read_usage
 from ._vercel_approvals import ApprovalParts, Unheld, read_approvals, refused_by_ai_5
 from ._vercel_media import AiSdk, check_ai_sdk, read_media, write_media
 from ._vercel_reasoning import read_reasoning, reasoning_part
