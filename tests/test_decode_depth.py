@@ -4,7 +4,9 @@ float bounds."""
 
 from __future__ import annotations
 
+import inspect
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -195,3 +197,28 @@ def test_an_int_beyond_java_int_is_refused(backend: str, value: int) -> None:
     with pytest.raises(DecodeError, match="out of the range of a Java int") as caught:
         ChatUsage.from_json(json.dumps({"inputTokens": value}))
     assert caught.value.path == "inputTokens"
+
+
+def test_a_caller_deep_in_the_stack_gets_a_decode_error_at_any_depth(backend: str) -> None:
+    # The document is within max_depth, but the stack left to the decoder is not: whichever of the
+    # parser and the decoder runs out first, the caller gets a DecodeError, never a RecursionError.
+    nested: dict[str, Any] = {"type": "text", "text": "x"}
+    for _ in range(60):
+        nested = {"type": "tool_result", "id": "c", "name": "f", "output": [nested]}
+    text = json.dumps({"role": "TOOL", "content": [nested]})
+    limits = DecodeLimits(max_depth=400)
+
+    def read_at(frames: int) -> object:
+        return read_at(frames - 1) if frames else Msg.from_json(text, limits=limits)
+
+    Msg.from_json(text, limits=limits)  # the codec imported now: imported down there, it would be what fails
+    refused = 0
+    # From 30 frames up: with fewer, no code can run, not even to make the error.
+    for headroom in range(30, 400, 10):
+        frames = sys.getrecursionlimit() - len(inspect.stack()) - headroom
+        try:
+            read_at(frames)
+        except DecodeError as error:
+            assert "nested too deeply" in str(error)
+            refused += 1
+    assert refused  # the smallest headrooms leave too little stack for any path

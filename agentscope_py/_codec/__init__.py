@@ -151,7 +151,8 @@ def from_dict(cls: type[_T], data: object, limits: DecodeLimits) -> _T:
 
 
 def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
-    # One function, not a wrapper around another: on the typed path the extra call cost some percent.
+    # One function, not a wrapper around another, with the common case of _parsed_and_decoded and
+    # _decode written out: the calls cost some percent of reading a message.
     try:
         if type(text) is not str and type(text) is not bytes:
             text = _as_text(text, limits)
@@ -167,9 +168,18 @@ def from_json(cls: type[_T], text: object, limits: DecodeLimits) -> _T:
                     return typed(text, ctx)  # type: ignore[no-any-return]
                 except Fallback:  # refused, or not vouched for: the generic decoder reads it and says why
                     pass
-        return _parsed_and_decoded(_decode, cls, text, limits)
+        if _json.loads_inexact:
+            return _parsed_and_decoded(_decode, cls, text, limits)
+        decode = DECODERS.get(cls) or _decoder(cls)
+        data = _json.loads(text)
+        ctx = _EXACT_CONTEXTS.get(limits.max_depth) or _context(limits.max_depth, False)
+        if type(data) is not dict:
+            return _decode(decode, cls, data, ctx)  # which says what the document is instead
+        return decode(data, ctx, ctx.max_depth - 1)  # type: ignore[no-any-return]
     except MemoryError:
         raise _out_of_memory() from None
+    except RecursionError:  # max_depth bounds the recursion; this guards a caller already deep in the stack
+        raise DecodeError("the document is nested too deeply for the remaining Python stack") from None
 
 
 def from_json_list(cls: type[_T], text: object, limits: DecodeLimits) -> list[_T]:
