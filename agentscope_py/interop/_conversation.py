@@ -217,44 +217,12 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
     """
     given = as_message_list(messages)
     changes: list[RepairChange] = []
-    kept: list[Msg] = []
-    origin: list[int] = []  # kept index -> index in ``given``
-    order: dict[int, list[int]] = {}  # kept index -> the given index of each block, where they moved
-    for index, message in enumerate(given):
-        empty = _emptiness(message)
-        if empty is not None:
-            changes.append(RepairChange(empty[1], ConversationProblem(empty[0], index)))
-            continue
-        moved = _results_first(message)
-        if moved is not None:
-            # The results answer the calls before; what came ahead of them cut them off.
-            first = next(i for i, position in enumerate(moved) if position != i)
-            result = message.content[moved[first]]  # the first result out of place
-            assert isinstance(result, ToolResultBlock)
-            problem = ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, index, moved[first], result.id)
-            changes.append(RepairChange(RepairAction.MOVED_RESULTS_FIRST, problem))
-            order[len(kept)] = moved
-            message = message.with_content([message.content[i] for i in moved])
-        kept.append(message)
-        origin.append(index)
-
+    kept, origin, order = _kept(given, changes)
     problems, calls, positions = _scan(kept)
+    answers = _answers(problems)
+    taken = set(answers.values())
     dropped: set[tuple[int, int | None]] = set()
     inserts: defaultdict[_Position, list[ContentBlock]] = defaultdict(list)
-    # A result that answers no call where it stands (an orphan, or the repeat of an id answered
-    # before) goes to the nearest call before it of its id left without a result (one assistant
-    # message per call, then their results, say), rather than being dropped while that call gets
-    # an error result.  The problems come in the order of where they are.
-    answers: dict[ConversationProblem, ConversationProblem] = {}  # unanswered call -> the result moved to it
-    waiting: defaultdict[str | None, list[ConversationProblem]] = defaultdict(list)  # id -> its calls still waiting
-    for problem in problems:
-        if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
-            waiting[problem.tool_call_id].append(problem)
-        elif problem.kind in (ProblemKind.ORPHAN_TOOL_RESULT, ProblemKind.DUPLICATE_TOOL_RESULT):
-            calls_waiting = waiting.get(problem.tool_call_id)
-            if calls_waiting:
-                answers[calls_waiting.pop()] = problem
-    taken = set(answers.values())
     for problem in problems:
         block_index = problem.block_index
         if block_index is not None and problem.message_index in order:
@@ -279,7 +247,64 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
                 else RepairAction.DROPPED_DUPLICATE_RESULT
             )
             changes.append(RepairChange(action, as_given))
+    repaired = _rebuilt(kept, inserts, dropped, origin, changes)
+    changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
+    return RepairedConversation(tuple(repaired), tuple(changes), tuple(validate_conversation(repaired)))
 
+
+def _kept(given: list[Msg], changes: list[RepairChange]) -> tuple[list[Msg], list[int], dict[int, list[int]]]:
+    """The messages worth sending, a TOOL message's results put first, each change recorded in
+    ``changes``; with, for each message kept, its index in ``given``, and for each whose blocks
+    moved, the index each block had."""
+    kept: list[Msg] = []
+    origin: list[int] = []  # kept index -> index in ``given``
+    order: dict[int, list[int]] = {}  # kept index -> the given index of each block, where they moved
+    for index, message in enumerate(given):
+        empty = _emptiness(message)
+        if empty is not None:
+            changes.append(RepairChange(empty[1], ConversationProblem(empty[0], index)))
+            continue
+        moved = _results_first(message)
+        if moved is not None:
+            # The results answer the calls before; what came ahead of them cut them off.
+            first = next(i for i, position in enumerate(moved) if position != i)
+            result = message.content[moved[first]]  # the first result out of place
+            assert isinstance(result, ToolResultBlock)
+            problem = ConversationProblem(ProblemKind.ORPHAN_TOOL_RESULT, index, moved[first], result.id)
+            changes.append(RepairChange(RepairAction.MOVED_RESULTS_FIRST, problem))
+            order[len(kept)] = moved
+            message = message.with_content([message.content[i] for i in moved])
+        kept.append(message)
+        origin.append(index)
+    return kept, origin, order
+
+
+def _answers(problems: list[ConversationProblem]) -> dict[ConversationProblem, ConversationProblem]:
+    """For each call left without a result, the result that answers no call where it stands (an
+    orphan, or the repeat of an id answered before) to move to it: the nearest before it of its
+    id (one assistant message per call, then their results, say), rather than dropping the result
+    while that call gets an error result.  ``problems`` come in the order of where they are."""
+    answers: dict[ConversationProblem, ConversationProblem] = {}
+    waiting: defaultdict[str | None, list[ConversationProblem]] = defaultdict(list)  # id -> its calls still waiting
+    for problem in problems:
+        if problem.kind is ProblemKind.UNANSWERED_TOOL_CALL and problem.tool_call_id is not None:
+            waiting[problem.tool_call_id].append(problem)
+        elif problem.kind in (ProblemKind.ORPHAN_TOOL_RESULT, ProblemKind.DUPLICATE_TOOL_RESULT):
+            calls_waiting = waiting.get(problem.tool_call_id)
+            if calls_waiting:
+                answers[calls_waiting.pop()] = problem
+    return answers
+
+
+def _rebuilt(
+    kept: list[Msg],
+    inserts: Mapping[_Position, list[ContentBlock]],
+    dropped: set[tuple[int, int | None]],
+    origin: list[int],
+    changes: list[RepairChange],
+) -> list[Msg]:
+    """``kept`` with the results ``inserts`` places put in and the ``dropped`` ones taken out; a
+    message that leaves nothing worth sending goes, recorded in ``changes``."""
     repaired: list[Msg] = []
     for message_index, message in enumerate(kept):
         if (message_index, 0) in inserts:
@@ -304,8 +329,7 @@ def repair_conversation(messages: Iterable[Msg]) -> RepairedConversation:
         # else a message that held nothing but the dropped results goes with them
     if (len(kept), 0) in inserts:
         repaired.append(_inserted_message(inserts[len(kept), 0]))
-    changes.sort(key=lambda c: (c.problem.message_index, c.problem.block_index or 0))
-    return RepairedConversation(tuple(repaired), tuple(changes), tuple(validate_conversation(repaired)))
+    return repaired
 
 
 def _results_first(message: Msg) -> list[int] | None:
