@@ -130,10 +130,12 @@ class JsonSerializable:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # Each class attrs makes frozen gets attrs' refusal of a field change, a bare FrozenInstanceError:
-        # this one is of the package's hierarchy too, and says what to do instead.
+        # this one is of the package's hierarchy too, and says what to do instead.  Set by setattr(),
+        # not assigned: pyright reads an assignment as a __setattr__ of the class, which would let
+        # it take any attribute name written to an instance (and count every subclass's type unknown).
         if "__attrs_attrs__" in cls.__dict__:
-            cls.__setattr__ = _refuse_change  # type: ignore[method-assign]
-            cls.__delattr__ = _refuse_change  # type: ignore[method-assign]
+            setattr(cls, "__setattr__", _refuse_change)
+            setattr(cls, "__delattr__", _refuse_change)
 
     # Every class with this base is immutable all the way down (its containers are tuples and frozen
     # mappings), so a copy is itself, as for a tuple of strings.  Copied field by field, a message

@@ -37,6 +37,8 @@ source = URLSource("https://example.com/cat.png")
 msg.name = "bob"  # E: misc "is read-only"
 msg.content = ()  # E: misc "is read-only"
 msg.role = MsgRole.ASSISTANT  # E: misc "is read-only"
+msg.nmae = "bob"  # E: attr-defined
+TextBlock("x").txt = "y"  # E: attr-defined
 UserMessage.to_json_list([AssistantMessage("hi")])  # E: list-item "AssistantMessage"
 msg.metadata["k"] = 1  # E: index
 call.input["x"] = 2  # E: index
