@@ -25,6 +25,10 @@ def normalize_content(items: tuple[Any, ...], arg: str) -> tuple[ContentBlock, .
             return items
         if isinstance(only, str):
             return (TextBlock(only),)
+        if only is None:  # the whole content None (Java reads a null list as empty): no item at [0] is to blame
+            raise ArgumentTypeError(
+                f"{arg} must be blocks or strings, or one iterable of them, got None; give none (or []) for no content"
+            )
     blocks: list[ContentBlock] = []
     for item in items:
         if isinstance(item, ContentBlock):
