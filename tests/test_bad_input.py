@@ -66,6 +66,8 @@ MAPPING = "must be a mapping with str keys"
 KEYS = "keys must be str"
 MEDIA_SOURCE = "must be a URLSource or Base64Source"
 CONTENT_ITEM = "must be a str or a content block instance"
+# None as the whole content (Java reads a null list as empty), which no item is.
+CONTENT_NONE = ("must be blocks or strings, or one iterable of them", "; give none (or []) for no content")
 OUTPUT = "must be a content block or an iterable of them"
 
 
@@ -137,7 +139,7 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
         lambda: ToolUseBlock.builder().state(_of(ToolCallState)).build(), "",
     ),
     ("UserMessage content[1]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(["a", _of(None)]), ""),
-    ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage(_of(None)), ""),
+    ("UserMessage content", CONTENT_NONE[0], "None", lambda: UserMessage(_of(None)), CONTENT_NONE[1]),
     # bytes of any container are one bad item, not a run of ints
     ("UserMessage content[0]", CONTENT_ITEM, "bytearray(b'hi') (bytearray)", lambda: UserMessage(_of(bytearray(b"hi"))), ""),
     ("ToolResultBlock.output", OUTPUT, "bytearray(b'hi') (bytearray)", lambda: ToolResultBlock("c", "n", _of(bytearray(b"hi"))), ""),
@@ -209,7 +211,8 @@ CASES: list[tuple[str, str, str, Callable[[], object], str]] = [
     ),
     ("UserMessage.usage", "must be a ChatUsage or None", "{} (dict)", lambda: UserMessage("x", usage=_of({})), ""),
     # builders and copies
-    ("UserMessage content[0]", CONTENT_ITEM, "None (NoneType)", lambda: UserMessage.builder().content(_of(None)), ""),
+    ("UserMessage content", CONTENT_NONE[0], "None", lambda: UserMessage.builder().content(_of(None)), CONTENT_NONE[1]),
+    ("UserMessage content", CONTENT_NONE[0], "None", lambda: UserMessage("x").with_content(_of(None)), CONTENT_NONE[1]),
     ("UserMessage.metadata", MAPPING, "[1] (list)", lambda: UserMessage.builder().metadata(_of([1])), ""),
     ("UserMessage.id", OPTIONAL_STR, "3 (int)", lambda: UserMessage.builder().id(_of(3)).build(), ""),
     ("UserMessage text_content", STR, "None (NoneType)", lambda: UserMessage.builder().text_content(_of(None)), ""),

@@ -75,19 +75,9 @@ def test_strings_become_text_blocks_and_blocks_stay() -> None:
     assert UserMessage().content == ()
 
 
-def test_content_of_none_is_refused_as_a_whole_and_a_none_item_by_its_index() -> None:
-    # None as the whole content (Java reads a null list as empty) is no item at [0]: said as such.
-    whole = r"^UserMessage content must be blocks or strings, or one iterable of them, got None; give none \(or \[\]\)"
-    for make in (
-        lambda: UserMessage(None),  # type: ignore[arg-type]
-        lambda: UserMessage("x").with_content(None),  # type: ignore[arg-type]
-        lambda: UserMessage.builder().content(None),  # type: ignore[arg-type]
-    ):
-        with pytest.raises(ArgumentTypeError, match=whole):
-            make()
-    with pytest.raises(ArgumentTypeError, match=r"^UserMessage content\[1\] must be a str or a content block instance, got None"):
-        UserMessage("a", None)  # type: ignore[arg-type]
-    assert UserMessage().content == UserMessage("x").with_content([]).content == ()
+def test_no_content_is_given_as_none_of_it_not_as_none() -> None:
+    # What the refusal of None as the whole content says to do (tests/test_bad_input.py).
+    assert UserMessage().content == UserMessage("x").with_content([]).content == UserMessage.builder().content().build().content == ()
 
 
 def test_every_field_is_taken_from_the_constructor() -> None:
