@@ -213,8 +213,9 @@ def test_a_caller_deep_in_the_stack_gets_a_decode_error_at_any_depth(backend: st
 
     Msg.from_json(text, limits=limits)  # the codec imported now: imported down there, it would be what fails
     refused = 0
-    # From 30 frames up: with fewer, no code can run, not even to make the error.
-    for headroom in range(30, 400, 10):
+    # Every headroom from 30 frames up (with fewer, no code can run, not even to make the error): a
+    # RecursionError may slip through a window of two or three frames only.
+    for headroom in range(30, 400):
         frames = sys.getrecursionlimit() - len(inspect.stack()) - headroom
         try:
             read_at(frames)

@@ -543,21 +543,25 @@ def test_a_data_block_keeps_its_inline_data_beside_a_media_field(media: Any) -> 
     assert to_agentflow([message]) == payload
 
 
-def test_a_declared_mime_type_that_is_no_media_type_is_refused_where_it_is_read() -> None:
+def test_inline_data_whose_mime_type_is_no_media_type_is_refused_where_it_is_read() -> None:
     # to_agentflow refuses inline data of such a type (Base64Source's arguments swapped, most
     # likely), as every writer does: a payload read with one could not go back.
     for part, path in (
         ({"type": "image", "media": {"kind": "data", "data_base64": "AA==", "mime_type": "iVBORw0KGgo="}},
          "messages[0].content[0].media.mime_type"),
-        ({"type": "image", "media": {"kind": "url", "url": "https://e.com/a", "mime_type": "png"}},
+        ({"type": "image", "media": {"kind": "url", "url": "data:;base64,AA==", "mime_type": "png"}},
          "messages[0].content[0].media.mime_type"),
         ({"type": "data", "mime_type": "AA==", "data_base64": "AA=="}, "messages[0].content[0].mime_type"),
     ):
         with pytest.raises(DecodeError, match=r"expected a media type such as 'image/png', got ") as caught:
             from_agentflow([{"role": "user", "content": [part]}])
         assert caught.value.path == path
-    # None given ("" in a data block, which requires the key) is no type, read as such.
-    payload = [{"role": "user", "content": [{"type": "data", "mime_type": "", "data_base64": "AA=="}]}]
+    # None given ("" in a data block, which requires the key) is no type, read as such; a URL's type,
+    # which the writers pass on as it is, goes back as it came.
+    payload = [{"role": "user", "content": [
+        {"type": "data", "mime_type": "", "data_base64": "AA=="},
+        {"type": "image", "media": {"kind": "url", "url": "https://e.com/a", "mime_type": "png"}},
+    ]}]
     assert to_agentflow(from_agentflow(payload)) == payload
 
 

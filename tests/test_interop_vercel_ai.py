@@ -500,8 +500,12 @@ def test_a_media_type_that_is_none_is_refused_when_read_or_kept_in_its_url() -> 
         with pytest.raises(DecodeError, match=r"expected a media type such as 'image/png', got ") as caught:
             from_vercel_ai([{"role": "assistant", "content": [part]}])
         assert caught.value.path == path
-    # A data: URL whose type is none is a URL: written back as it came.
-    payload = [{"role": "user", "content": [{"type": "image", "image": "data:AA==;base64,AA=="}]}]
+    # A data: URL whose type is none is a URL, and a URL's declared type is passed on as it is:
+    # both written back as they came.
+    payload = [{"role": "user", "content": [
+        {"type": "image", "image": "data:AA==;base64,AA=="},
+        {"type": "file", "data": "https://e.com/a.pdf", "mediaType": "pdf"},
+    ]}]
     assert to_vercel_ai(from_vercel_ai(payload)) == payload
 
 

@@ -27,6 +27,9 @@ _LAST_SECOND_OF_HOUR = timedelta(seconds=3599)
 # ``time.tzset()``, which a change of the local zone at run time needs, makes ``time.tzname`` anew:
 # compared by identity, it tells the work is out of date.
 _last_hour: tuple[str, tuple[str, str], str | None] = ("", ("", ""), None)
+# In an hour converted second by second: (the instant's second with its zone, the zone's names, its
+# local "yyyy-MM-dd HH:mm:ss"), which the replies of one second share.
+_last_second: tuple[str, tuple[str, str], str | None] = ("", ("", ""), None)
 
 
 def local_timestamp(created_at: str | None) -> str:
@@ -84,7 +87,13 @@ def _local_hour(hour: str, zone: str) -> str | None:
 
 def _local_second(wall: str, zone: str) -> str | None:
     """The local ``yyyy-MM-dd HH:mm:ss`` of the wall-clock time ``wall`` in ``zone``."""
-    try:
-        return datetime.fromtimestamp(_seconds(wall, zone)).isoformat(" ")
-    except (ValueError, OverflowError, OSError):
-        return None
+    global _last_second
+    key = wall + zone
+    known, names, text = _last_second
+    if key != known or names is not time.tzname:
+        try:
+            text = datetime.fromtimestamp(_seconds(wall, zone)).isoformat(" ")
+        except (ValueError, OverflowError, OSError):
+            text = None
+        _last_second = (key, time.tzname, text)
+    return text

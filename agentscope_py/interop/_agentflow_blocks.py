@@ -35,18 +35,20 @@ def _read_media_ref(value: object, path: str) -> tuple[Source, str | None, str]:
     # back missing: the diff notes it absent).
     kind = req_str(ref["kind"], at(path, "kind")) if "kind" in ref else "url"
     mime_type = opt_str(ref.get("mime_type"), at(path, "mime_type"))
-    check_media_type(mime_type, at(path, "mime_type"))
     filename = opt_str(ref.get("filename"), at(path, "filename"))
     if kind == "url":
         url = req_str(req(ref, "url", path), at(path, "url"))
         source = source_from_url(url)
         if isinstance(source, Base64Source):  # a data: URL, which AgentFlow allows here
+            if not source.media_type:
+                check_media_type(mime_type, at(path, "mime_type"))
             return Base64Source(source.media_type or mime_type or "", source.data), filename, kind
         return URLSource(url, mime_type), filename, kind
     if kind == "file_id":  # a provider's file id travels as the URL; the kind is carried
         return URLSource(req_str(req(ref, "file_id", path), at(path, "file_id")), mime_type), filename, kind
     if kind == "data":
         data = req_str(req(ref, "data_base64", path), at(path, "data_base64"))
+        check_media_type(mime_type, at(path, "mime_type"))
         return Base64Source(mime_type or "", data), filename, kind
     raise DecodeError(f"unknown media kind {elided(kind)}; expected url, file_id or data", at(path, "kind"))
 
@@ -61,9 +63,9 @@ def _read_media(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str
 
 def _read_data(part: dict[str, Any], path: str) -> tuple[ContentBlock, dict[str, Any]]:
     mime_type = req_str(req(part, "mime_type", path), at(path, "mime_type"))
-    check_media_type(mime_type, at(path, "mime_type"))
     data = opt_str(part.get("data_base64"), at(path, "data_base64"))
     if data is not None:
+        check_media_type(mime_type, at(path, "mime_type"))
         return DataBlock(Base64Source(mime_type, data)), {"type": "data"}
     if part.get("media") is None:
         raise DecodeError("a data block needs data_base64 or media", path)

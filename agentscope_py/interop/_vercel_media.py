@@ -80,7 +80,6 @@ def read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBlock
     key = "image" if kind == "image" else "data"
     value = req(part, key, path)
     media_type = opt_str(part.get("mediaType"), at(path, "mediaType"))
-    check_media_type(media_type, at(path, "mediaType"))
     form: str | None
     if kind == "file" and isinstance(value, Mapping):  # AI SDK 7's tagged data, in any mapping a program holds
         source, form = read_tagged_data(req_dict(value, at(path, key)), at(path, key), media_type)
@@ -89,6 +88,8 @@ def read_media(part: dict[str, Any], path: str, kind: str) -> tuple[ContentBlock
         source = source_from_string(text, media_type)
         # Bare base64 of a declared type is written as a data: URL; marked, it goes back bare.
         form = "base64" if isinstance(source, Base64Source) and source.media_type and source.data == text else None
+    if isinstance(source, Base64Source):  # the type of inline data, which the writers refuse when it is none
+        check_media_type(source.media_type, at(path, "mediaType"))
     block = DataBlock(source, name=opt_str(part.get("filename"), at(path, "filename")))
     # An image part of no image type (or a file part of one) says so, or it would come back as the other.
     hints: dict[str, Any] = {} if part_kind(block) == kind else {"type": kind}
