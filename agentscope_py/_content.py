@@ -27,7 +27,7 @@ def normalize_content(items: tuple[Any, ...], arg: str) -> tuple[ContentBlock, .
             return (TextBlock(only),)
         if only is None:  # the whole content None (Java reads a null list as empty): no item at [0] is to blame
             raise ArgumentTypeError(
-                f"{arg} must be blocks or strings, or one iterable of them, got None; give none (or []) for no content"
+                f"{arg} must be blocks or strings, or one iterable of them, got None; pass no content, or [], for none"
             )
     blocks: list[ContentBlock] = []
     for item in items:

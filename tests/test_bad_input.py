@@ -67,7 +67,7 @@ KEYS = "keys must be str"
 MEDIA_SOURCE = "must be a URLSource or Base64Source"
 CONTENT_ITEM = "must be a str or a content block instance"
 # None as the whole content (Java reads a null list as empty), which no item is.
-CONTENT_NONE = ("must be blocks or strings, or one iterable of them", "; give none (or []) for no content")
+CONTENT_NONE = ("must be blocks or strings, or one iterable of them", "; pass no content, or [], for none")
 OUTPUT = "must be a content block or an iterable of them"
 
 

@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 from .._blocks import ThinkingBlock, ToolUseBlock
 from .._checks import describe
-from .._role_messages import AssistantMessage
 from .._reader import as_plain, at, json_kind, opt_int, opt_list, opt_str, req, req_int, req_list, req_str
+from .._role_messages import AssistantMessage
 from .._shown import elided
 from .._tool_arguments import parse_tool_arguments
 from ..errors import ArgumentTypeError, DecodeError, StreamError, UnsupportedContentError

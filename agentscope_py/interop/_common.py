@@ -1,4 +1,5 @@
-"""What every converter shares: the unsupported-content policy and the record of what it did.
+"""What every writer shares: the unsupported-content policy and the record of what it did, the words
+of its refusals, and the result states it writes as an error.
 
 A converter never drops content silently.  When the target format cannot hold
 a block it raises :class:`UnsupportedContentError`, unless the caller chose a

@@ -17,8 +17,8 @@ import attrs
 from .._blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
-from .._role_messages import ToolResultMessage
 from .._problems import ConversationProblem, ProblemKind
+from .._role_messages import ToolResultMessage
 from ..errors import ConversationError
 from ._common import as_message_list
 from ._turns import blank_after_results, holding_results, says_nothing, split_turns

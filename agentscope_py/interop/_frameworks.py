@@ -25,8 +25,8 @@ from .._blocks import (
 from .._enums import MsgRole
 from .._ids import new_msg_id
 from .._messages import Msg
-from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._reader import as_plain, at, item, req, req_dict, req_list, req_str
+from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._roles import ALLOWED_BLOCKS
 from .._shown import elided, shown
 from .._sources import Base64Source, Source, URLSource

@@ -14,7 +14,6 @@ from .._blocks import (
 )
 from .._enums import ToolResultState
 from .._messages import Msg
-from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._reader import (
     as_plain,
     at,
@@ -27,6 +26,7 @@ from .._reader import (
     req_list,
     req_str,
 )
+from .._role_messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from .._roles import UserBlock
 from .._shown import elided
 from ..errors import DecodeError, UnsupportedContentError

@@ -19,7 +19,6 @@ from typing import Any
 from .._checks import describe
 from .._enums import GenerateReason
 from .._messages import Msg
-from .._role_messages import AssistantMessage
 from .._reader import (
     as_plain,
     at,
@@ -32,6 +31,7 @@ from .._reader import (
     req_list,
     req_str,
 )
+from .._role_messages import AssistantMessage
 from .._shown import elided
 from .._usage import ChatUsage
 from ..errors import ArgumentTypeError, DecodeError

@@ -26,9 +26,9 @@ from .._blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from .._checks import check_bool, check_optional_str
 from .._enums import MsgRole, ToolResultState
 from .._messages import Msg
-from .._checks import check_bool, check_optional_str
 from .._reader import as_plain, at, item, json_kind, opt_list, req, req_dict, req_str
 from .._shown import elided
 from .._sources import Base64Source, Source, URLSource
