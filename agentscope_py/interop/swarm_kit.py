@@ -356,8 +356,9 @@ def _write_message_run(
         if call is not None:
             calls.append(call)
         else:
-            # A call is unfit by its arguments in an assistant message, by its place in a TOOL message.
-            why = "" if not isinstance(block, ToolUseBlock) else NOT_AN_OBJECT if role is MsgRole.ASSISTANT else in_message("tool")
+            why = ""
+            if isinstance(block, ToolUseBlock):  # unfit by its arguments in an assistant message, by its place in a TOOL one
+                why = NOT_AN_OBJECT if role is MsgRole.ASSISTANT else in_message("tool")
             _add_to_body(conversion, message_index, block_index, block, texts, images, why=why)
     out: dict[str, Any] = {
         "role": _ROLE_NAMES[role],
