@@ -65,16 +65,17 @@ _CALL = st.tuples(st.sampled_from(["call_0", "call_1"]), st.sampled_from(['{"a":
 
 
 def _named_by_definition(reply: Reply, listed: list[ToolUseBlock]) -> list[tuple[ToolUseBlock, Any]]:
-    """Of the calls with the listed id not named yet, the latest with its input whose state its stream
-    did not give, else the latest with its input, else the latest of no given state, else the latest."""
+    """From the last listed call back, of the calls with its id not named yet, the latest with its input
+    whose state its stream did not give, else the latest with its input, else the latest of no given
+    state, else the latest; in the order listed."""
     named, taken = [], set()
-    for call in listed:
+    for call in reversed(listed):
         candidates = [own for own in reversed(reply.calls.get(call.id, ())) if own not in taken]
         if candidates:
             own = max(candidates, key=lambda own: (own.built_input() == call.input, not own.state_given))
             taken.add(own)
             named.append((call, own))
-    return named
+    return named[::-1]
 
 
 @given(st.lists(_CALL, max_size=12), st.lists(_CALL, max_size=12))

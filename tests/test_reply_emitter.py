@@ -449,6 +449,22 @@ def test_a_java_client_gets_the_message_in_the_result_event() -> None:
     assert assemble(reply.events) == [reply.message]
 
 
+@pytest.mark.parametrize("with_result", [False, True])
+def test_the_result_event_names_calls_of_one_id_in_the_order_they_were_made(with_result: bool) -> None:
+    # Providers number their calls anew in each answer: the result lists both call_0s, the one that ran
+    # first. Named latest first, it made the call that ran ASKING, and the one waiting PENDING.
+    reply = ReplyEmitter("Friday")
+    reply.tool_call("call_0", "get_time", "{}")
+    reply.end_model_call()
+    reply.tool_result("call_0", "12:00")
+    reply.end_tool_result("call_0")
+    reply.tool_call("call_0", "get_time", "{}")
+    reply.finish(GenerateReason.PERMISSION_ASKING, with_result=with_result)
+    states = [call.state for call in reply.message.get_content_blocks(ToolUseBlock)]
+    assert states == [ToolCallState.PENDING, ToolCallState.ASKING]
+    assert assemble(reply.events) == [reply.message]
+
+
 # -- a tool's output, as the tool runs ------------------------------------------------------
 
 

@@ -88,21 +88,25 @@ class Reply:
             self.calls.setdefault(block.block_id, []).append(block)
         self.cached = None
 
-    def named_calls(self, listed: Iterable[ToolUseBlock]) -> list[tuple[ToolUseBlock, ToolCallAccumulator]]:
+    def named_calls(self, listed: Sequence[ToolUseBlock]) -> list[tuple[ToolUseBlock, ToolCallAccumulator]]:
         """Each call of ``listed`` (by an event that names calls of this reply) with the reply's call
-        it names: of the calls with its id not named yet, the latest with its input (one whose state
-        its stream did not give first), else the latest.
+        it names, in the order listed: from the last listed back, each names, of the calls with its id
+        not named yet, the latest with its input (one whose state its stream did not give first), else
+        the latest.
         An id alone is not enough: providers number their calls anew in each answer (``call_0``
-        again), and the events list the calls as the model made them."""
+        again), and the events list the calls as the model made them: the last listed is the latest
+        made, whether they are the latest model call's (a request for confirmation) or all the reply's
+        (its result), so named from the end they name the calls in the order they were made."""
         named: list[tuple[ToolUseBlock, ToolCallAccumulator]] = []
         unnamed: dict[str | None, _UnnamedCalls] = {}  # by id, made when a listed call first names it
-        for call in listed:
+        for call in reversed(listed):
             calls = unnamed.get(call.id)
             if calls is None:
                 calls = unnamed[call.id] = _UnnamedCalls(self.calls.get(call.id, ()))
             own = calls.take(call.input)
             if own is not None:
                 named.append((call, own))
+        named.reverse()
         return named
 
     def remember_run(self, ids: list[str | None], block: StreamedText, start: int) -> None:
