@@ -48,6 +48,7 @@ from agentscope_py import (
     ToolResultEndEvent,
     ToolResultStartEvent,
     ToolResultState,
+    ToolResultTextDeltaEvent,
     ToolUseBlock,
     URLSource,
     UserMessage,
@@ -447,6 +448,21 @@ def test_a_java_client_gets_the_message_in_the_result_event() -> None:
     assert isinstance(result, AgentResultEvent) and isinstance(events[-1], AgentEndEvent)
     assert result.result == reply.message  # with the call that waits ASKING, as the events made it
     assert assemble(reply.events) == [reply.message]
+
+
+def test_a_delta_given_live_past_a_mebicharacter_goes_in_pieces_a_client_reads() -> None:
+    # One event of tens of megabytes was one SSE message past the 64 MiB a client reads: the client
+    # refused the stream, and the message it built was not the emitter's.
+    big = "\x01" * (2 * 2**20 + 5)  # each character six in JSON
+    reply = ReplyEmitter()
+    sent = [*reply.text(big), *reply.tool_call("c1", "f", '{"x": "' + big + '"}'), *reply.tool_result("c1", big)]
+    deltas = [event for event in sent if isinstance(event, (TextBlockDeltaEvent, ToolCallDeltaEvent, ToolResultTextDeltaEvent))]
+    assert [type(event).__name__ for event in deltas] == ["TextBlockDeltaEvent"] * 3 + ["ToolCallDeltaEvent"] * 3 + ["ToolResultTextDeltaEvent"] * 3
+    assert max(len(event.delta or "") for event in deltas) == 2**20
+    reply.finish()
+    message = reply.message
+    assert message.get_text_content() == big
+    assert assemble(parse_events(encode_events(reply.events))) == [message]
 
 
 @pytest.mark.parametrize("with_result", [False, True])

@@ -143,6 +143,16 @@ class Emitter:
         build = _BUILDERS.get(cls) or _BUILDERS.setdefault(cls, unchecked_init(cls))
         self.events.append(build(*args, source=self.source, metadata=metadata))
 
+    def add_text(self, cls: type[AgentEvent], args: tuple[Any, ...], text: str) -> None:
+        """A delta of ``text`` given live, in pieces of ``chunk_size`` characters when it is longer: one
+        event of megabytes would be an SSE message larger than a client reads."""
+        size = self.chunk_size
+        if size is None or len(text) <= size:
+            self.add(cls, *args, text)
+        else:
+            for piece in _chunks(text, size):
+                self.add(cls, *args, piece)
+
     # -- the reply -----------------------------------------------------------------------
 
     def start(self, reply_id: str, name: str | None, info: Mapping[str, Any] | None) -> None:
@@ -213,7 +223,7 @@ class Emitter:
         if metadata is not None:
             block.metadata = metadata
         if delta:
-            self.add(block.delta, *block.args, delta)
+            self.add_text(block.delta, block.args, delta)
 
     def call_delta(self, call_id: str, name: str | None, fragment: str, metadata: Mapping[str, Any] | None = None) -> None:
         """An arguments ``fragment`` of the tool call ``call_id``, opening it if it is not open;
@@ -232,7 +242,7 @@ class Emitter:
         if metadata is not None:
             block.metadata = metadata
         if fragment:
-            self.add(ToolCallDeltaEvent, *block.args, fragment)
+            self.add_text(ToolCallDeltaEvent, block.args, fragment)
 
     def check_call_opens(self, call_id: str, name: str | None) -> None:
         """Raise what :meth:`call_delta` raises for a call ``call_id`` that is not open and cannot
@@ -267,7 +277,7 @@ class Emitter:
             raise ArgumentValueError(f"the tool result {call_id!r} is named {block.args[2]!r}, not {name!r}")
         if isinstance(output, str):
             if output:
-                self.add(ToolResultTextDeltaEvent, *block.args, output)
+                self.add_text(ToolResultTextDeltaEvent, block.args, output)
         else:
             self.add(ToolResultDataDeltaEvent, *block.args, output)
 

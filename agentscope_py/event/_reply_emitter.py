@@ -22,7 +22,7 @@ from ._stream_keys import REQUEST_KEYS
 
 __all__ = ["ReplyEmitter"]
 
-_WHOLE_BLOCK_DELTA = 1 << 20  # characters per delta of a block given whole
+_WHOLE_BLOCK_DELTA = 1 << 20  # characters per delta, at most: of a block given whole, or of one given live
 # The entries finish() states: the reason, and the reply ids of the requests it makes.  One copied
 # along with a previous message's metadata must not stand for this reply's (an answered request's id).
 _STATED_BY_FINISH = (Msg.METADATA_GENERATE_REASON, *REQUEST_KEYS.values())
