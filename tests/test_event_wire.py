@@ -295,6 +295,9 @@ def test_java_reading_rules() -> None:
     # Read regardless of case, but ASCII letters only: a Kelvin sign that lowers to "k" is not one.
     with pytest.raises(DecodeError, match="it holds a letter that is not ASCII: did you mean 'ask'"):
         PermissionRule.from_dict({"tool_name": "bash", "behavior": "AS\u212a", "source": "user"})
+    # Folded to be read, not to be quoted: the error shows what the document wrote.
+    with pytest.raises(DecodeError, match=r"got 'ASK '$"):
+        PermissionRule.from_dict({"tool_name": "bash", "behavior": "ASK ", "source": "user"})
 
 
 @pytest.mark.parametrize(

@@ -163,7 +163,7 @@ def test_the_error_reads_as_the_issue_promises() -> None:
 def test_paths_reach_into_free_form_values() -> None:
     with pytest.raises(DecodeError) as error:
         ContentBlock.from_dict({"type": "tool_use", "input": {"a": [{"weird key": [1, 2, float("inf")]}]}})
-    assert str(error.value) == 'input.a[0]["weird key"][2]: inf is not a JSON number'
+    assert str(error.value) == 'input.a[0]["weird key"][2]: inf is not a JSON number, nor is one past a double\'s range (such as 1e400)'
     with pytest.raises(DecodeError) as error:
         ToolResultBlock.from_dict({"type": "tool_result", "metadata": {"a": [{"k": object()}]}})
     assert error.value.path == "metadata.a[0].k"

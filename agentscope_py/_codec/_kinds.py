@@ -221,9 +221,13 @@ class Enum(Kind):
     def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
         table = gen.ref(self.by_value, self.enum_cls.__name__)
         return [
-            f"member = {table}.get({var}) if type({var}) is str else None",
+            f"member = {self.lookup(table, var)}",
             f"{var} = {gen.ref(_enum_member, 'enum_member')}({table}, {var}, {path!r}) if member is None else member",
         ]
+
+    def lookup(self, table: str, var: str) -> str:
+        """The expression of the member a plain string ``var`` names in ``table``, else ``None``."""
+        return f"{table}.get({var}) if type({var}) is str else None"
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
         return {"enum": list(self.by_value)}

@@ -57,7 +57,9 @@ class Context:
         """Refuse what JSON cannot hold; ask for an exact re-read of a float orjson made from a big int."""
         if self.inexact_ints and abs(value) >= _ORJSON_INT_LIMIT and value.is_integer():
             raise InexactNumber
-        if not math.isfinite(value):
+        if math.isinf(value):  # also a number written past a double's range: the parsers read it so
+            raise DecodeError(f"{value} is not a JSON number, nor is one past a double's range (such as 1e400)", path)
+        if math.isnan(value):
             raise DecodeError(f"{value} is not a JSON number", path)
 
 

@@ -53,8 +53,9 @@ class _CaseInsensitiveEnum(Enum):
     ``toLowerCase`` also folds the Kelvin sign (U+212A) to ``k``, and reads
     ``"AS\u212a"`` as ``ask``; no producer writes that."""
 
-    def decode(self, var: str, path: str, gen: CodeGen) -> list[str]:
-        return [f"if type({var}) is str and {var}.isascii(): {var} = {var}.lower()", *super().decode(var, path, gen)]
+    def lookup(self, table: str, var: str) -> str:
+        # Folded for the lookup alone: an error quotes the value as the document wrote it.
+        return f"{table}.get({var}.lower()) if type({var}) is str and {var}.isascii() else None"
 
     def schema(self, schemas: Schemas) -> dict[str, Any]:
         # Every spelling, listed: exact where a pattern's "$" would also take a trailing newline
