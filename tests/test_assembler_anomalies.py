@@ -318,6 +318,40 @@ def test_an_event_strict_mode_refused_is_applied_when_replayed() -> None:
         assert [m.get_text_content() for m in done] == ["Hello world"]
 
 
+@pytest.mark.parametrize(
+    "early",
+    [
+        TextBlockDeltaEvent("M2", "text", "second", id="d2"),
+        TextBlockEndEvent("M2", "text", id="d2"),
+        ToolResultTextDeltaEvent("M2", "c1", None, "sunny", id="d2"),
+    ],
+    ids=["delta", "end", "tool result delta"],
+)
+def test_an_event_of_the_next_reply_strict_mode_refused_leaves_its_model_call_to_that_reply(early: AgentEvent) -> None:
+    # It came while the last reply was open, naming a model call no event had named: the reply
+    # took the call in, and once it completed, the call's own events in the next reply were late.
+    def reply(reply_id: str, call: str, text: str) -> list[AgentEvent]:
+        return [
+            AgentStartEvent(None, reply_id, "Friday", id=f"{reply_id}-0"),
+            ModelCallStartEvent(call, id=f"{reply_id}-1"),
+            TextBlockStartEvent(call, "text", id=f"{reply_id}-2"),
+            TextBlockDeltaEvent(call, "text", text, id=f"{reply_id}-3"),
+            TextBlockEndEvent(call, "text", id=f"{reply_id}-4"),
+            ModelCallEndEvent(call, ChatUsage(1, 1), id=f"{reply_id}-5"),
+            AgentEndEvent(reply_id, id=f"{reply_id}-6"),
+        ]
+
+    first, second = reply("R1", "M1", "first"), reply("R2", "M2", "second")
+    assembler, done = MessageAssembler(strict=True), []
+    for event in [*first[:-1], early, *first[-1:], *second]:
+        try:
+            done += assembler.feed(event)
+        except StreamError:
+            assert event is early
+    assert done == assemble(first + second, strict=True)
+    assert [(m.get_text_content(), m.usage) for m in done] == [("first", ChatUsage(1, 1)), ("second", ChatUsage(1, 1))]
+
+
 @pytest.mark.parametrize("batched", [False, True], ids=["feed", "feed_all"])
 def test_a_replayed_malformed_event_is_reported_once(batched: bool) -> None:
     # Replaying changes nothing, the anomalies included: each problem is reported when its event first comes.

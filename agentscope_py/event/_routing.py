@@ -45,6 +45,7 @@ class ReplyRouter:
     # Defaults kept on the class until an instance sets its own: an assembler is made per stream.
     _anomalies_seen: AnomalySnapshot = AnomalySnapshot([])  # the last snapshot ``anomalies`` gave
     _run: tuple[Reply, Any] | None = None  # the reply and block a ``feed_all`` run is appending to
+    _route_made_by: object = None  # strict mode: the event that gave an open reply its latest route key
 
     def __init__(self, strict: bool = False) -> None:
         self._strict = check_bool(strict, "strict")
@@ -95,6 +96,16 @@ class ReplyRouter:
             reply.seen.forget(event.id)
         self._report(kind, message, event)
 
+    def _refuse_unstarted(self, kind: AnomalyKind, message: str, event: Any, reply: Reply) -> None:
+        """``_refuse`` for an event about a block never started.  In strict mode, a model call or
+        acting phase the event alone named is taken back from the reply too: once the reply
+        completed, it would be a completed one, and the call's own events, arriving in the next
+        reply, late."""
+        if self._route_made_by is event:
+            self._route_made_by = None
+            del self._routes[reply.route_keys.pop()]
+        self._refuse(kind, message, event, reply)
+
     def _route(self, event: Any, reply_id: str | None) -> Reply | None:
         """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late)."""
         reply = self._routes.get((event.source, reply_id))
@@ -119,6 +130,8 @@ class ReplyRouter:
         if reply is not None:  # a new model call or acting phase of the agent's reply
             reply.route_keys.append(key)
             self._routes[key] = reply
+            if self._strict:
+                self._route_made_by = event
             return reply
         if not isinstance(event, ModelCallStartEvent):
             self._report(
@@ -297,7 +310,7 @@ class ReplyRouter:
             reply.cached = None
             return block
         if not (cls is ToolCallAccumulator and _is_hidden_tool(name)):
-            self._refuse(
+            self._refuse_unstarted(
                 AnomalyKind.DELTA_WITHOUT_START,
                 f"{describe_event(event)}: the {cls.kind} block was never started; {self._outcome('it is created')}",
                 event,
@@ -317,7 +330,7 @@ class ReplyRouter:
         block = reply.known.get(key)
         if block is None:
             kept = cls.end_creates
-            self._refuse(
+            self._refuse_unstarted(
                 AnomalyKind.END_WITHOUT_START,
                 f"{describe_event(event)}: the {cls.kind} block was never started; "
                 + (self._outcome("it is created") if kept else "the end is dropped"),
