@@ -312,6 +312,42 @@ def test_ids_need_only_differ_within_a_top_level_reply() -> None:
     assert result.anomalies == ()
 
 
+@pytest.mark.parametrize("with_result", [False, True])
+def test_a_completed_replys_outcome_replayed_in_the_next_reply_is_late(with_result: bool) -> None:
+    # The events that state a reply's generate reason (and its AgentResultEvent) name no model call:
+    # replayed from a checkpoint inside the completed reply, they went into the next, which came out
+    # asking for permission under the first reply's request id.  From every checkpoint.
+    asking = AssistantMessage(
+        "may I?", ToolUseBlock("c1", "rm", {}), id="r1", name="a", timestamp=T,
+        generate_reason=GenerateReason.PERMISSION_ASKING,
+    )
+    plain = AssistantMessage("hello", id="r2", name="a", timestamp=T)
+    first = events_from_message(asking, with_result=with_result)
+    events = first + events_from_message(plain, with_result=with_result)
+    assert {type(event) for event in first} >= {RequireUserConfirmEvent, RequestStopEvent}
+    for received in range(len(first) + 1, len(events)):  # the client saw the next reply begin
+        for checkpoint in range(received):
+            result = assemble(events[:received] + events[checkpoint:])
+            assert result == [asking, plain], (received, checkpoint)
+            assert {anomaly.kind for anomaly in result.anomalies} <= {AnomalyKind.LATE_EVENT}
+    # With no reply open, they are late too, not outside any reply.
+    result = assemble(first + first[-4:])
+    assert result == [asking] and [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.LATE_EVENT] * 4
+
+
+def test_the_next_replys_own_outcome_under_a_used_id_is_no_replay() -> None:
+    # Numbered anew in each reply, the next reply's events reuse the ids: what each states is its own.
+    # (A RequestStopEvent names no reply: made in another millisecond, it is another event.)
+    def numbered(message: AssistantMessage, second: int) -> list[AgentEvent]:
+        made = f"2026-01-01T00:00:0{second}.000Z"
+        return [attrs.evolve(event, id=str(index), created_at=made) for index, event in enumerate(events_from_message(message))]
+
+    first = AssistantMessage("one", id="r1", timestamp=T, generate_reason=GenerateReason.MAX_ITERATIONS)
+    second = AssistantMessage("two", id="r2", timestamp=T, generate_reason=GenerateReason.MAX_ITERATIONS)
+    result = assemble(numbered(first, 1) + numbered(second, 2))
+    assert result == [first, second] and result.anomalies == ()
+
+
 def test_a_completed_replys_hint_replayed_in_the_next_reply_is_late() -> None:
     hinted = AssistantMessage([HintBlock("h1", "be brief", "alice"), "one"], id="r1", timestamp=T)
     plain = AssistantMessage("two", id="r2", timestamp=T)

@@ -60,6 +60,7 @@ from ._accumulators import (
     ToolResultAccumulator,
 )
 from ._delta_runs import END, RUNS
+from ._reply_state import replay_mark
 from ._stream_keys import message_info
 from ._tool_events import (
     ToolCallDeltaEvent,
@@ -223,8 +224,10 @@ class MessageAssembler(WholeEventHandlers):
             reply.timestamp = local_timestamp(event.created_at)
             reply.cached = None  # a snapshot taken before showed it without its name
             self._agent_replies[source] = reply
-        if self._first_sight(reply, event):
-            reply.start_id = event.id
+        if self._first_sight(reply, event) and reply_id is None:
+            mark = replay_mark(event)
+            if mark is not None:
+                reply.replay_marks.append(mark)
         if info:
             reply.take_info(info)
         if current is not None:
@@ -261,7 +264,7 @@ class MessageAssembler(WholeEventHandlers):
             self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {problem}", event, reply)
         if info:
             reply.take_info(info)
-        return [self._complete(reply, event.id)]
+        return [self._complete(reply, event)]
 
     def _on_model_call_start(self, event: ModelCallStartEvent, _: None) -> list[AssistantMessage]:
         reply = self._route(event, event.reply_id)

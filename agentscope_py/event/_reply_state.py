@@ -18,10 +18,21 @@ from ._accumulators import BlockAccumulator, StreamedText, ToolCallAccumulator
 from ._instants import local_timestamp
 from ._seen_ids import SeenIds
 
-__all__ = ["CompletedReplies", "Reply", "RouteKey"]
+__all__ = ["CompletedReplies", "ReplayMark", "Reply", "RouteKey", "replay_mark"]
 
 #: (source, reply id): the events of one model call or acting phase of one agent.
 RouteKey = tuple[str | None, str | None]
+
+#: (event id, hash of the event): an event a completed reply remembers, when its reply id does not
+#: tell it, arriving again, from an event of the next reply.  The id alone would not do: ids need
+#: differ only within a top-level reply, so the next may use them again (numbering its events anew).
+ReplayMark = tuple[str, int]
+
+
+def replay_mark(event: Any) -> ReplayMark | None:
+    """The mark of ``event``; ``None`` for an event without an id, which nothing recognises."""
+    event_id = event.id
+    return None if event_id is None else (event_id, hash(event))
 
 
 class Reply:
@@ -43,10 +54,10 @@ class Reply:
         "reason_lapses",
         "requests",
         "reply_id",
+        "replay_marks",
         "route_keys",
         "seen",
         "source",
-        "start_id",
         "timestamp",
         "usage",
     )
@@ -66,7 +77,9 @@ class Reply:
         self.calls: dict[str | None, list[ToolCallAccumulator]] = {}  # tool call id -> its calls, in order
         self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
-        self.start_id: str | None = None  # the id of its AgentStartEvent
+        # The marks of its events that only their value tells from the next reply's, once it completed:
+        # those routed by source, and a sub-agent's run's start (every run's reply id is None).
+        self.replay_marks: list[ReplayMark] = []
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
         self.reason_from_result = False  # stated by an AgentResultEvent: no event changes it then
@@ -212,12 +225,12 @@ class _UnnamedCalls:
 _KEYS_PER_REPLY = 16  # keys (route keys, event ids) remembered per remembered reply, on average
 
 
-class CompletedReplies(dict[RouteKey | str, int]):
-    """The route keys of the last ``limit`` completed replies, and the ids of the events that framed
-    them, so that their late events are recognised (and dropped) instead of opening a reply of
-    their own.
+class CompletedReplies(dict[RouteKey | ReplayMark, int]):
+    """The route keys of the last ``limit`` completed replies, and their events' replay marks, so that
+    their late events are recognised (and dropped) instead of opening a reply of their own or going
+    into the next.
 
-    A dict of route key or event id -> the number of the reply that holds it: ``key in completed``,
+    A dict of route key or replay mark -> the number of the reply that holds it: ``key in completed``,
     asked at every reply's start and every new model call, is then a lookup in C, not a method call.
     """
 
@@ -227,10 +240,10 @@ class CompletedReplies(dict[RouteKey | str, int]):
         self._limit = limit
         # Bounded in keys too: a reply holds one per model call, and a stream may make any number.
         self._key_limit = limit * _KEYS_PER_REPLY
-        self._replies: OrderedDict[int, Sequence[RouteKey | str]] = OrderedDict()
+        self._replies: OrderedDict[int, Sequence[RouteKey | ReplayMark]] = OrderedDict()
         self._next = 0
 
-    def add(self, keys: Sequence[RouteKey | str]) -> None:
+    def add(self, keys: Sequence[RouteKey | ReplayMark]) -> None:
         number = self._next
         self._next += 1
         self._replies[number] = keys

@@ -22,7 +22,7 @@ from ._accumulators import BlockAccumulator, ToolCallAccumulator
 from ._agent_replies import AgentReplies
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
-from ._reply_state import CompletedReplies, Reply
+from ._reply_state import CompletedReplies, ReplayMark, Reply, replay_mark
 
 __all__ = ["REMEMBERED_REPLIES", "ReplyRouter"]
 
@@ -146,19 +146,37 @@ class ReplyRouter:
         """The reply of an event that names no model call: the open reply of its source."""
         if self._replayed_inside_open_reply(event):  # not the next reply's, if the source has one open
             return None
+        mark = replay_mark(event)
+        if self._completed_before(event, mark):
+            return None
         reply = self._agent_replies.get(event.source) or self._latest_bare_reply(event.source)
         if reply is None:
             self._report(
                 AnomalyKind.OUTSIDE_REPLY, f"{describe_event(event)} arrived while its source had no open reply", event
             )
             return None
-        return reply if self._first_sight(reply, event) else None
+        if not self._first_sight(reply, event):
+            return None
+        if mark is not None:
+            reply.replay_marks.append(mark)
+        return reply
+
+    def _completed_before(self, event: Any, mark: ReplayMark | None) -> bool:
+        """Whether ``event`` (its ``replay_mark``) came in a reply that completed: then reported late."""
+        if mark is None or mark not in self._completed:
+            return False
+        self._report(AnomalyKind.LATE_EVENT, f"{describe_event(event)} arrived after its reply completed", event)
+        return True
 
     def _framed_before(self, event: Any) -> bool:
         """Whether ``event``, the start or end of a sub-agent's run (reply id ``None``), framed a run
         that completed outside any open reply.  Inside one, ``_replayed_inside_open_reply`` says it:
-        ids need differ only within a top-level reply, so an earlier reply's may come again."""
-        return event.id in self._completed and not self._agent_replies.encloses(event.source)
+        a producer numbering each top-level reply's events anew sends the same start and end again,
+        in the same millisecond, for a run of the next reply."""
+        if self._agent_replies.encloses(event.source):
+            return False
+        mark = replay_mark(event)
+        return mark is not None and mark in self._completed
 
     def _replayed_inside_open_reply(self, event: Any) -> bool:
         """Whether ``event`` is a replay of a reply that completed inside the open top-level reply
@@ -196,9 +214,8 @@ class ReplyRouter:
             self._agent_replies[source] = reply
         return reply
 
-    def _complete(self, reply: Reply, end_id: str | None = None) -> AssistantMessage:
-        """Take ``reply`` out of the open ones (``end_id``: the id of the event that ended it) and
-        return its message."""
+    def _complete(self, reply: Reply, end: Any = None) -> AssistantMessage:
+        """Take ``reply`` out of the open ones (``end``: the event that ended it) and return its message."""
         message = reply.message()  # builds every block, so each call's ``problem`` is current
         for block in reply.blocks:
             if isinstance(block, ToolCallAccumulator):
@@ -213,14 +230,14 @@ class ReplyRouter:
                     )
         for key in reply.route_keys:
             del self._routes[key]
-        if reply.reply_id is None:
-            # A sub-agent's runs all have the reply id None: only the ids of the events that framed
-            # a run tell its start or end, replayed, from the next run's.  (While a reply encloses
-            # the run, they are told by ``_inner_ids``, of that reply alone: see ``_framed_before``.)
-            framing = [event_id for event_id in (reply.start_id, end_id) if event_id is not None]
-            self._completed.add([*reply.route_keys, *framing])
-        else:
-            self._completed.add(reply.route_keys)
+        marks = reply.replay_marks
+        if reply.reply_id is None and end is not None:
+            # A sub-agent's runs all have the reply id None: only the events that framed a run tell
+            # its start or end, replayed, from the next run's.
+            end_mark = replay_mark(end)
+            if end_mark is not None:
+                marks.append(end_mark)
+        self._completed.add([*reply.route_keys, *marks] if marks else reply.route_keys)
         del self._open[reply]
         if reply.bare:
             self._not_bare(reply)
@@ -229,8 +246,8 @@ class ReplyRouter:
         if self._agent_replies.encloses(reply.source):
             inner = self._inner_ids.setdefault(reply.source, set())
             reply.seen.add_to(inner)  # its start's id among them
-            if end_id is not None:
-                inner.add(end_id)
+            if end is not None and end.id is not None:
+                inner.add(end.id)
         elif self._inner_ids:  # the replies inside it are done with: their ids need no keeping
             for source in [source for source in self._inner_ids if not self._agent_replies.encloses(source)]:
                 del self._inner_ids[source]

@@ -24,6 +24,7 @@ from ._base import AgentEvent
 from ._block_events import HintBlockEvent
 from ._delta_runs import DeltaRuns
 from ._lifecycle import AgentResultEvent, CustomEvent
+from ._reply_state import replay_mark
 from ._stream_keys import CONTENT_BLOCK_EVENT, REQUEST_KEYS
 
 __all__ = ["WholeEventHandlers"]
@@ -105,7 +106,7 @@ class WholeEventHandlers(DeltaRuns):
         result = event.result
         reply = self._agent_replies.get(event.source)
         if reply is None:  # an agent's result, with no reply of the agent's open (a bare model call is none)
-            if not self._replayed_inside_open_reply(event):
+            if not (self._replayed_inside_open_reply(event) or self._completed_before(event, replay_mark(event))):
                 self._report(
                     AnomalyKind.OUTSIDE_REPLY, f"{describe_event(event)} arrived while its source had no open reply", event
                 )
