@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -90,3 +91,28 @@ def test_listed_calls_name_the_calls_the_definition_names(calls: list[tuple[str,
         reply.add_block(("tool call", "R", f"{call_id}#{index}"), call)
     blocks = [ToolUseBlock(call_id, "f", json.loads(arguments)) for call_id, arguments, _ in listed]
     assert reply.named_calls(blocks) == _named_by_definition(reply, blocks)
+
+
+def test_a_listing_of_the_latest_call_reads_no_earlier_call_of_its_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each model call of a long reply has its call_0, each listed after it (a request for external
+    # execution): sorting every earlier call_0 again for each listing made the reply quadratic.
+    reply = Reply(None, "R", None, False, None)
+    for index in range(1000):
+        call = ToolCallAccumulator("call_0", "f")
+        call.parts.append("{}")
+        reply.add_block(("tool call", f"M{index}", "call_0"), call)
+    read: list[ToolCallAccumulator] = []
+    built_input = ToolCallAccumulator.built_input
+
+    def counted(call: ToolCallAccumulator) -> Any:
+        read.append(call)
+        return built_input(call)
+
+    monkeypatch.setattr(ToolCallAccumulator, "built_input", counted)
+    listed = ToolUseBlock("call_0", "f", {})
+    assert reply.named_calls([listed]) == [(listed, reply.calls["call_0"][-1])]
+    assert read == [reply.calls["call_0"][-1]]
+    # Listed with an input none has, it is the latest all the same, once every call was read.
+    other = ToolUseBlock("call_0", "f", {"a": 1})
+    assert reply.named_calls([other, listed]) == [(other, reply.calls["call_0"][-2]), (listed, reply.calls["call_0"][-1])]
+

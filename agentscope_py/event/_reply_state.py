@@ -3,7 +3,7 @@ generate reason and the ids of the events it applied; and the replies completed 
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -192,33 +192,55 @@ class Reply:
         return merged[3]
 
 
+#: The keys of ``_UnnamedCalls``' lists of the calls whose state their stream did not give, and of all.
+_OPEN, _EVERY = object(), object()
+
+
 class _UnnamedCalls:
     """The calls of one id not named yet, for ``Reply.named_calls``: each listed call names the
     latest of them with its input whose state its stream did not give, else the latest with its
     input, else the latest whose state it did not give, else the latest.  (A call whose state its
     stream gave takes no listed state: of calls with the input, the one that can take it is named.)
-    Each list below is walked from its end once, past the calls named already: comparing every
-    call with every listed one made a reply whose model calls all name their call ``call_0``
-    quadratic."""
 
-    __slots__ = ("_by_input", "_every", "_named", "_open")
+    The calls are sorted into those lists from the latest back, only as far as a listed call needs:
+    a listing names the latest calls, so a reply whose every model call has its ``call_0``, listed
+    after it, does not sort all the earlier ones again for each listing.  Each list is newest first,
+    and loses the calls named already from its head: comparing every call with every listed one
+    made a reply listing them all at once quadratic."""
 
-    def __init__(self, calls: Iterable[ToolCallAccumulator]) -> None:
-        self._every = list(calls)  # oldest first, as each list here
-        self._open = [call for call in self._every if not call.state_given]
-        self._by_input: dict[tuple[Mapping[str, Any], bool], list[ToolCallAccumulator]] = {}
-        for call in self._every:  # an input is frozen, so hashable
-            self._by_input.setdefault((call.built_input(), call.state_given), []).append(call)
+    __slots__ = ("_calls", "_lists", "_named", "_unsorted")
+
+    def __init__(self, calls: Sequence[ToolCallAccumulator]) -> None:
+        self._calls = calls  # oldest first
+        self._unsorted = len(calls)  # calls[:_unsorted] are in no list yet
+        # (input, state given), _OPEN (state not given) or _EVERY -> its calls, newest first
+        self._lists: dict[object, deque[ToolCallAccumulator]] = {}
         self._named: set[ToolCallAccumulator] = set()
 
     def take(self, wanted: Mapping[str, Any]) -> ToolCallAccumulator | None:
         """Name the call for a listed call of input ``wanted``; ``None`` when none is left."""
-        for calls in (self._by_input.get((wanted, False)), self._by_input.get((wanted, True)), self._open, self._every):
-            while calls:
-                if calls[-1] not in self._named:
-                    self._named.add(calls[-1])
-                    return calls[-1]
-                calls.pop()
+        for key in ((wanted, False), (wanted, True), _OPEN, _EVERY):
+            call = self._latest(key)
+            if call is not None:
+                self._named.add(call)
+                return call
+        return None
+
+    def _latest(self, key: object) -> ToolCallAccumulator | None:
+        calls = self._lists.get(key)
+        while calls:
+            if calls[0] not in self._named:
+                return calls[0]
+            calls.popleft()
+        while self._unsorted:  # none sorted so far: sort earlier calls until one falls under ``key``
+            self._unsorted -= 1
+            call = self._calls[self._unsorted]
+            given = call.state_given  # an input is frozen, so hashable
+            keys = ((call.built_input(), True), _EVERY) if given else ((call.built_input(), False), _OPEN, _EVERY)
+            for own in keys:
+                self._lists.setdefault(own, deque()).append(call)
+            if key in keys:
+                return call
         return None
 
 
