@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 from dataclasses import dataclass
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -448,6 +449,18 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     )
     assembler.feed(None)  # type: ignore[arg-type]
     assert assembler.anomalies[-1].message == "None (NoneType) is not an event this assembler knows; dropped"
+
+
+def test_an_event_of_a_callers_class_with_no_hash_is_applied_though_it_cannot_be_recognised_again() -> None:
+    @attrs.frozen
+    class NotedStop(RequestStopEvent):
+        notes: list[str] = attrs.field(factory=list, kw_only=True)  # a list: the event has no hash
+
+    stop = NotedStop("out of turns", GenerateReason.MAX_ITERATIONS, notes=["a"])
+    events = [START, stop, END]
+    result = assemble(events + [stop])
+    assert [m.get_generate_reason() for m in result] == [GenerateReason.MAX_ITERATIONS]
+    assert [anomaly.kind for anomaly in result.anomalies] == [AnomalyKind.OUTSIDE_REPLY]  # not known as late
 
 
 def test_values_of_classes_made_at_run_time_leave_no_trace_in_the_handler_table() -> None:

@@ -30,9 +30,15 @@ ReplayMark = tuple[str, int]
 
 
 def replay_mark(event: Any) -> ReplayMark | None:
-    """The mark of ``event``; ``None`` for an event without an id, which nothing recognises."""
+    """The mark of ``event``; ``None`` for an event without an id, which nothing recognises, or of a
+    class of the caller's that holds a value with no hash (a list)."""
     event_id = event.id
-    return None if event_id is None else (event_id, hash(event))
+    if event_id is None:
+        return None
+    try:
+        return (event_id, hash(event))
+    except TypeError:
+        return None
 
 
 class Reply:
@@ -244,7 +250,7 @@ class _UnnamedCalls:
         return None
 
 
-_KEYS_PER_REPLY = 16  # keys (route keys, event ids) remembered per remembered reply, on average
+_KEYS_PER_REPLY = 16  # keys (route keys, replay marks) remembered per remembered reply, on average
 
 
 class CompletedReplies(dict[RouteKey | ReplayMark, int]):
