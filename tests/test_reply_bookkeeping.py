@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscope_py import ToolUseBlock
+from agentscope_py import ToolCallState, ToolUseBlock
 from agentscope_py.event._accumulators import ToolCallAccumulator
 from agentscope_py.event._agent_replies import AgentReplies
 from agentscope_py.event._reply_state import Reply
@@ -62,34 +62,47 @@ def test_a_source_of_a_hundred_thousand_levels_is_placed_below_the_open_replies_
 
 # -- which listed call names which call of a reply (``Reply.named_calls``) ----------------------
 
-_CALL = st.tuples(st.sampled_from(["call_0", "call_1"]), st.sampled_from(['{"a": 1}', '{"a": 2}', "{}"]), st.booleans())
+_CALL = st.tuples(
+    st.sampled_from(["call_0", "call_1"]), st.sampled_from(["f", "g"]), st.sampled_from(['{"a": 1}', '{"a": 2}', "{}"]), st.booleans()
+)
 
 
 def _named_by_definition(reply: Reply, listed: list[ToolUseBlock]) -> list[tuple[ToolUseBlock, Any]]:
-    """From the last listed call back, of the calls with its id not named yet, the latest with its input
-    whose state its stream did not give, else the latest with its input, else the latest of no given
-    state, else the latest; in the order listed."""
+    """From the last listed call back, of the calls with its id not named yet, the latest with its name
+    and input whose stream gave the listed state or none, else the latest with its name and input, else
+    the latest of no given state, else the latest; in the order listed."""
     named, taken = [], set()
     for call in reversed(listed):
         candidates = [own for own in reversed(reply.calls.get(call.id, ())) if own not in taken]
         if candidates:
-            own = max(candidates, key=lambda own: (own.built_input() == call.input, not own.state_given))
+            def rank(own: Any) -> int:
+                like = (own.name, own.built_input()) == (call.name, call.input)
+                given = own.state_given
+                return 3 if like and (not given or own.state is call.state) else 2 if like else 1 if not given else 0
+
+            own = max(candidates, key=rank)
             taken.add(own)
             named.append((call, own))
     return named[::-1]
 
 
 @given(st.lists(_CALL, max_size=12), st.lists(_CALL, max_size=12))
-def test_listed_calls_name_the_calls_the_definition_names(calls: list[tuple[str, str, bool]], listed: list[tuple[str, str, bool]]) -> None:
+def test_listed_calls_name_the_calls_the_definition_names(
+    calls: list[tuple[str, str, str, bool]], listed: list[tuple[str, str, str, bool]]
+) -> None:
     reply = Reply(None, "R", None, False, None)
-    for index, (call_id, arguments, state_given) in enumerate(calls):
-        call = ToolCallAccumulator(call_id, "f")
+    for index, (call_id, name, arguments, state_given) in enumerate(calls):
+        call = ToolCallAccumulator(call_id, name)
         call.parts.append(arguments)
         if state_given:
             call.take_metadata({"agentscope_block": {"state": "finished"}})
         assert call.state_given is state_given
         reply.add_block(("tool call", "R", f"{call_id}#{index}"), call)
-    blocks = [ToolUseBlock(call_id, "f", json.loads(arguments)) for call_id, arguments, _ in listed]
+    # Listed FINISHED (the state the calls with a given state have) or PENDING.
+    blocks = [
+        ToolUseBlock(call_id, name, json.loads(arguments), state=ToolCallState.FINISHED if finished else ToolCallState.PENDING)
+        for call_id, name, arguments, finished in listed
+    ]
     assert reply.named_calls(blocks) == _named_by_definition(reply, blocks)
 
 

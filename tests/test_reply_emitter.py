@@ -281,6 +281,26 @@ def test_a_call_id_used_again_in_the_next_answer_is_told_apart_by_its_result() -
     assert assemble(reply.events) == [reply.message]
 
 
+@pytest.mark.parametrize(
+    ("reason", "with_result"),
+    [(GenerateReason.MODEL_STOP, True), (GenerateReason.PERMISSION_ASKING, False), (GenerateReason.PERMISSION_ASKING, True)],
+)
+@pytest.mark.parametrize("tool", ["delete_all", "get_time"])
+def test_a_call_id_used_again_with_the_same_input_keeps_each_calls_state(reason: GenerateReason, with_result: bool, tool: str) -> None:
+    # The answered call was streamed (its state not sent), the waiting one given whole, ASKING: the
+    # listing of the waiting call named the answered one, of another tool or the same, which came
+    # out ASKING too.
+    reply = ReplyEmitter("A")
+    reply.tool_call("call_0", "get_time", "{}")
+    reply.end_model_call()
+    reply.block(ToolResultBlock("call_0", "get_time", [TextBlock("12:00")], state=ToolResultState.SUCCESS))
+    reply.block(ToolUseBlock("call_0", tool, {}, state=ToolCallState.ASKING))
+    reply.finish(reason, with_result=with_result)
+    calls = reply.message.get_content_blocks(ToolUseBlock)
+    assert [(call.name, call.state) for call in calls] == [("get_time", ToolCallState.PENDING), (tool, ToolCallState.ASKING)]
+    assert assemble(reply.events) == [reply.message]
+
+
 class _Tag(str):
     pass
 

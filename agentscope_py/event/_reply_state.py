@@ -110,8 +110,8 @@ class Reply:
     def named_calls(self, listed: Sequence[ToolUseBlock]) -> list[tuple[ToolUseBlock, ToolCallAccumulator]]:
         """Each call of ``listed`` (by an event that names calls of this reply) with the reply's call
         it names, in the order listed: from the last listed back, each names, of the calls with its id
-        not named yet, the latest with its input (one whose state its stream did not give first), else
-        the latest.
+        not named yet, the latest with its name and input that can be it (its stream gave the listed
+        state, or none), else the latest.
         An id alone is not enough: providers number their calls anew in each answer (``call_0``
         again), and the events list the calls as the model made them: the last listed is the latest
         made, whether they are the latest model call's (a request for confirmation) or all the reply's
@@ -122,7 +122,7 @@ class Reply:
             calls = unnamed.get(call.id)
             if calls is None:
                 calls = unnamed[call.id] = _UnnamedCalls(self.calls.get(call.id, ()))
-            own = calls.take(call.input)
+            own = calls.take(call)
             if own is not None:
                 named.append((call, own))
         named.reverse()
@@ -204,12 +204,13 @@ _OPEN, _EVERY = object(), object()
 
 class _UnnamedCalls:
     """The calls of one id not named yet, for ``Reply.named_calls``: each listed call names the
-    latest of them with its input whose state its stream did not give, else the latest with its
-    input, else the latest whose state it did not give, else the latest.  (A call whose state its
-    stream gave takes no listed state: of calls with the input, the one that can take it is named.)
+    latest of them with its name and input that can be it (its stream gave the listed state, or
+    none), else the latest with its name and input, else the latest whose state its stream did not
+    give, else the latest.  (A call whose state its stream gave takes no listed state: of calls like
+    the listed one, a later one stating another state is not it.)
 
-    The calls are sorted into those lists from the latest back, only as far as a listed call needs:
-    a listing names the latest calls, so a reply whose every model call has its ``call_0``, listed
+    The calls are sorted into lists from the latest back, only as far as a listed call needs: a
+    listing names the latest calls, so a reply whose every model call has its ``call_0``, listed
     after it, does not sort all the earlier ones again for each listing.  Each list is newest first,
     and loses the calls named already from its head: comparing every call with every listed one
     made a reply listing them all at once quadratic."""
@@ -219,34 +220,46 @@ class _UnnamedCalls:
     def __init__(self, calls: Sequence[ToolCallAccumulator]) -> None:
         self._calls = calls  # oldest first
         self._unsorted = len(calls)  # calls[:_unsorted] are in no list yet
-        # (input, state given), _OPEN (state not given) or _EVERY -> its calls, newest first
-        self._lists: dict[object, deque[ToolCallAccumulator]] = {}
+        # Key -> (position, call) of the calls under it, newest first.  The keys: (name, input) with
+        # the state its stream gave, or None for none; (name, input) alone; _OPEN (no state given); _EVERY.
+        self._lists: dict[object, deque[tuple[int, ToolCallAccumulator]]] = {}
         self._named: set[ToolCallAccumulator] = set()
 
-    def take(self, wanted: Mapping[str, Any]) -> ToolCallAccumulator | None:
-        """Name the call for a listed call of input ``wanted``; ``None`` when none is left."""
-        for key in ((wanted, False), (wanted, True), _OPEN, _EVERY):
-            call = self._latest(key)
+    def take(self, listed: ToolUseBlock) -> ToolCallAccumulator | None:
+        """Name the call for ``listed``; ``None`` when none is left."""
+        like = (listed.name, listed.input)
+        call = self._latest((like, listed.state), (like, None))
+        for key in (like, _OPEN, _EVERY):
             if call is not None:
-                self._named.add(call)
+                break
+            call = self._latest(key)
+        if call is not None:
+            self._named.add(call)
+        return call
+
+    def _latest(self, *keys: object) -> ToolCallAccumulator | None:
+        """The latest call not named yet under any of ``keys``."""
+        heads = [head for head in map(self._head, keys) if head is not None]
+        if heads:  # sorted calls are later than any still unsorted
+            return max(heads, key=lambda head: head[0])[1]
+        while self._unsorted:  # sort earlier calls until one falls under a key
+            self._unsorted -= 1
+            position = self._unsorted
+            call = self._calls[position]
+            like = (call.name, call.built_input())  # an input is frozen, so hashable
+            own = ((like, call.state), like, _EVERY) if call.state_given else ((like, None), like, _OPEN, _EVERY)
+            for key in own:
+                self._lists.setdefault(key, deque()).append((position, call))
+            if any(key in own for key in keys):
                 return call
         return None
 
-    def _latest(self, key: object) -> ToolCallAccumulator | None:
+    def _head(self, key: object) -> tuple[int, ToolCallAccumulator] | None:
         calls = self._lists.get(key)
         while calls:
-            if calls[0] not in self._named:
+            if calls[0][1] not in self._named:
                 return calls[0]
             calls.popleft()
-        while self._unsorted:  # none sorted so far: sort earlier calls until one falls under ``key``
-            self._unsorted -= 1
-            call = self._calls[self._unsorted]
-            given = call.state_given  # an input is frozen, so hashable
-            keys = ((call.built_input(), True), _EVERY) if given else ((call.built_input(), False), _OPEN, _EVERY)
-            for own in keys:
-                self._lists.setdefault(own, deque()).append(call)
-            if key in keys:
-                return call
         return None
 
 
