@@ -119,7 +119,7 @@ class ReplyEmitter:
         before it). An empty ``delta`` adds no text and opens no block. ``new_block=True``: the
         delta begins a block of its own, even right after a text block (a provider that splits
         its text into blocks, as Anthropic does at citations); with an empty ``delta``, it only
-        closes the open one."""
+        closes the text block being streamed, if any."""
         self._ready()
         check_bool(new_block, "ReplyEmitter.text new_block")
         self._emitter.text_delta("text", check_str(delta, "ReplyEmitter.text delta"), None, new_block)
