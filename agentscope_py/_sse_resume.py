@@ -26,6 +26,8 @@ __all__ = ["Reading", "ResumableClient", "decode_event", "is_agent_event_message
 # About 31 years: "forever" for a wait.  Socket timeouts and sleeps past a few times this raise
 # OverflowError or OSError, which a caller would meet only at the first connection or retry.
 _LONGEST_WAIT = 1e9
+#: The longest a doubled reconnection delay grows to (a delay asked for that is longer stays as it is).
+_LONGEST_BACKOFF = 60.0
 
 
 def is_reply_end(event: AgentEvent) -> bool:
@@ -259,7 +261,13 @@ class Reading:
         if self._fruitless > client._max_retries:
             raise self._given_up(cause) from cause
         client.reconnects += 1
-        return client._delay
+        delay = client._delay
+        # Doubled for each connection in a row that brought nothing (WHATWG allows a user agent to
+        # back off): a server restarting takes seconds, which a retry: of milliseconds, repeated,
+        # would give up on in no time.
+        if self._fruitless > 1 and delay < _LONGEST_BACKOFF:
+            delay = min(delay * 2.0 ** min(self._fruitless - 1, 64), _LONGEST_BACKOFF)
+        return delay
 
     def _given_up(self, cause: BaseException | None) -> StreamConnectionError:
         client, fruitless = self._client, self._fruitless

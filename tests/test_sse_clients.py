@@ -364,6 +364,25 @@ def test_nothing_listening_is_a_connection_error_after_bounded_retries(client: R
     assert stream.reconnects == 2
 
 
+def test_the_wait_doubles_with_each_connection_in_a_row_that_brings_nothing(
+    client: Reader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server restarting is down for seconds: six tries 1 ms apart would give up on it in 6 ms.
+    waits: list[float] = []
+
+    async def async_wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr("agentscope_py._sse_client.time.sleep", waits.append)
+    monkeypatch.setattr("agentscope_py._sse_async.anyio.sleep", async_wait)
+    with socket.socket() as bound:  # refuses every connection
+        bound.bind(("127.0.0.1", 0))
+        stream = client.make(f"http://127.0.0.1:{bound.getsockname()[1]}/e", timeout=TIMEOUT, max_retries=9, retry_delay=0.25)
+        with pytest.raises(StreamConnectionError, match="10 connections in a row"):
+            client.read(stream)
+    assert waits == [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0]  # up to a minute
+
+
 def test_a_server_sending_an_oversized_message_is_an_error_not_a_drop(client: Reader) -> None:
     state = StreamServer(EVENTS, preamble="data: " + "x" * 2000 + "\n\n")
     with serve_events(state):
