@@ -293,11 +293,14 @@ class Reading:
 
 def _said(error: BaseException) -> str:
     """``error`` as a message shows it, with what caused it when it says nothing itself (httpx's
-    ``ReadError('')`` over the ``ConnectionResetError`` it stands for)."""
+    ``ReadError('')`` over the ``ConnectionResetError`` it stands for); not a cancellation, which
+    is how anyio ends a read that timed out (``ReadTimeout('')``), not the caller's task."""
     inner: BaseException | None = error
     for _ in range(8):  # a chain of causes can loop
         if inner is None or str(inner):
             break
         inner = inner.__cause__ or inner.__context__
-    return repr(error) if inner is None or inner is error else f"{error!r} ({inner!r})"
+    if inner is None or inner is error or not isinstance(inner, Exception):
+        return repr(error)
+    return f"{error!r} ({inner!r})"
 

@@ -330,6 +330,16 @@ def test_a_connection_given_up_is_closed_at_once_not_when_garbage_is_collected(
             gc.enable()
 
 
+def test_a_read_that_timed_out_is_said_to_be_one_not_a_cancellation(client: Reader) -> None:
+    # anyio ends httpx's read with a cancellation of its own: the message named it, as if the
+    # caller's task had been cancelled.
+    with serve_raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n") as server:
+        with pytest.raises(StreamConnectionError) as raised:
+            client.read(client.make(server.url, timeout=0.2, max_retries=0))
+    said = str(raised.value)
+    assert ("ReadTimeout('')" in said or "TimeoutError('timed out')" in said) and "Cancel" not in said, said
+
+
 @pytest.mark.parametrize("codings", ["identity, chunked", "gzip, chunked", "chunked "])
 def test_a_transfer_coding_other_than_chunked_is_refused_not_read_as_the_stream(client: Reader, codings: str) -> None:
     # http.client takes the framing apart for "chunked" alone: the chunk sizes were read as lines of the
