@@ -263,8 +263,8 @@ class Reading:
         client.reconnects += 1
         delay = client._delay
         # Doubled for each connection in a row that brought nothing (WHATWG allows a user agent to
-        # back off): a server restarting takes seconds, which a retry: of milliseconds, repeated,
-        # would give up on in no time.
+        # back off): a server restarting takes seconds, which the waits grow toward, where the same
+        # short wait repeated would give up on it after max_retries of them.
         if self._fruitless > 1 and delay < _LONGEST_BACKOFF:
             delay = min(delay * 2.0 ** min(self._fruitless - 1, 64), _LONGEST_BACKOFF)
         return delay

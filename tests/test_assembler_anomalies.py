@@ -325,8 +325,9 @@ def test_an_event_strict_mode_refused_is_applied_when_replayed() -> None:
         TextBlockDeltaEvent("M2", "text", "second", id="d2"),
         TextBlockEndEvent("M2", "text", id="d2"),
         ToolResultTextDeltaEvent("M2", "c1", None, "sunny", id="d2"),
+        CustomEvent("agentscope_content_block", {"replyId": "M2", "block": {"type": "nope"}}, id="d2"),
     ],
-    ids=["delta", "end", "tool result delta"],
+    ids=["delta", "end", "tool result delta", "unreadable block"],
 )
 def test_an_event_of_the_next_reply_strict_mode_refused_leaves_its_model_call_to_that_reply(early: AgentEvent) -> None:
     # It came while the last reply was open, naming a model call no event had named: the reply
@@ -451,12 +452,20 @@ def test_feeding_something_that_is_not_an_event_is_an_unknown_event() -> None:
     assert assembler.anomalies[-1].message == "None (NoneType) is not an event this assembler knows; dropped"
 
 
-def test_an_event_of_a_callers_class_with_no_hash_is_applied_though_it_cannot_be_recognised_again() -> None:
+class _TooDeepToHash:
+    """Stands for metadata nested too deeply for the stack left: hashing it takes a frame a level."""
+
+    def __hash__(self) -> int:
+        raise RecursionError("maximum recursion depth exceeded")
+
+
+@pytest.mark.parametrize("notes", [["a"], _TooDeepToHash()], ids=["a list", "too deep"])
+def test_an_event_that_cannot_be_hashed_is_applied_though_it_cannot_be_recognised_again(notes: object) -> None:
     @attrs.frozen
     class NotedStop(RequestStopEvent):
-        notes: list[str] = attrs.field(factory=list, kw_only=True)  # a list: the event has no hash
+        notes: object = attrs.field(kw_only=True)
 
-    stop = NotedStop("out of turns", GenerateReason.MAX_ITERATIONS, notes=["a"])
+    stop = NotedStop("out of turns", GenerateReason.MAX_ITERATIONS, notes=notes)
     events = [START, stop, END]
     result = assemble(events + [stop])
     assert [m.get_generate_reason() for m in result] == [GenerateReason.MAX_ITERATIONS]

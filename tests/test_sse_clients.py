@@ -377,7 +377,7 @@ def test_nothing_listening_is_a_connection_error_after_bounded_retries(client: R
 def test_the_wait_doubles_with_each_connection_in_a_row_that_brings_nothing(
     client: Reader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A server restarting is down for seconds: six tries 1 ms apart would give up on it in 6 ms.
+    # A server restarting is down for seconds: nine waits of 0.25 s would give up on it after 2.25 s.
     waits: list[float] = []
 
     async def async_wait(seconds: float) -> None:

@@ -4,7 +4,7 @@ generate reason and the ids of the events it applied; and the replies completed 
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._blocks import ToolUseBlock
@@ -30,14 +30,15 @@ ReplayMark = tuple[str, int]
 
 
 def replay_mark(event: Any) -> ReplayMark | None:
-    """The mark of ``event``; ``None`` for an event without an id, which nothing recognises, or of a
-    class of the caller's that holds a value with no hash (a list)."""
+    """The mark of ``event``; ``None`` for an event without an id, which nothing recognises, or one
+    that cannot be hashed: of a class of the caller's holding a list, or with metadata nested too
+    deeply for the stack left (hashing takes a frame per level)."""
     event_id = event.id
     if event_id is None:
         return None
     try:
         return (event_id, hash(event))
-    except TypeError:
+    except (TypeError, RecursionError):
         return None
 
 
@@ -84,7 +85,7 @@ class Reply:
         self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
         # The marks of its events that only their value tells from the next reply's, once it completed:
-        # those routed by source, and a sub-agent's run's start (every run's reply id is None).
+        # those routed by source, and for a reply id None (every sub-agent run's) its start.
         self.replay_marks: list[ReplayMark] = []
         self.usage: ChatUsage | None = None
         self.reason: GenerateReason | None = None
@@ -215,19 +216,23 @@ class _UnnamedCalls:
     and loses the calls named already from its head: comparing every call with every listed one
     made a reply listing them all at once quadratic."""
 
-    __slots__ = ("_calls", "_lists", "_named", "_unsorted")
+    __slots__ = ("_calls", "_kinds", "_lists", "_named", "_unsorted")
 
     def __init__(self, calls: Sequence[ToolCallAccumulator]) -> None:
         self._calls = calls  # oldest first
         self._unsorted = len(calls)  # calls[:_unsorted] are in no list yet
-        # Key -> (position, call) of the calls under it, newest first.  The keys: (name, input) with
-        # the state its stream gave, or None for none; (name, input) alone; _OPEN (no state given); _EVERY.
+        # (name, input) -> a number of its own, so that an input (a dict hashed afresh each time) is
+        # hashed once per call, not once per key it is sorted under.
+        self._kinds: dict[tuple[str | None, Mapping[str, Any]], int] = {}
+        # Key -> (position, call) of the calls under it, newest first.  The keys: the number of a
+        # (name, input) with the state its stream gave, or None for none; that number alone; _OPEN
+        # (no state given); _EVERY.
         self._lists: dict[object, deque[tuple[int, ToolCallAccumulator]]] = {}
         self._named: set[ToolCallAccumulator] = set()
 
     def take(self, listed: ToolUseBlock) -> ToolCallAccumulator | None:
         """Name the call for ``listed``; ``None`` when none is left."""
-        like = (listed.name, listed.input)
+        like = self._kind(listed.name, listed.input)
         call = self._latest((like, listed.state), (like, None))
         for key in (like, _OPEN, _EVERY):
             if call is not None:
@@ -237,20 +242,25 @@ class _UnnamedCalls:
             self._named.add(call)
         return call
 
+    def _kind(self, name: str | None, given_input: Mapping[str, Any]) -> int:
+        kinds = self._kinds
+        return kinds.setdefault((name, given_input), len(kinds))  # an input is frozen, so hashable
+
     def _latest(self, *keys: object) -> ToolCallAccumulator | None:
         """The latest call not named yet under any of ``keys``."""
         heads = [head for head in map(self._head, keys) if head is not None]
         if heads:  # sorted calls are later than any still unsorted
             return max(heads, key=lambda head: head[0])[1]
+        wanted = set(keys)
         while self._unsorted:  # sort earlier calls until one falls under a key
             self._unsorted -= 1
             position = self._unsorted
             call = self._calls[position]
-            like = (call.name, call.built_input())  # an input is frozen, so hashable
+            like = self._kind(call.name, call.built_input())
             own = ((like, call.state), like, _EVERY) if call.state_given else ((like, None), like, _OPEN, _EVERY)
             for key in own:
                 self._lists.setdefault(key, deque()).append((position, call))
-            if any(key in own for key in keys):
+            if not wanted.isdisjoint(own):
                 return call
         return None
 

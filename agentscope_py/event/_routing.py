@@ -91,20 +91,17 @@ class ReplyRouter:
 
     def _refuse(self, kind: AnomalyKind, message: str, event: Any, reply: Reply) -> None:
         """Report an anomaly of ``event`` once ``reply`` has recorded its id.  In strict mode the
-        event is skipped, so its id is forgotten first: replayed later, it is applied, not dropped."""
-        if self._strict and event.id is not None:
-            reply.seen.forget(event.id)
+        event is skipped, so it leaves no trace: its id is forgotten (replayed later, it is applied,
+        not dropped), and so is a model call or acting phase it alone named (once the reply
+        completed, that would be a completed one, and the call's own events, arriving in the next
+        reply, late)."""
+        if self._strict:
+            if event.id is not None:
+                reply.seen.forget(event.id)
+            if self._route_made_by is event:
+                self._route_made_by = None
+                del self._routes[reply.route_keys.pop()]
         self._report(kind, message, event)
-
-    def _refuse_unstarted(self, kind: AnomalyKind, message: str, event: Any, reply: Reply) -> None:
-        """``_refuse`` for an event about a block never started.  In strict mode, a model call or
-        acting phase the event alone named is taken back from the reply too: once the reply
-        completed, it would be a completed one, and the call's own events, arriving in the next
-        reply, late."""
-        if self._route_made_by is event:
-            self._route_made_by = None
-            del self._routes[reply.route_keys.pop()]
-        self._refuse(kind, message, event, reply)
 
     def _route(self, event: Any, reply_id: str | None) -> Reply | None:
         """The open reply ``event`` belongs to, or ``None`` when it must be dropped (seen before, late)."""
@@ -327,7 +324,7 @@ class ReplyRouter:
             reply.cached = None
             return block
         if not (cls is ToolCallAccumulator and _is_hidden_tool(name)):
-            self._refuse_unstarted(
+            self._refuse(
                 AnomalyKind.DELTA_WITHOUT_START,
                 f"{describe_event(event)}: the {cls.kind} block was never started; {self._outcome('it is created')}",
                 event,
@@ -347,7 +344,7 @@ class ReplyRouter:
         block = reply.known.get(key)
         if block is None:
             kept = cls.end_creates
-            self._refuse_unstarted(
+            self._refuse(
                 AnomalyKind.END_WITHOUT_START,
                 f"{describe_event(event)}: the {cls.kind} block was never started; "
                 + (self._outcome("it is created") if kept else "the end is dropped"),
