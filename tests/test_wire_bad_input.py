@@ -277,20 +277,19 @@ def test_a_50_mb_string_is_read_within_the_default_limit_and_refused_under_a_low
         TextBlock.from_json(text.encode(), limits=DecodeLimits(max_bytes=1024 * 1024))
 
 
-
 def test_a_buffer_over_the_limit_is_refused_before_it_is_copied() -> None:
     # A bytearray or memoryview is read as bytes: a copy, which a document over the limit never needs.
     document = bytearray(b'{"type":"text","text":"' + b"x" * (20 * 1024 * 1024 + 3) + b'"}')  # 4-byte multiple
     limits = DecodeLimits(max_bytes=1024 * 1024)
-    for given in (document, memoryview(document), memoryview(document).cast("I")):  # the last: 4-byte items
+    for buffer in (document, memoryview(document), memoryview(document).cast("I")):  # the last: 4-byte items
         tracemalloc.start()
         try:
             with pytest.raises(DecodeError, match=f"the document is {len(document)} bytes, over the limit"):
-                TextBlock.from_json(given, limits=limits)
+                TextBlock.from_json(buffer, limits=limits)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-        assert peak < 1024 * 1024, type(given)
+        assert peak < 1024 * 1024, type(buffer)
 
 
 def test_a_released_memoryview_is_a_decode_error(backend: str) -> None:

@@ -33,7 +33,7 @@ from .._codec import (
     register,
     register_union,
 )
-from .._codec._kinds import CodeGen, Kind, Schemas
+from .._codec._kinds import Kind, Schemas
 from .._codec._spec import NO_DEFAULT
 from .._enums import GenerateReason, ToolResultState
 from .._messages import Msg
