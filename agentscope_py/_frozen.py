@@ -32,7 +32,8 @@ class FrozenDict(dict[str, Any]):
     ``json`` module and orjson serialize it as they are, with no copy.
     """
 
-    __slots__ = ()
+    __slots__ = ("_nesting",)
+    _nesting: int  # see stored_nesting: set once first asked for
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
@@ -76,7 +77,8 @@ class FrozenList(list[Any]):
     as a JSON array everywhere a list does.
     """
 
-    __slots__ = ()
+    __slots__ = ("_nesting",)
+    _nesting: int  # see stored_nesting: set once first asked for
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
@@ -179,6 +181,10 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
             return value
         raise NoJsonForm(value, f"is {value}, which JSON cannot represent", out_of_range=True)
     if kind is FrozenDict or kind is FrozenList:  # made by this function, or read by the decoder
+        # Shared, not copied; but counted: a stored value within the limit, put inside another
+        # (a message's metadata under a key of the next's), may take it past.
+        if stored_nesting(value) > depth:
+            raise RecursionError(f"nested deeper than {MAX_STORED_DEPTH} levels")
         return value
     if isinstance(value, enum.Enum):  # before the scalars: a str or int enum is one too
         return copy_json_value(value.value, depth)
@@ -219,6 +225,22 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
     if isinstance(value, float):
         return copy_json_value(float.__float__(value))
     raise NoJsonForm(value, f"holds a value of type {kind.__name__}, which has no JSON form")
+
+
+def stored_nesting(value: FrozenDict | FrozenList) -> int:
+    """The levels of objects and arrays in a stored value, itself included: walked once, then kept
+    on each container, as nothing in it can change."""
+    try:
+        return value._nesting
+    except AttributeError:
+        pass
+    deepest = 0
+    for item in value.values() if isinstance(value, FrozenDict) else value:
+        kind = type(item)
+        if kind is FrozenDict or kind is FrozenList:
+            deepest = max(deepest, stored_nesting(item))
+    object.__setattr__(value, "_nesting", deepest + 1)
+    return deepest + 1
 
 
 def thawed(value: Any) -> Any:

@@ -396,6 +396,23 @@ def test_a_stored_value_nests_at_most_400_levels_so_that_it_hashes(make: Callabl
         UserMessage("x", metadata={"k": _nested(401, make)})
 
 
+@pytest.mark.parametrize("make", [lambda inner: {"a": inner}, lambda inner: [inner]], ids=["objects", "arrays"])
+def test_a_stored_value_put_inside_another_counts_its_levels(make: Callable[[Any], Any]) -> None:
+    # Shared as it is, not copied: it was within the limit where it was stored, and went past it
+    # inside the next (each turn keeping the last one's metadata under a key of its own).
+    stored = UserMessage("x", metadata={"k": _nested(399, make)}).metadata["k"]
+    assert hash(UserMessage("x", metadata={"k": make(stored)}))  # 400 levels: stored
+    with pytest.raises(ArgumentValueError, match=r"metadata\['k'\] is nested too deeply to store \(deeper than 400 levels"):
+        UserMessage("x", metadata={"k": make(make(stored))})
+    with pytest.raises(ArgumentValueError, match=r"ToolUseBlock.input\['k'\] is nested too deeply"):
+        ToolUseBlock("c", "n", {"k": make(make(stored))})
+    turn = UserMessage("x")
+    for _ in range(400):
+        turn = UserMessage("x", metadata={"parent": turn.metadata})
+    with pytest.raises(ArgumentValueError, match=r"metadata\['parent'\] is nested too deeply"):
+        UserMessage("x", metadata={"parent": turn.metadata})
+
+
 def test_a_value_is_shown_whole_up_to_twice_the_shown_length() -> None:
     at_limit = "x" * (2 * SHOWN)
     assert shown(at_limit) == repr(at_limit)
