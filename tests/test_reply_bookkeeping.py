@@ -106,14 +106,30 @@ def test_listed_calls_name_the_calls_the_definition_names(
     assert reply.named_calls(blocks) == _named_by_definition(reply, blocks)
 
 
-def test_a_listing_of_the_latest_call_reads_no_earlier_call_of_its_id(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("given", "listed"),
+    [
+        (None, ToolUseBlock("call_0", "f", {})),
+        ("allowed", ToolUseBlock("call_0", "f", {})),  # listed PENDING: a state its stream did not give
+        (None, ToolUseBlock("call_0", "g", {})),  # another tool
+        (None, ToolUseBlock("call_0", "f", {"a": 1})),  # another input
+    ],
+    ids=["the call", "another state", "another tool", "another input"],
+)
+def test_a_listing_of_the_latest_call_reads_no_earlier_call_of_its_id(
+    monkeypatch: pytest.MonkeyPatch, given: str | None, listed: ToolUseBlock
+) -> None:
     # Each model call of a long reply has its call_0, each listed after it (a request for external
-    # execution): sorting every earlier call_0 again for each listing made the reply quadratic.
+    # execution): sorting every earlier call_0 again for each listing made the reply quadratic,
+    # and so did a listing that contradicts the calls (no call of its tool, input and state).
     reply = Reply(None, "R", None, False, None)
     for index in range(1000):
         call = ToolCallAccumulator("call_0", "f")
         call.parts.append("{}")
+        if given is not None:
+            call.take_metadata({"agentscope_block": {"state": given}})
         reply.add_block(("tool call", f"M{index}", "call_0"), call)
+    latest = reply.calls["call_0"][-1]
     read: list[ToolCallAccumulator] = []
     built_input = ToolCallAccumulator.built_input
 
@@ -122,10 +138,12 @@ def test_a_listing_of_the_latest_call_reads_no_earlier_call_of_its_id(monkeypatc
         return built_input(call)
 
     monkeypatch.setattr(ToolCallAccumulator, "built_input", counted)
-    listed = ToolUseBlock("call_0", "f", {})
-    assert reply.named_calls([listed]) == [(listed, reply.calls["call_0"][-1])]
-    assert read == [reply.calls["call_0"][-1]]
-    # Listed with an input none has, it is the latest all the same, once every call was read.
-    other = ToolUseBlock("call_0", "f", {"a": 1})
-    assert reply.named_calls([other, listed]) == [(other, reply.calls["call_0"][-2]), (listed, reply.calls["call_0"][-1])]
+    assert reply.named_calls([listed]) == [(listed, latest)]
+    if listed.input == {}:  # (of another input, every call's is compared, but none is sorted)
+        assert set(read) <= {latest}
+    if given is None and listed == ToolUseBlock("call_0", "f", {}):
+        # Listed twice, the earlier listed names the call before: sorted as far as it, no further.
+        read.clear()
+        assert reply.named_calls([listed, listed]) == [(listed, reply.calls["call_0"][-2]), (listed, latest)]
+        assert set(read) <= {latest, reply.calls["call_0"][-2]}
 

@@ -4,7 +4,7 @@ generate reason and the ids of the events it applied; and the replies completed 
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._blocks import ToolUseBlock
@@ -203,6 +203,14 @@ class Reply:
 _OPEN, _EVERY = object(), object()
 
 
+def _is_open(call: ToolCallAccumulator) -> bool:
+    return not call.state_given
+
+
+def _any(call: ToolCallAccumulator) -> bool:
+    return True
+
+
 class _UnnamedCalls:
     """The calls of one id not named yet, for ``Reply.named_calls``: each listed call names the
     latest of them with its name and input that can be it (its stream gave the listed state, or
@@ -216,7 +224,7 @@ class _UnnamedCalls:
     and loses the calls named already from its head: comparing every call with every listed one
     made a reply listing them all at once quadratic."""
 
-    __slots__ = ("_calls", "_kinds", "_lists", "_named", "_unsorted")
+    __slots__ = ("_calls", "_kinds", "_lists", "_looked", "_named", "_unsorted")
 
     def __init__(self, calls: Sequence[ToolCallAccumulator]) -> None:
         self._calls = calls  # oldest first
@@ -229,15 +237,21 @@ class _UnnamedCalls:
         # (no state given); _EVERY.
         self._lists: dict[object, deque[tuple[int, ToolCallAccumulator]]] = {}
         self._named: set[ToolCallAccumulator] = set()
+        self._looked: set[object] = set()  # the first keys of the calls _latest looked for unsorted
 
     def take(self, listed: ToolUseBlock) -> ToolCallAccumulator | None:
         """Name the call for ``listed``; ``None`` when none is left."""
-        like = self._kind(listed.name, listed.input)
-        call = self._latest((like, listed.state), (like, None))
-        for key in (like, _OPEN, _EVERY):
-            if call is not None:
-                break
-            call = self._latest(key)
+        name, wanted, state = listed.name, listed.input, listed.state
+        like = self._kind(name, wanted)
+
+        def same(call: ToolCallAccumulator) -> bool:
+            return call.name == name and call.built_input() == wanted
+
+        call = self._latest(
+            lambda call: (not call.state_given or call.state is state) and same(call), (like, state), (like, None)
+        )
+        if call is None:
+            call = self._latest(same, like) or self._latest(_is_open, _OPEN) or self._latest(_any, _EVERY)
         if call is not None:
             self._named.add(call)
         return call
@@ -246,16 +260,26 @@ class _UnnamedCalls:
         kinds = self._kinds
         return kinds.setdefault((name, given_input), len(kinds))  # an input is frozen, so hashable
 
-    def _latest(self, *keys: object) -> ToolCallAccumulator | None:
-        """The latest call not named yet under any of ``keys``."""
+    def _latest(self, test: Callable[[ToolCallAccumulator], bool], *keys: object) -> ToolCallAccumulator | None:
+        """The latest call not named yet under any of ``keys`` (those ``test`` is true of)."""
         heads = [head for head in map(self._head, keys) if head is not None]
         if heads:  # sorted calls are later than any still unsorted
             return max(heads, key=lambda head: head[0])[1]
+        calls, stop = self._calls, 0
+        if keys[0] not in self._looked:
+            # Looked for first without sorting: a listing that contradicts its calls (no call of its
+            # tool, input and state) would otherwise sort every call of the id for each listing.  A
+            # second look for the same calls sorts as it goes, for the rest of a long listing.
+            self._looked.add(keys[0])
+            found = next((at for at in range(self._unsorted - 1, -1, -1) if test(calls[at])), None)
+            if found is None:
+                return None
+            stop = found
         wanted = set(keys)
-        while self._unsorted:  # sort earlier calls until one falls under a key
+        while self._unsorted > stop:  # sort earlier calls until one falls under a key
             self._unsorted -= 1
             position = self._unsorted
-            call = self._calls[position]
+            call = calls[position]
             like = self._kind(call.name, call.built_input())
             own = ((like, call.state), like, _EVERY) if call.state_given else ((like, None), like, _OPEN, _EVERY)
             for key in own:
