@@ -7,6 +7,7 @@ Field order is the positional order, mirroring the Java constructors.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, overload
 
@@ -14,6 +15,7 @@ import attrs
 
 from ._builder import Builder, FieldSetter
 from ._checks import (
+    NestedTooDeeply,
     Sentinel,
     check_mapping,
     check_optional_java_float,
@@ -26,9 +28,9 @@ from ._checks import (
 )
 from ._enums import ToolCallState, ToolResultState
 from ._fields import checked_fields, mark_type_checks
-from ._frozen import EMPTY
+from ._frozen import EMPTY, FrozenDict, stored_nesting
 from ._ids import new_hex_id
-from ._serializable import JsonSerializable
+from ._serializable import DEPTH_CEILING, MAX_BLOCK_DEPTH, JsonSerializable
 from ._sources import Source
 from .errors import ArgumentTypeError
 
@@ -43,6 +45,7 @@ __all__ = [
     "ToolResultBlock",
     "ToolUseBlock",
     "VideoBlock",
+    "block_depth",
 ]
 
 
@@ -240,6 +243,22 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
     )
 
 
+def block_depth(block: ContentBlock) -> int:
+    """The levels of JSON objects and arrays in the document of ``block`` (itself one).  The test
+    of this function checks it against the documents the codec writes, block kind by block kind."""
+    if isinstance(block, ToolResultBlock):
+        return block._depth
+    if isinstance(block, ToolUseBlock):
+        return 1 + max(_stored_depth(block.input), _stored_depth(block.metadata))
+    if isinstance(block, ThinkingBlock):
+        return 1 + _stored_depth(block.metadata)
+    return 2 if isinstance(getattr(block, "source", None), Source) else 1  # a media block's source object
+
+
+def _stored_depth(value: Mapping[str, Any] | None) -> int:
+    return stored_nesting(value) if type(value) is FrozenDict else 0  # a stored mapping, or None
+
+
 _ONE_ARGUMENT: Any = Sentinel("<not given>")  # ToolResultBlock.error called with the message alone
 
 
@@ -259,6 +278,22 @@ class ToolResultBlock(ContentBlock):
     output: tuple[ContentBlock, ...] = attrs.field(default=(), converter=_output_blocks)
     metadata: Mapping[str, Any] = attrs.field(default=EMPTY, converter=_tool_result_metadata)
     state: ToolResultState = ToolResultState.RUNNING
+
+    def __attrs_post_init__(self) -> None:
+        # Results nest without bound otherwise: one too deep could be hashed, printed or pickled
+        # only past Python's recursion limit, and its JSON, or a message's holding it, not read back.
+        if self._depth > MAX_BLOCK_DEPTH:
+            raise NestedTooDeeply(
+                f"ToolResultBlock.output is nested too deeply: the block's JSON would be {self._depth} levels deep, "
+                f"past the {MAX_BLOCK_DEPTH} a block may be (so that a message holding it, and the events streaming "
+                f"that message, read back within {DEPTH_CEILING}); nest fewer results"
+            )
+
+    @functools.cached_property
+    def _depth(self) -> int:
+        """The levels of objects and arrays in this block's document (itself one), worked out once:
+        the blocks of its output know theirs."""
+        return 1 + max(1 + max(map(block_depth, self.output), default=0), _stored_depth(self.metadata))
 
     @property
     def is_suspended(self) -> bool:

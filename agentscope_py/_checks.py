@@ -19,6 +19,7 @@ from ._frozen import (
     FrozenDict,
     NoJsonForm,
     copy_json_value,
+    stored_nesting,
 )
 from ._shown import shown
 from .errors import ArgumentTypeError, ArgumentValueError
@@ -195,13 +196,15 @@ def check_enum(value: object, enum_cls: type[_E], arg: str) -> _E:
     )
 
 
-def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> FrozenDict:
-    """A read-only copy of a str-keyed mapping (``None`` reads as empty)."""
+def check_mapping(value: object, arg: str, *, drop_none: bool = False, depth: int = MAX_STORED_DEPTH) -> FrozenDict:
+    """A read-only copy of a str-keyed mapping (``None`` reads as empty), whose values nest at most
+    ``depth`` levels (see ``MAX_STORED_DEPTH``)."""
     if value is None:
         return EMPTY
-    # Stored already; with no None to drop (a scan in C: a message rebuilt from a stored mapping,
-    # as the assembler's snapshots are, would otherwise walk every key in Python each time).
-    if type(value) is FrozenDict and (not drop_none or None not in value.values()):
+    # Stored already, within the depth (counted once per mapping); with no None to drop (a scan in C:
+    # a message rebuilt from a stored mapping, as the assembler's snapshots are, would otherwise walk
+    # every key in Python each time).
+    if type(value) is FrozenDict and stored_nesting(value) <= depth + 1 and (not drop_none or None not in value.values()):
         return value
     if type(value) is not dict and not isinstance(value, Mapping):
         raise _fail(arg, "a mapping with str keys", value)
@@ -228,13 +231,13 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False) -> Frozen
         if item is None and drop_none:
             continue
         try:
-            copied[key] = copy_json_value(item)
+            copied[key] = copy_json_value(item, depth)
         except NoJsonForm as error:
             error.steps.append(f"[{key!r}]")
             raise error.error(arg) from None
         except RecursionError:
             raise NestedTooDeeply(
-                f"{arg}[{key!r}] is nested too deeply to store (deeper than {MAX_STORED_DEPTH} levels, "
+                f"{arg}[{key!r}] is nested too deeply to store (deeper than {depth} levels, "
                 "or than the Python stack left allows)"
             ) from None
     return FrozenDict(copied) if copied else EMPTY

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
-from ._serializable import JsonSerializable
+from ._serializable import MAX_BLOCK_DEPTH, JsonSerializable
 from .errors import ArgumentTypeError, ArgumentValueError, ReadOnlyError
 
 __all__ = [
@@ -127,9 +127,11 @@ class NoJsonForm(Exception):
         return kind(f"{where}{path} {self.problem}; store str, int, finite float, bool, None, lists and dicts")
 
 
-#: How deep a stored value may nest: well within what hashing it recurses through (a FrozenList's
-#: hash takes two steps of Python's recursion limit, 1000, per level).
-MAX_STORED_DEPTH = 400
+#: How deep a value stored in a mapping (metadata, a tool's input) may nest, itself one level: so
+#: that the documents of whatever holds it read back (a block holds the mapping one level down, see
+#: ``MAX_BLOCK_DEPTH``), and well within what hashing it recurses through (a FrozenList's hash takes
+#: two steps of Python's recursion limit, 1000, per level).
+MAX_STORED_DEPTH = MAX_BLOCK_DEPTH - 2
 # A stored mapping holds values nested MAX_STORED_DEPTH deep below itself: read back from a pickle,
 # it is frozen again from its own level, one more.
 _REFROZEN_DEPTH = MAX_STORED_DEPTH + 1
@@ -184,12 +186,12 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
         # Shared, not copied; but counted: a stored value within the limit, put inside another
         # (a message's metadata under a key of the next's), may take it past.
         if stored_nesting(value) > depth:
-            raise RecursionError(f"nested deeper than {MAX_STORED_DEPTH} levels")
+            raise RecursionError("nested too deeply to store")
         return value
     if isinstance(value, enum.Enum):  # before the scalars: a str or int enum is one too
         return copy_json_value(value.value, depth)
     if depth <= 0 and isinstance(value, (Mapping, list, tuple)):
-        raise RecursionError(f"nested deeper than {MAX_STORED_DEPTH} levels")
+        raise RecursionError("nested too deeply to store")
     if isinstance(value, Mapping):
         frozen = {}
         for key, item in value.items():

@@ -20,15 +20,27 @@ from typing_extensions import Self
 
 from .errors import ArgumentTypeError, ArgumentValueError, FrozenFieldError
 
-__all__ = ["DEFAULT_LIMITS", "DEPTH_CEILING", "DecodeLimits", "JsonSerializable", "check_limits", "install_codec"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "DEPTH_CEILING",
+    "MAX_BLOCK_DEPTH",
+    "DecodeLimits",
+    "JsonSerializable",
+    "check_limits",
+    "install_codec",
+]
 
 _T = TypeVar("_T")
 
-#: The most ``DecodeLimits.max_depth`` may be: how deep a message may store a value
-#: (``_frozen.MAX_STORED_DEPTH``, which imports this module), as a value nested deeper could not be
-#: hashed.  The decoder takes at most two Python stack frames per level (an object in metadata),
-#: which keeps the deepest document inside the default recursion limit (1000).
+#: The most ``DecodeLimits.max_depth`` may be: as deep as the documents of what the API builds go.
+#: The decoder takes at most two Python stack frames per level (an object in metadata), which keeps
+#: the deepest document inside the default recursion limit (1000).
 DEPTH_CEILING = 400
+#: How deep a block's document may be, so that whatever holds it reads back: a message holds its
+#: blocks two levels down (its ``content`` array), and an ``AgentResultEvent`` the message one more.
+#: A stored value may be two levels less (``_frozen.MAX_STORED_DEPTH``): it sits in a mapping inside
+#: a block, and an ``AgentStartEvent`` holds a message's metadata three levels down.
+MAX_BLOCK_DEPTH = DEPTH_CEILING - 3
 
 
 def _check_depth(instance: DecodeLimits, attribute: attrs.Attribute[int], value: int) -> None:

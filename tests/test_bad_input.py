@@ -47,6 +47,7 @@ from agentscope_py import (
     VideoBlock,
 )
 from agentscope_py import errors
+from agentscope_py._frozen import MAX_STORED_DEPTH
 from agentscope_py._shown import SHOWN, shown
 
 SOURCE = URLSource("https://example.com/a.png")
@@ -389,25 +390,25 @@ def test_a_string_for_an_enum_gets_the_member_it_names(given: str, hint: str) ->
 
 
 @pytest.mark.parametrize("make", [lambda inner: {"a": inner}, lambda inner: [inner]], ids=["objects", "arrays"])
-def test_a_stored_value_nests_at_most_400_levels_so_that_it_hashes(make: Callable[[Any], Any]) -> None:
-    deepest = UserMessage("x", metadata={"k": _nested(400, make)})
+def test_a_stored_value_nests_at_most_the_stored_depth_so_that_it_hashes(make: Callable[[Any], Any]) -> None:
+    deepest = UserMessage("x", metadata={"k": _nested(MAX_STORED_DEPTH, make)})
     assert hash(deepest) == hash(copy.copy(deepest))
-    with pytest.raises(ArgumentValueError, match=r"metadata\['k'\] is nested too deeply to store \(deeper than 400 levels"):
-        UserMessage("x", metadata={"k": _nested(401, make)})
+    with pytest.raises(ArgumentValueError, match=rf"metadata\['k'\] is nested too deeply to store \(deeper than {MAX_STORED_DEPTH} levels"):
+        UserMessage("x", metadata={"k": _nested(MAX_STORED_DEPTH + 1, make)})
 
 
 @pytest.mark.parametrize("make", [lambda inner: {"a": inner}, lambda inner: [inner]], ids=["objects", "arrays"])
 def test_a_stored_value_put_inside_another_counts_its_levels(make: Callable[[Any], Any]) -> None:
     # Shared as it is, not copied: it was within the limit where it was stored, and went past it
     # inside the next (each turn keeping the last one's metadata under a key of its own).
-    stored = UserMessage("x", metadata={"k": _nested(399, make)}).metadata["k"]
-    assert hash(UserMessage("x", metadata={"k": make(stored)}))  # 400 levels: stored
-    with pytest.raises(ArgumentValueError, match=r"metadata\['k'\] is nested too deeply to store \(deeper than 400 levels"):
+    stored = UserMessage("x", metadata={"k": _nested(MAX_STORED_DEPTH - 1, make)}).metadata["k"]
+    assert hash(UserMessage("x", metadata={"k": make(stored)}))  # as deep as a value is stored
+    with pytest.raises(ArgumentValueError, match=rf"metadata\['k'\] is nested too deeply to store \(deeper than {MAX_STORED_DEPTH} levels"):
         UserMessage("x", metadata={"k": make(make(stored))})
     with pytest.raises(ArgumentValueError, match=r"ToolUseBlock.input\['k'\] is nested too deeply"):
         ToolUseBlock("c", "n", {"k": make(make(stored))})
     turn = UserMessage("x")
-    for _ in range(400):
+    for _ in range(MAX_STORED_DEPTH):
         turn = UserMessage("x", metadata={"parent": turn.metadata})
     with pytest.raises(ArgumentValueError, match=r"metadata\['parent'\] is nested too deeply"):
         UserMessage("x", metadata={"parent": turn.metadata})

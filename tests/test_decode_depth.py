@@ -6,25 +6,48 @@ from __future__ import annotations
 
 import inspect
 import json
+import pickle
 import sys
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import blocks
 
 from agentscope_py import (
+    AllToolsDeniedEvent,
     AssistantMessage,
     ChatUsage,
+    ConfirmResult,
     ContentBlock,
+    CustomEvent,
     DecodeLimits,
+    ExternalExecutionResultEvent,
     Msg,
+    RequireExternalExecutionEvent,
+    RequireUserConfirmEvent,
+    TextBlock,
+    TextBlockDeltaEvent,
+    ThinkingBlock,
     ToolResultBlock,
+    ToolResultDataDeltaEvent,
+    ToolResultMessage,
     ToolUseBlock,
+    UserConfirmResultEvent,
+    UserMessage,
     VideoBlock,
+    events_from_message,
 )
-from agentscope_py.errors import DecodeError
+from agentscope_py._blocks import block_depth
+from agentscope_py._checks import NestedTooDeeply
+from agentscope_py._frozen import MAX_STORED_DEPTH
+from agentscope_py._serializable import DEPTH_CEILING, MAX_BLOCK_DEPTH
+from agentscope_py.errors import ArgumentValueError, DecodeError
 from agentscope_py.event import AgentEvent, AgentResultEvent, ModelCallEndEvent
+from agentscope_py.event._base import EVENT_STORED_DEPTH
 
 JAVA_INT_MAX = 2**31 - 1
+_DEEPEST = DecodeLimits(max_depth=DEPTH_CEILING)
 JAVA_FLOAT_OVERFLOW = 2.0**128 - 2.0**103  # the least double a Java float reads as infinity
 
 
@@ -223,3 +246,115 @@ def test_a_caller_deep_in_the_stack_gets_a_decode_error_at_any_depth(backend: st
             assert "nested too deeply" in str(error)
             refused += 1
     assert refused  # the smallest headrooms leave too little stack for any path
+
+
+# -- what the API builds reads back (``MAX_BLOCK_DEPTH``, ``MAX_STORED_DEPTH``) -------------------
+
+
+def _levels(value: Any) -> int:
+    """The levels of objects and arrays in a parsed JSON value, as ``max_depth`` counts them."""
+    if isinstance(value, dict):
+        return 1 + max(map(_levels, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_levels, value), default=0)
+    return 0
+
+
+def _deep_value(levels: int) -> Any:
+    value: Any = "bottom"
+    for level in range(levels):
+        value = {"k": value} if level % 2 else [value]
+    return value
+
+
+def _deepest_results(bottom: ContentBlock) -> ToolResultBlock:
+    """``bottom`` inside as many tool results as a block may hold."""
+    result = ToolResultBlock("c", "f", [bottom])
+    while True:
+        try:
+            result = ToolResultBlock("c", "f", [result])
+        except NestedTooDeeply:
+            return result
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(block=blocks(depth=3))
+def test_the_depth_a_block_works_out_is_that_of_its_document(block: ContentBlock) -> None:
+    assert block_depth(block) == _levels(block.to_dict())
+
+
+def test_a_stored_value_of_each_block_counts_in_its_depth() -> None:
+    deep = _deep_value(7)
+    for block in (
+        ToolUseBlock("c", "f", {"k": deep}),
+        ToolUseBlock("c", "f", metadata={"k": deep}),
+        ThinkingBlock("x", {"k": deep}),
+        ToolResultBlock("c", "f", metadata={"k": deep}),
+        ToolResultBlock("c", "f", [ToolUseBlock("c", "f", {"k": deep})]),
+    ):
+        assert block_depth(block) == _levels(block.to_dict())
+
+
+def test_the_deepest_values_the_api_builds_read_back_and_so_do_the_events_streaming_them() -> None:
+    deep = _deep_value(MAX_STORED_DEPTH)
+    call = ToolUseBlock("c1", "f", {"k": deep}, metadata={"k": deep})
+    blocks = [
+        call,
+        ThinkingBlock("x", {"k": deep}),
+        ToolResultBlock("c1", "f", [TextBlock("ok")], metadata={"k": deep}),
+        # A result whose own metadata holds what its end event wraps in an entry of its own.
+        ToolResultBlock("c1", "f", metadata={"agentscope_block": {"state": "success", "k": _deep_value(MAX_STORED_DEPTH - 1)}}),
+        _deepest_results(TextBlock("bottom")),
+    ]
+    results = _deepest_results(ToolUseBlock("c", "f", {"k": _deep_value(5)}))
+    blocks.append(results)
+    assert {block_depth(block) for block in blocks} == {MAX_BLOCK_DEPTH}
+    messages = [
+        AssistantMessage(*blocks, metadata={"k": deep}),
+        UserMessage("x", metadata={"k": deep}),
+        ToolResultMessage(results),
+    ]
+    events: list[AgentEvent] = [
+        RequireUserConfirmEvent("r", [call]),
+        RequireExternalExecutionEvent("r", [call]),
+        AllToolsDeniedEvent([call]),
+        UserConfirmResultEvent("r", [ConfirmResult(True, call)]),
+        ExternalExecutionResultEvent("r", [results]),
+        ToolResultDataDeltaEvent("r", "c1", "f", results),
+        CustomEvent("n", {"k": _deep_value(EVENT_STORED_DEPTH)}),
+        TextBlockDeltaEvent("r", "text", "x", metadata={"k": _deep_value(EVENT_STORED_DEPTH)}),
+    ]
+    for message in messages:
+        assert Msg.from_json(message.to_json(), limits=_DEEPEST) == message
+        if isinstance(message, AssistantMessage):
+            events += events_from_message(message, with_result=True)
+    deepest = 0
+    for event in events:
+        deepest = max(deepest, _levels(event.to_dict()))
+        assert AgentEvent.from_json(event.to_json(), limits=_DEEPEST) == event
+    assert deepest == DEPTH_CEILING  # the limits leave no level unused: none could be higher
+
+
+def test_a_result_past_the_deepest_block_is_refused_by_its_constructor_and_its_reader() -> None:
+    deepest = _deepest_results(TextBlock("bottom"))
+    assert hash(deepest) and repr(deepest) and pickle.loads(pickle.dumps(deepest)) == deepest
+    with pytest.raises(ArgumentValueError, match=f"the block's JSON would be {MAX_BLOCK_DEPTH + 2} levels deep, past the {MAX_BLOCK_DEPTH}"):
+        ToolResultBlock("c", "f", [deepest])
+    too_deep = {"type": "tool_result", "output": [deepest.to_dict()]}
+    with pytest.raises(DecodeError, match="ToolResultBlock.output is nested too deeply"):
+        ContentBlock.from_dict(too_deep, limits=_DEEPEST)
+
+
+def test_a_stored_mapping_goes_into_a_message_only_as_deep_as_a_message_stores() -> None:
+    # An event stores values two levels deeper than a message (it wraps a message's in entries of
+    # its own): its metadata, shared as it is, would take a message's events past what is read.
+    event = CustomEvent("n", metadata={"k": _deep_value(EVENT_STORED_DEPTH)})
+    assert event.metadata is not None
+    with pytest.raises(ArgumentValueError, match=rf"UserMessage.metadata\['k'\] is nested too deeply to store \(deeper than {MAX_STORED_DEPTH} levels"):
+        UserMessage("x", metadata=event.metadata)
+    within = CustomEvent("n", metadata={"k": _deep_value(MAX_STORED_DEPTH)}).metadata
+    assert UserMessage("x", metadata=within).metadata is within  # shared, not copied
+    # Read from a document, a value deeper than a message stores is refused as the message's own.
+    document = {"role": "USER", "metadata": {"k": _deep_value(MAX_STORED_DEPTH + 1)}}
+    with pytest.raises(DecodeError, match=r"UserMessage.metadata\['k'\] is nested too deeply to store"):
+        Msg.from_dict(document, limits=_DEEPEST)

@@ -44,6 +44,8 @@ from agentscope_py import (
     UserBlock,
     UserMessage,
 )
+from agentscope_py._frozen import MAX_STORED_DEPTH
+from agentscope_py._serializable import MAX_BLOCK_DEPTH
 
 ROLE_CLASSES = list(MESSAGE_CLASSES.items())
 CALL_1 = ToolUseBlock("call_1", "get_weather", {"city": "Paris"})
@@ -319,10 +321,10 @@ def test_messages_survive_pickle_copy_and_deepcopy(role: MsgRole, cls: type[Msg[
 
 def test_a_value_as_deep_as_a_message_stores_prints_and_copies() -> None:
     deep: Any = "leaf"
-    for level in range(398):  # just inside the 400 levels a message stores
+    for level in range(MAX_STORED_DEPTH):  # as deep as a message stores a value
         deep = {"k": deep} if level % 2 else [deep]
     msg = UserMessage("x", metadata={"k": deep})
-    assert repr(msg).count("[") == 199
+    assert repr(msg).count("[") == (MAX_STORED_DEPTH + 1) // 2
     clone = copy.deepcopy(msg)
     # What a message holds cannot change, so a deep copy shares it, as for a tuple of strings.
     assert clone == msg and clone.metadata is msg.metadata
@@ -332,8 +334,10 @@ def test_a_message_of_tool_results_nested_as_deep_as_it_may_store_copies_as_itse
     # Copied block by block, 150 nested results took deepcopy past Python's recursion limit; the
     # message, like every block and event, cannot change, so a copy of any kind is the message itself.
     result = ToolResultBlock.text("leaf")
-    for _ in range(199):
+    for _ in range((MAX_BLOCK_DEPTH - 1) // 2 - 1):  # each result two levels: as deep as a block may be
         result = ToolResultBlock("c", "f", [result])
+    with pytest.raises(ArgumentValueError, match="ToolResultBlock.output is nested too deeply"):
+        ToolResultBlock("c", "f", [result])
     msg = AssistantMessage(ToolUseBlock("c", "f", {}), result)
     assert copy.deepcopy(msg) is msg and copy.copy(msg) is msg
     assert copy.deepcopy([msg, result])[1] is result  # inside other values too

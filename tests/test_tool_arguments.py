@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentscope_py import ToolUseBlock, _tool_arguments
+from agentscope_py._frozen import MAX_STORED_DEPTH
 from agentscope_py._tool_arguments import StreamedArguments, parse_tool_arguments
 from agentscope_py.interop import from_openai
 from read_only import assert_read_only
@@ -55,7 +56,7 @@ def test_objects_read_exactly_whatever_the_backend(backend: str, raw: str, expec
         ('"text"', "a JSON str, not an object"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply to parse"),
         # Parsed, but deeper than a block stores: as unusable, not an error (the assembler raised it).
-        ('{"a":' * 450 + "1" + "}" * 450, "nested too deeply to store (deeper than 400 levels)"),
+        ('{"a":' * 450 + "1" + "}" * 450, f"nested too deeply to store (deeper than {MAX_STORED_DEPTH} levels)"),
         # Not JSON, though Python's json reads them; a message holding nan or inf cannot be written.
         ('{"x": NaN}', "not valid JSON (NaN is not JSON)"),
         ('{"x": [-Infinity]}', "not valid JSON (-Infinity is not JSON)"),

@@ -21,6 +21,7 @@ from vectors import mutated_event_vectors, mutated_vectors
 
 from agentscope_py import (
     AgentEvent,
+    AgentResultEvent,
     ArgumentTypeError,
     ArgumentValueError,
     AssistantMessage,
@@ -40,8 +41,7 @@ from agentscope_py import (
     UserMessage,
     _ids,
 )
-from agentscope_py._frozen import MAX_STORED_DEPTH
-from agentscope_py._serializable import DEPTH_CEILING
+from agentscope_py._serializable import DEPTH_CEILING, MAX_BLOCK_DEPTH
 
 ROOTS: list[type[Any]] = [Msg, ContentBlock, Source, ChatUsage, TextBlock, UserMessage]
 
@@ -228,33 +228,43 @@ def test_the_depth_limit_is_exact_and_configurable(backend: str) -> None:
     assert ContentBlock.from_json(json.dumps(fits)) == ContentBlock.from_dict(fits)
     with pytest.raises(DecodeError, match="max_depth"):
         ContentBlock.from_dict(nested_results(50))
-    deeper = DecodeLimits(max_depth=399)
-    assert isinstance(ContentBlock.from_json(nested_results_text(199), limits=deeper), ToolResultBlock)
+    deeper = DecodeLimits(max_depth=MAX_BLOCK_DEPTH)
+    assert isinstance(ContentBlock.from_json(nested_results_text(198), limits=deeper), ToolResultBlock)
+    # Past what a block may be, a document is refused whatever the limit, as the block's own
+    # construction refuses it (a message holding it, and its events, could not be read back).
+    with pytest.raises(DecodeError, match=r"^ToolResultBlock.output is nested too deeply: the block's JSON would be 399"):
+        ContentBlock.from_json(nested_results_text(199), limits=DecodeLimits(max_depth=DEPTH_CEILING))
     with pytest.raises(DecodeError, match="nested deeper than 5 levels"):
         ContentBlock.from_dict(nested_results(3), limits=DecodeLimits(max_depth=5))
 
 
-def test_the_deepest_limit_is_as_deep_as_a_message_stores_a_value(backend: str) -> None:
-    # Past MAX_STORED_DEPTH a value could not be hashed; at it, one reads on every backend, from the
-    # deep end of a caller's stack too, and one level more is refused where it is.
-    assert DEPTH_CEILING == MAX_STORED_DEPTH
-    limits = DecodeLimits(max_depth=MAX_STORED_DEPTH)
-    # The top object and MAX_STORED_DEPTH - 1 levels of metadata: as deep as the limit.
-    fits = '{"role":"USER","metadata":' + '{"a":' * (MAX_STORED_DEPTH - 2) + "{}" + "}" * (MAX_STORED_DEPTH - 2) + "}"
-    read = Msg.from_json(fits, limits=limits)
-    assert hash(read) == hash(Msg.from_json(fits, limits=limits))
-    assert hash(Msg.from_dict(json.loads(fits), limits=limits)) == hash(read)
-    too_deep = fits.replace('"metadata":', '"metadata":{"a":', 1) + "}"
-    with pytest.raises(DecodeError, match="nested deeper than 400 levels") as caught:
-        Msg.from_json(too_deep, limits=limits)
-    assert caught.value.path.startswith("metadata.a.a")
+def test_a_document_as_deep_as_the_deepest_limit_reads_and_hashes(backend: str) -> None:
+    # At the ceiling, as deep as the documents of what the API builds go (the result event of a
+    # message holding the deepest block), a document reads on every backend, from the deep end of a
+    # caller's stack too, and what it holds hashes; one level more is refused where it is.
+    limits = DecodeLimits(max_depth=DEPTH_CEILING)
+    deepest = ToolResultBlock.text("bottom")
+    for _ in range((MAX_BLOCK_DEPTH - 1) // 2 - 1):  # each result adds two levels
+        deepest = ToolResultBlock("c", "f", [deepest])
+    fits = AgentResultEvent(AssistantMessage(deepest)).to_json()
+    read = AgentEvent.from_json(fits, limits=limits)
+    assert hash(read) == hash(AgentEvent.from_json(fits, limits=limits))
+    assert hash(AgentEvent.from_dict(json.loads(fits), limits=limits)) == hash(read)
+    # The text at the bottom made an image: its source object is a level more.
+    bottom = '{"type":"text","text":"bottom"}'
+    assert fits.count(bottom) == 1
+    too_deep = fits.replace(bottom, '{"type":"image","source":{"type":"url","url":"https://example.com/a.png"}}')
+    with pytest.raises(DecodeError, match=f"nested deeper than {DEPTH_CEILING} levels") as caught:
+        AgentEvent.from_json(too_deep, limits=limits)
+    assert caught.value.path.startswith("result.content[0].output[0].output[0]")
+    assert caught.value.path.endswith(".source")
     # No limit reads it, so the error does not ask for a higher one; below the ceiling it does.
     assert caught.value.reason.endswith("the most DecodeLimits allows: this library cannot read the document")
-    with pytest.raises(DecodeError, match=r"pass limits=DecodeLimits\(max_depth=\.\.\.\) to accept more \(at most 400\)"):
-        Msg.from_json(fits, limits=DecodeLimits(max_depth=MAX_STORED_DEPTH - 1))
+    with pytest.raises(DecodeError, match=rf"pass limits=DecodeLimits\(max_depth=\.\.\.\) to accept more \(at most {DEPTH_CEILING}\)"):
+        AgentEvent.from_json(fits, limits=DecodeLimits(max_depth=DEPTH_CEILING - 1))
 
-    def from_deep_in_the_stack(frames: int) -> Msg:
-        return from_deep_in_the_stack(frames - 1) if frames else Msg.from_json(fits, limits=limits)
+    def from_deep_in_the_stack(frames: int) -> AgentEvent:
+        return from_deep_in_the_stack(frames - 1) if frames else AgentEvent.from_json(fits, limits=limits)
 
     assert from_deep_in_the_stack(150) == read
 

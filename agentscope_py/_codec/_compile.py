@@ -363,7 +363,8 @@ def construct_statements(cls: type, values: dict[str, str], gen: CodeGen, into: 
 
     The decoder has checked every type, so the converters that only check a type
     are skipped; any other converter (a generated id, a list made a tuple) runs
-    as in ``__init__``.  Attributes the document does not carry take their default.
+    as in ``__init__``, and so does ``__attrs_post_init__``.  Attributes the document
+    does not carry take their default.
     """
     lines = [f"{into} = {gen.ref(object.__new__, 'new')}({gen.ref(cls, cls.__name__)})"]
     for attribute, setter, converter in construction_steps(cls):
@@ -375,4 +376,6 @@ def construct_statements(cls: type, values: dict[str, str], gen: CodeGen, into: 
         if converter is not None:
             value = f"{gen.ref(converter, 'convert')}({value})"
         lines.append(f"{gen.ref(setter, 'set_' + attribute.name)}({into}, {value})")
+    if hasattr(cls, "__attrs_post_init__"):  # a check across fields (how deep results nest), as __init__ runs it
+        lines.append(f"{into}.__attrs_post_init__()")
     return lines

@@ -4,9 +4,9 @@
 read-only :class:`FrozenDict` and :class:`FrozenList` for storage (the way out
 is ``_frozen.thawed``: a stored value holds nothing but JSON).  It recurses two
 Python frames per level of objects (one per level of arrays) and stops at the
-configured depth, which is never more than a stored value may nest
-(``_frozen.MAX_STORED_DEPTH``).  Error paths are assembled on the way out of the
-recursion, so a valid document never pays for them.
+configured depth, never more than ``DEPTH_CEILING`` (what it stores deeper than
+a message or block may hold, their constructors refuse).  Error paths are
+assembled on the way out of the recursion, so a valid document never pays for them.
 """
 
 from __future__ import annotations

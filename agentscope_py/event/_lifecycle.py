@@ -14,7 +14,7 @@ from .._fields import register_converter
 from .._frozen import EMPTY
 from .._messages import Msg
 from .._usage import ChatUsage
-from ._base import AgentEvent, event_fields, optional_instance
+from ._base import EVENT_STORED_DEPTH, AgentEvent, event_fields, optional_instance
 from ._types import AgentEventType
 
 __all__ = [
@@ -37,7 +37,7 @@ def _role(value: str | None) -> str:
 
 
 def _custom_value(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return check_mapping(value, "CustomEvent.value")  # None reads as empty, as in Java
+    return check_mapping(value, "CustomEvent.value", depth=EVENT_STORED_DEPTH)  # None reads as empty, as in Java
 
 
 def _generate_reason(value: GenerateReason | None) -> GenerateReason:
