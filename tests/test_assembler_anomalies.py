@@ -668,6 +668,28 @@ def test_text_after_closed_arguments_is_parsed_once_while_streaming(parsed: list
 
 
 @pytest.mark.parametrize("ended", [True, False], ids=["call ended", "call never ended"])
+@pytest.mark.parametrize("then", [[], ["x"], ["}"]], ids=["only whitespace", "then a letter", "then a brace"])
+def test_whitespace_after_closed_arguments_is_not_parsed_again_while_streaming(
+    parsed: list[str], then: list[str], ended: bool
+) -> None:
+    # JSON whitespace after a closed object leaves the same object: the whole text, parsed and frozen
+    # again at each snapshot, took time quadratic in it.  Anything else after it is a fault that settles.
+    pieces = ['{"a": [1, 2', "]}", *[" ", "\n"] * 150, *then]
+    events = _call_streamed(pieces, ended)
+    assembler = _snapshot_after_each(events)
+    assert len(parsed) <= 4
+    whole = assemble(events)
+    assert [anomaly.message for anomaly in assembler.anomalies] == [anomaly.message for anomaly in whole.anomalies]
+    call = whole[0].content[0]
+    assert isinstance(call, ToolUseBlock) and call.content == "".join(pieces)
+    assert dict(call.input) == ({} if then else {"a": [1, 2]})
+    live = MessageAssembler()  # a snapshot amid the whitespace shows the object it follows
+    live.feed_all(events[:100])
+    shown = live.snapshot()
+    assert shown is not None and shown.get_content_blocks(ToolUseBlock)[0].input == {"a": [1, 2]}
+
+
+@pytest.mark.parametrize("ended", [True, False], ids=["call ended", "call never ended"])
 @pytest.mark.parametrize(
     ("fragments", "then"),
     [([" "] * 300, ['{"a": 1}']), (["1"] * 300, []), (["1"] * 300, [" 2"]), ([" "] * 300, [])],

@@ -9,6 +9,7 @@ import uuid
 
 import attrs
 import pytest
+from lines_run import lines_run
 
 from agentscope_py import (
     AgentEndEvent,
@@ -43,6 +44,7 @@ from agentscope_py import (
     assemble,
     events_from_message,
 )
+from agentscope_py.event import _routing
 
 SUB = "main/researcher"
 T = "2024-01-01 00:00:00.000"
@@ -356,3 +358,23 @@ def test_a_completed_replys_hint_replayed_in_the_next_reply_is_late() -> None:
     result = assemble(first + second[:3] + first[1:] + second)
     assert result == [hinted, plain]
     assert {anomaly.kind for anomaly in result.anomalies} == {AnomalyKind.LATE_EVENT}
+
+
+def test_bare_model_calls_ending_while_finished_sub_agent_runs_are_remembered_take_linear_work() -> None:
+    # The ids of the sub-agent runs that completed inside the open reply are kept for its resume;
+    # each bare model call's end walked all of them, though only an agent reply's end encloses fewer.
+    def stream(runs: int) -> list[AgentEvent]:
+        events: list[AgentEvent] = [AgentStartEvent(None, "top", "main", source="a")]
+        for run in range(runs):
+            events += [AgentStartEvent(None, None, "helper", source=f"a/s{run}"), AgentEndEvent(None, source=f"a/s{run}")]
+        for call in range(runs):
+            events += [ModelCallStartEvent(f"m{call}", source="x"), ModelCallEndEvent(f"m{call}", source="x")]
+        return events
+
+    def work(runs: int) -> int:
+        events = stream(runs)
+        return lines_run({_routing.__file__}, lambda: assemble(events), limit=100 * runs * runs)
+
+    assert work(400) < 6 * work(100)  # four times the runs and calls: about four times the work, not sixteen
+    messages = assemble(stream(3))
+    assert [message.name for message in messages[:3]] == ["helper"] * 3

@@ -202,7 +202,7 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 class ToolCallAccumulator(StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
-    __slots__ = ("content", "input", "metadata", "name", "nesting", "problem", "settled", "state", "state_given")
+    __slots__ = ("content", "input", "metadata", "name", "nesting", "parsed", "problem", "settled", "state", "state_given")
     kind = "tool call"
     end_creates = True
 
@@ -217,6 +217,9 @@ class ToolCallAccumulator(StreamedText):
         self.problem: str | None = None  # why the arguments are not a JSON object, once built
         self.nesting: StreamedArguments | None = None  # made by the first snapshot while the call streams
         self.settled: str | None = None  # the problem of closed text, which no fragment after can mend
+        # (length, input) of the closed text a snapshot parsed into an object, while the call streams:
+        # JSON whitespace after it leaves the same object, and anything else a fault that settles.
+        self.parsed: tuple[int, Mapping[str, Any]] | None = None
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []
@@ -256,7 +259,7 @@ class ToolCallAccumulator(StreamedText):
         return cast(ToolUseBlock, self.block()).input
 
     def take_back(self, start: int) -> list[str]:
-        self.nesting = self.settled = None  # they read what is taken back: read again from the start
+        self.nesting = self.settled = self.parsed = None  # they read what is taken back: read again from the start
         return StreamedText.take_back(self, start)
 
     def _unfinished(self) -> bool:
@@ -283,13 +286,17 @@ class ToolCallAccumulator(StreamedText):
                 # Parsed again at every fragment, text that follows a closed value would cost time
                 # quadratic in it; its first fault stays where it is.  Parsed once more at the end.
                 tool_input, self.problem = EMPTY, self.settled
+            elif self.open and self.parsed is not None and not arguments[self.parsed[0] :].strip(" \t\n\r"):
+                tool_input = self.parsed[1]  # the same object, followed by whitespace: not parsed again
             else:
                 tool_input, self.problem = parse_tool_arguments(arguments)
                 # Text that closed what it opened, or began with no object, stays no object.
                 nesting = self.nesting
-                if self.open and self.problem is not None and nesting is not None:
-                    if nesting.closed or nesting.never_an_object:
+                if self.open and nesting is not None and (nesting.closed or nesting.never_an_object):
+                    if self.problem is not None:
                         self.settled = self.problem
+                    elif self.parsed is None:
+                        self.parsed = (len(arguments), tool_input)
         return _tool_use_block(self.block_id, self.name, tool_input, content, self.metadata, self.state)
 
 

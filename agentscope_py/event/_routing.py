@@ -238,14 +238,17 @@ class ReplyRouter:
         del self._open[reply]
         if reply.bare:
             self._not_bare(reply)
-        if self._agent_replies.get(reply.source) is reply:
+        agent_reply = self._agent_replies.get(reply.source) is reply
+        if agent_reply:
             del self._agent_replies[reply.source]
         if self._agent_replies.encloses(reply.source):
             inner = self._inner_ids.setdefault(reply.source, set())
             reply.seen.add_to(inner)  # its start's id among them
             if end is not None and end.id is not None:
                 inner.add(end.id)
-        elif self._inner_ids:  # the replies inside it are done with: their ids need no keeping
+        elif agent_reply and self._inner_ids:
+            # The replies it enclosed are done with: their ids need no keeping.  Only the end of an
+            # agent's reply encloses fewer: walking them at each bare model call's end was quadratic.
             for source in [source for source in self._inner_ids if not self._agent_replies.encloses(source)]:
                 del self._inner_ids[source]
         return message
