@@ -676,12 +676,7 @@ def test_whitespace_after_closed_arguments_is_not_parsed_again_while_streaming(
     # again at each snapshot, took time quadratic in it.  Anything else after it is a fault that settles.
     pieces = ['{"a": [1, 2', "]}", *[" ", "\n"] * 150, *then]
     events = _call_streamed(pieces, ended)
-    assembler = _snapshot_after_each(events)
-    assert len(parsed) <= 4
-    whole = assemble(events)
-    assert [anomaly.message for anomaly in assembler.anomalies] == [anomaly.message for anomaly in whole.anomalies]
-    call = whole[0].content[0]
-    assert isinstance(call, ToolUseBlock) and call.content == "".join(pieces)
+    call = _parsed_few_times_as_without_snapshots(parsed, events)
     assert dict(call.input) == ({} if then else {"a": [1, 2]})
     live = MessageAssembler()  # a snapshot amid the whitespace shows the object it follows
     live.feed_all(events[:100])
@@ -701,16 +696,23 @@ def test_arguments_that_open_nothing_are_parsed_once_while_streaming(
     # Text that opens no object, array or string ends every fragment the way whole arguments end: it
     # was parsed at each snapshot, time quadratic in it.  Blank text may still become an object, so it
     # is not parsed until it holds a value; text beginning with another value never becomes one.
-    pieces = [*fragments, *then]
-    events = _call_streamed(pieces, ended)
+    events = _call_streamed([*fragments, *then], ended)
+    call = _parsed_few_times_as_without_snapshots(parsed, events)
+    assert dict(call.input) == ({"a": 1} if then == ['{"a": 1}'] else {})
+
+
+def _parsed_few_times_as_without_snapshots(parsed: list[str], events: list[AgentEvent]) -> ToolUseBlock:
+    """The call ``events`` stream, once checked that a snapshot after each event parsed its arguments
+    a few times only, and that the message and what is wrong with it are as without a snapshot: from
+    the whole text."""
     assembler = _snapshot_after_each(events)
     assert len(parsed) <= 4
-    # The message and what is wrong with it, as without a snapshot: from the whole text.
     whole = assemble(events)
     assert [anomaly.message for anomaly in assembler.anomalies] == [anomaly.message for anomaly in whole.anomalies]
     call = whole[0].content[0]
-    assert isinstance(call, ToolUseBlock) and call.content == "".join(pieces)
-    assert dict(call.input) == ({"a": 1} if then == ['{"a": 1}'] else {})
+    assert isinstance(call, ToolUseBlock)
+    assert call.content == "".join(event.delta or "" for event in events if isinstance(event, ToolCallDeltaEvent))
+    return call
 
 
 def test_what_is_wrong_with_arguments_does_not_depend_on_a_snapshot() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from strategies import blocks
+from vectors import json_depth
 
 from agentscope_py import (
     AllToolsDeniedEvent,
@@ -132,7 +133,7 @@ def test_content_items_need_a_level_of_their_own_under_max_depth() -> None:
     assert caught.value.path == "content"
 
 
-def test_a_blocks_free_form_input_counts_the_array_and_the_block_as_levels() -> None:
+def test_a_blocks_free_form_input_counts_the_array_and_the_block_asjson_depth() -> None:
     # message 1, content 2, block 3, input 4, input.k 5.
     document = {"role": "ASSISTANT", "content": [{"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}]}
     read = Msg.from_dict(document, limits=DecodeLimits(max_depth=5)).content[0]
@@ -193,7 +194,7 @@ def test_an_array_of_nulls_is_one_level_as_an_empty_array_is(backend: str) -> No
         Msg.from_json('{"role": "USER", "content": ["x"]}', limits=DecodeLimits(max_depth=2))
 
 
-def test_content_items_count_the_array_and_the_block_as_levels(backend: str) -> None:
+def test_content_items_count_the_array_and_the_block_asjson_depth(backend: str) -> None:
     call = {"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}
     text = json.dumps({"role": "ASSISTANT", "content": [call]})
     read = Msg.from_json(text, limits=DecodeLimits(max_depth=5)).content[0]
@@ -251,15 +252,6 @@ def test_a_caller_deep_in_the_stack_gets_a_decode_error_at_any_depth(backend: st
 # -- what the API builds reads back (``MAX_BLOCK_DEPTH``, ``MAX_STORED_DEPTH``) -------------------
 
 
-def _levels(value: Any) -> int:
-    """The levels of objects and arrays in a parsed JSON value, as ``max_depth`` counts them."""
-    if isinstance(value, dict):
-        return 1 + max(map(_levels, value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max(map(_levels, value), default=0)
-    return 0
-
-
 def _deep_value(levels: int) -> Any:
     value: Any = "bottom"
     for level in range(levels):
@@ -280,7 +272,7 @@ def _deepest_results(bottom: ContentBlock) -> ToolResultBlock:
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(block=blocks(depth=3))
 def test_the_depth_a_block_works_out_is_that_of_its_document(block: ContentBlock) -> None:
-    assert block_depth(block) == _levels(block.to_dict())
+    assert block_depth(block) == json_depth(block.to_dict())
 
 
 def test_a_stored_value_of_each_block_counts_in_its_depth() -> None:
@@ -292,7 +284,7 @@ def test_a_stored_value_of_each_block_counts_in_its_depth() -> None:
         ToolResultBlock("c", "f", metadata={"k": deep}),
         ToolResultBlock("c", "f", [ToolUseBlock("c", "f", {"k": deep})]),
     ):
-        assert block_depth(block) == _levels(block.to_dict())
+        assert block_depth(block) == json_depth(block.to_dict())
 
 
 def test_the_deepest_values_the_api_builds_read_back_and_so_do_the_events_streaming_them() -> None:
@@ -330,7 +322,7 @@ def test_the_deepest_values_the_api_builds_read_back_and_so_do_the_events_stream
             events += events_from_message(message, with_result=True)
     deepest = 0
     for event in events:
-        deepest = max(deepest, _levels(event.to_dict()))
+        deepest = max(deepest, json_depth(event.to_dict()))
         assert AgentEvent.from_json(event.to_json(), limits=_DEEPEST) == event
     assert deepest == DEPTH_CEILING  # the limits leave no level unused: none could be higher
 

@@ -23,7 +23,7 @@ import pytest
 from backends import BACKENDS
 from strategies import BLOCK_CLASSES
 from vectors import KINDS as VECTOR_KINDS
-from vectors import read_cases
+from vectors import json_depth, read_cases
 
 from agentscope_py import (
     AssistantMessage,
@@ -63,15 +63,6 @@ def strict(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True)
 
 
-def depth(value: Any) -> int:
-    """Nesting of objects and arrays, counted as DecodeLimits.max_depth counts it (the top object is 1)."""
-    if isinstance(value, dict):
-        return 1 + max(map(depth, value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max(map(depth, value), default=0)
-    return 0
-
-
 def java_simple_name(case: dict[str, Any]) -> str:
     name: str = case["java_class"].rsplit(".", 1)[-1]
     return name
@@ -97,9 +88,9 @@ def test_a_java_built_document_decodes_and_encodes_back_to_itself(case: dict[str
     if case["case"] in DEEP:
         with pytest.raises(DecodeError, match="nested deeper than 100 levels"):
             kind.from_json(text)
-        limits = DecodeLimits(max_depth=depth(case["json"]))
+        limits = DecodeLimits(max_depth=json_depth(case["json"]))
     else:
-        assert depth(case["json"]) <= 100
+        assert json_depth(case["json"]) <= 100
     decoded = kind.from_json(text, limits=limits)
     assert kind.from_dict(case["json"], limits=limits) == decoded
 

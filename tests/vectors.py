@@ -16,6 +16,15 @@ JAVA_DATA = Path(__file__).parent / "data" / "agentscope-java"
 VECTORS = JAVA_DATA / "messages.jsonl"
 
 
+def json_depth(value: Any) -> int:
+    """Nesting of objects and arrays, counted as DecodeLimits.max_depth counts it (the top object is 1)."""
+    if isinstance(value, dict):
+        return 1 + max(map(json_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(json_depth, value), default=0)
+    return 0
+
+
 def read_cases(name: str) -> list[dict[str, Any]]:
     """The cases of ``tests/data/agentscope-java/<name>``, one a line (split on "\\n" only: U+2028 is data)."""
     return [json.loads(line) for line in (JAVA_DATA / name).read_text("utf-8").split("\n") if line]
