@@ -10,9 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lines_run import lines_run
+
 from agentscope_py import ToolCallState, ToolUseBlock
 from agentscope_py.event._accumulators import ToolCallAccumulator
 from agentscope_py.event._agent_replies import AgentReplies
+from agentscope_py.event import _reply_state as reply_state
 from agentscope_py.event._reply_state import Reply
 
 _SOURCES = st.none() | st.lists(st.sampled_from(["", "a", "b", "a/b"]), min_size=1, max_size=4).map("/".join)
@@ -106,6 +109,19 @@ def test_listed_calls_name_the_calls_the_definition_names(
     assert reply.named_calls(blocks) == _named_by_definition(reply, blocks)
 
 
+def _reply_of_calls(count: int, given: str | None = None, *, numbered: bool = False) -> Reply:
+    """A reply whose every model call has its ``call_0`` of tool ``f``, input ``{}`` (``numbered``:
+    ``{"i": <the model call's number>}``)."""
+    reply = Reply(None, "R", None, False, None)
+    for index in range(count):
+        call = ToolCallAccumulator("call_0", "f")
+        call.parts.append(json.dumps({"i": index}) if numbered else "{}")
+        if given is not None:
+            call.take_metadata({"agentscope_block": {"state": given}})
+        reply.add_block(("tool call", f"M{index}", "call_0"), call)
+    return reply
+
+
 @pytest.mark.parametrize(
     ("given", "listed"),
     [
@@ -116,34 +132,48 @@ def test_listed_calls_name_the_calls_the_definition_names(
     ],
     ids=["the call", "another state", "another tool", "another input"],
 )
-def test_a_listing_of_the_latest_call_reads_no_earlier_call_of_its_id(
+def test_a_listing_sorts_only_the_calls_new_or_changed_since_the_last(
     monkeypatch: pytest.MonkeyPatch, given: str | None, listed: ToolUseBlock
 ) -> None:
     # Each model call of a long reply has its call_0, each listed after it (a request for external
-    # execution): sorting every earlier call_0 again for each listing made the reply quadratic,
-    # and so did a listing that contradicts the calls (no call of its tool, input and state).
-    reply = Reply(None, "R", None, False, None)
-    for index in range(1000):
-        call = ToolCallAccumulator("call_0", "f")
-        call.parts.append("{}")
-        if given is not None:
-            call.take_metadata({"agentscope_block": {"state": given}})
-        reply.add_block(("tool call", f"M{index}", "call_0"), call)
-    latest = reply.calls["call_0"][-1]
-    read: list[ToolCallAccumulator] = []
-    built_input = ToolCallAccumulator.built_input
+    # execution): sorting every earlier call_0 again for each listing made the reply quadratic, and
+    # so did listings that contradict the calls (no call of their tool, input and state).
+    reply = _reply_of_calls(1000, given)
+    assert reply.named_calls([listed]) == [(listed, reply.calls["call_0"][-1])]
+    sorted_calls: list[ToolCallAccumulator] = []
+    block = ToolCallAccumulator.block
 
     def counted(call: ToolCallAccumulator) -> Any:
-        read.append(call)
-        return built_input(call)
+        sorted_calls.append(call)
+        return block(call)
 
-    monkeypatch.setattr(ToolCallAccumulator, "built_input", counted)
-    assert reply.named_calls([listed]) == [(listed, latest)]
-    if listed.input == {}:  # (of another input, every call's is compared, but none is sorted)
-        assert set(read) <= {latest}
-    if given is None and listed == ToolUseBlock("call_0", "f", {}):
-        # Listed twice, the earlier listed names the call before: sorted as far as it, no further.
-        read.clear()
-        assert reply.named_calls([listed, listed]) == [(listed, reply.calls["call_0"][-2]), (listed, latest)]
-        assert set(read) <= {latest, reply.calls["call_0"][-2]}
+    monkeypatch.setattr(ToolCallAccumulator, "block", counted)
+    changed = reply.calls["call_0"][10]
+    changed.state, changed.built = ToolCallState.ASKING, None  # as a listing's event changes a call
+    newest = ToolCallAccumulator("call_0", "f")
+    newest.parts.append("{}")
+    reply.add_block(("tool call", "M1000", "call_0"), newest)
+    for _ in range(3):
+        assert reply.named_calls([listed]) == [(listed, newest)]
+    assert sorted(map(id, sorted_calls)) == sorted(map(id, [changed, newest]))
+    # Listed twice, the earlier listed names the call before.
+    assert reply.named_calls([listed, listed]) == [(listed, reply.calls["call_0"][-2]), (listed, newest)]
+
+
+def test_a_listing_per_model_call_naming_its_earliest_call_takes_linear_work() -> None:
+    # Each listing named the earliest call_0, and the calls after it were sorted again to find it:
+    # quadratic in the reply's calls.  (Which calls changed is found in C: lines of Python are counted.)
+    def work(count: int) -> int:
+        reply = _reply_of_calls(count, numbered=True)
+        earliest = ToolUseBlock("call_0", "f", {"i": 0})
+
+        def listings() -> None:
+            for _ in range(count):
+                [(_, call)] = reply.named_calls([earliest])
+                assert call is reply.calls["call_0"][0]
+                call.state, call.built = ToolCallState.ASKING, None  # as the event's handler does
+
+        return lines_run({reply_state.__file__}, listings, limit=200 * count * count)
+
+    assert work(400) < 6 * work(100)
 

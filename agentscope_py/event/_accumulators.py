@@ -202,11 +202,28 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 class ToolCallAccumulator(StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
-    __slots__ = ("content", "input", "metadata", "name", "nesting", "parsed", "problem", "settled", "state", "state_given")
+    __slots__ = (
+        "_built",
+        "content",
+        "input",
+        "metadata",
+        "name",
+        "nesting",
+        "parsed",
+        "problem",
+        "settled",
+        "sorted_by",
+        "state",
+        "state_given",
+    )
     kind = "tool call"
     end_creates = True
 
     def __init__(self, block_id: str | None, name: str | None = None) -> None:
+        # Set first: the base's __init__ clears ``built``.  ``sorted_by``: once a listing sorted the
+        # call (see ``_reply_state._CallIndex``), the list of the calls of its id that changed since.
+        self.sorted_by: list[ToolCallAccumulator] | None = None
+        self._built: ContentBlock | None = None
         StreamedText.__init__(self, block_id)
         self.name = name
         self.input: Mapping[str, Any] | None = None  # given outright, instead of parsed
@@ -220,6 +237,19 @@ class ToolCallAccumulator(StreamedText):
         # (length, input) of the closed text a snapshot parsed into an object, while the call streams:
         # JSON whitespace after it leaves the same object, and anything else a fault that settles.
         self.parsed: tuple[int, Mapping[str, Any]] | None = None
+
+    # Every change of a block clears ``built`` (see ``BlockAccumulator``): for a call, the index that
+    # sorted it for a listing hears of it, so that the next listing sorts again only what changed.
+    @property
+    def built(self) -> ContentBlock | None:
+        return self._built
+
+    @built.setter
+    def built(self, block: ContentBlock | None) -> None:
+        # Told once per block built: a call listed while it streams is cleared at each fragment.
+        if block is None and self._built is not None and self.sorted_by is not None:
+            self.sorted_by.append(self)
+        self._built = block
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []

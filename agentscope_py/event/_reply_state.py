@@ -3,9 +3,10 @@ generate reason and the ids of the events it applied; and the replies completed 
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from bisect import insort
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from .._blocks import ToolUseBlock
 from .._checks import check_mapping
@@ -49,6 +50,7 @@ class Reply:
         "bare",
         "blocks",
         "cached",
+        "call_index",
         "calls",
         "known",
         "merged",
@@ -82,6 +84,7 @@ class Reply:
         # (kind, reply id, block id) -> the block; Any, as the kind in the key fixes the accumulator class
         self.known: dict[tuple[str, str | None, str | None], Any] = {}
         self.calls: dict[str | None, list[ToolCallAccumulator]] = {}  # tool call id -> its calls, in order
+        self.call_index: dict[str | None, _CallIndex] = {}  # tool call id -> its calls sorted for named_calls
         self.seen = SeenIds()  # ids of the events applied, so a replayed one changes nothing
         self.route_keys: list[RouteKey] = [(source, reply_id)]
         # The marks of its events that only their value tells from the next reply's, once it completed:
@@ -118,11 +121,14 @@ class Reply:
         made, whether they are the latest model call's (a request for confirmation) or all the reply's
         (its result), so named from the end they name the calls in the order they were made."""
         named: list[tuple[ToolUseBlock, ToolCallAccumulator]] = []
-        unnamed: dict[str | None, _UnnamedCalls] = {}  # by id, made when a listed call first names it
+        naming: dict[str | None, _Naming] = {}  # by id, made when a listed call first names it
         for call in reversed(listed):
-            calls = unnamed.get(call.id)
+            calls = naming.get(call.id)
             if calls is None:
-                calls = unnamed[call.id] = _UnnamedCalls(self.calls.get(call.id, ()))
+                index = self.call_index.get(call.id)
+                if index is None:
+                    index = self.call_index[call.id] = _CallIndex()
+                calls = naming[call.id] = _Naming(index, self.calls.get(call.id, []))
             own = calls.take(call)
             if own is not None:
                 named.append((call, own))
@@ -199,102 +205,111 @@ class Reply:
         return merged[3]
 
 
-#: The keys of ``_UnnamedCalls``' lists of the calls whose state their stream did not give, and of all.
+#: The keys ``_CallIndex`` sorts every call under, beside those of its name and input: the calls
+#: whose state their stream did not give, and all.
 _OPEN, _EVERY = object(), object()
 
 
-def _is_open(call: ToolCallAccumulator) -> bool:
-    return not call.state_given
+class _CallIndex:
+    """The calls of one id of a reply, sorted by what a listed call names them by (see ``_Naming``).
 
+    Kept between listings and brought up to date at each: only the calls added or changed since are
+    sorted again (each call tells of its changes, see ``ToolCallAccumulator.built``), so a reply
+    listing its ``call_0`` once per model call, naming an early one each time, does not sort every
+    call again for each listing.  Under each key, the positions of its calls, oldest first."""
 
-def _any(call: ToolCallAccumulator) -> bool:
-    return True
+    __slots__ = ("_changed", "_keys", "_kinds", "_lists", "_positions")
 
-
-class _UnnamedCalls:
-    """The calls of one id not named yet, for ``Reply.named_calls``: each listed call names the
-    latest of them with its name and input that can be it (its stream gave the listed state, or
-    none), else the latest with its name and input, else the latest whose state its stream did not
-    give, else the latest.  (A call whose state its stream gave takes no listed state: of calls like
-    the listed one, a later one stating another state is not it.)
-
-    The calls are sorted into lists from the latest back, only as far as a listed call needs: a
-    listing names the latest calls, so a reply whose every model call has its ``call_0``, listed
-    after it, does not sort all the earlier ones again for each listing.  Each list is newest first,
-    and loses the calls named already from its head: comparing every call with every listed one
-    made a reply listing them all at once quadratic."""
-
-    __slots__ = ("_calls", "_kinds", "_lists", "_looked", "_named", "_unsorted")
-
-    def __init__(self, calls: Sequence[ToolCallAccumulator]) -> None:
-        self._calls = calls  # oldest first
-        self._unsorted = len(calls)  # calls[:_unsorted] are in no list yet
-        # (name, input) -> a number of its own, so that an input (a dict hashed afresh each time) is
-        # hashed once per call, not once per key it is sorted under.
+    def __init__(self) -> None:
+        self._keys: list[tuple[object, ...]] = []  # by position: the keys the call is sorted under
+        self._positions: dict[ToolCallAccumulator, int] = {}
+        self._changed: list[ToolCallAccumulator] = []  # the calls sorted that changed since
+        # (name, input) -> a number of its own: an input (a dict hashed afresh each time) is hashed
+        # once per sorting of a call, not once per key it is sorted under.
         self._kinds: dict[tuple[str | None, Mapping[str, Any]], int] = {}
-        # Key -> (position, call) of the calls under it, newest first.  The keys: the number of a
-        # (name, input) with the state its stream gave, or None for none; that number alone; _OPEN
-        # (no state given); _EVERY.
-        self._lists: dict[object, deque[tuple[int, ToolCallAccumulator]]] = {}
-        self._named: set[ToolCallAccumulator] = set()
-        self._looked: set[object] = set()  # the first keys of the calls _latest looked for unsorted
+        self._lists: dict[object, list[int]] = {}
 
-    def take(self, listed: ToolUseBlock) -> ToolCallAccumulator | None:
-        """Name the call for ``listed``; ``None`` when none is left."""
-        name, wanted, state = listed.name, listed.input, listed.state
-        like = self._kind(name, wanted)
+    def update(self, calls: Sequence[ToolCallAccumulator]) -> None:
+        """Sort the calls added or changed since the last update (``calls``: the id's, oldest first)."""
+        sorted_count = len(self._keys)
+        changed = sorted({self._positions[call] for call in self._changed})
+        self._changed.clear()
+        for position in [*changed, *range(sorted_count, len(calls))]:
+            call = calls[position]
+            like = self._kind(call.name, cast(ToolUseBlock, call.block()).input)
+            keys = ((like, call.state), like, _EVERY) if call.state_given else ((like, None), like, _OPEN, _EVERY)
+            if position < sorted_count:
+                if keys == self._keys[position]:
+                    continue
+                for key in self._keys[position]:
+                    self._lists[key].remove(position)
+                self._keys[position] = keys
+            else:
+                self._keys.append(keys)
+                self._positions[call] = position
+                call.sorted_by = self._changed
+            for key in keys:
+                insort(self._lists.setdefault(key, []), position)
 
-        def same(call: ToolCallAccumulator) -> bool:
-            return call.name == name and call.built_input() == wanted
-
-        call = self._latest(
-            lambda call: (not call.state_given or call.state is state) and same(call), (like, state), (like, None)
-        )
-        if call is None:
-            call = self._latest(same, like) or self._latest(_is_open, _OPEN) or self._latest(_any, _EVERY)
-        if call is not None:
-            self._named.add(call)
-        return call
+    def kind(self, name: str | None, given_input: Mapping[str, Any]) -> int | None:
+        """The number of a name and input, ``None`` when no call has them."""
+        return self._kinds.get((name, given_input))
 
     def _kind(self, name: str | None, given_input: Mapping[str, Any]) -> int:
         kinds = self._kinds
         return kinds.setdefault((name, given_input), len(kinds))  # an input is frozen, so hashable
 
-    def _latest(self, test: Callable[[ToolCallAccumulator], bool], *keys: object) -> ToolCallAccumulator | None:
-        """The latest call not named yet under any of ``keys`` (those ``test`` is true of)."""
-        heads = [head for head in map(self._head, keys) if head is not None]
-        if heads:  # sorted calls are later than any still unsorted
-            return max(heads, key=lambda head: head[0])[1]
-        calls, stop = self._calls, 0
-        if keys[0] not in self._looked:
-            # Looked for first without sorting: a listing that contradicts its calls (no call of its
-            # tool, input and state) would otherwise sort every call of the id for each listing.  A
-            # second look for the same calls sorts as it goes, for the rest of a long listing.
-            self._looked.add(keys[0])
-            found = next((at for at in range(self._unsorted - 1, -1, -1) if test(calls[at])), None)
-            if found is None:
-                return None
-            stop = found
-        wanted = set(keys)
-        while self._unsorted > stop:  # sort earlier calls until one falls under a key
-            self._unsorted -= 1
-            position = self._unsorted
-            call = calls[position]
-            like = self._kind(call.name, call.built_input())
-            own = ((like, call.state), like, _EVERY) if call.state_given else ((like, None), like, _OPEN, _EVERY)
-            for key in own:
-                self._lists.setdefault(key, deque()).append((position, call))
-            if not wanted.isdisjoint(own):
-                return call
-        return None
+    def positions(self, key: object) -> list[int]:
+        return self._lists.get(key) or []
 
-    def _head(self, key: object) -> tuple[int, ToolCallAccumulator] | None:
-        calls = self._lists.get(key)
-        while calls:
-            if calls[0][1] not in self._named:
-                return calls[0]
-            calls.popleft()
-        return None
+
+class _Naming:
+    """The calls of one id not named yet by a listing: each listed call names the latest of them
+    with its name and input that can be it (its stream gave the listed state, or none), else the
+    latest with its name and input, else the latest whose state its stream did not give, else the
+    latest.  (A call whose state its stream gave takes no listed state: of calls like the listed
+    one, a later one stating another state is not it.)"""
+
+    __slots__ = ("_calls", "_ends", "_index", "_named")
+
+    def __init__(self, index: _CallIndex, calls: Sequence[ToolCallAccumulator]) -> None:
+        index.update(calls)
+        self._index = index
+        self._calls = calls
+        self._named: set[int] = set()
+        # Key -> how many of its positions, from the first, may be unnamed: a listing names calls from
+        # the latest back, so each key's list is walked back once over the listing, not once per call.
+        self._ends: dict[object, int] = {}
+
+    def take(self, listed: ToolUseBlock) -> ToolCallAccumulator | None:
+        """Name the call for ``listed``; ``None`` when none is left."""
+        like = self._index.kind(listed.name, listed.input)
+        position = None
+        if like is not None:
+            position = self._latest((like, listed.state), (like, None))
+            if position is None:
+                position = self._latest(like)
+        if position is None:
+            position = self._latest(_OPEN)
+        if position is None:
+            position = self._latest(_EVERY)
+        if position is None:
+            return None
+        self._named.add(position)
+        return self._calls[position]
+
+    def _latest(self, *keys: object) -> int | None:
+        """The position of the latest call not named yet under any of ``keys``."""
+        latest = None
+        for key in keys:
+            positions = self._index.positions(key)
+            end = self._ends.get(key, len(positions))
+            while end and positions[end - 1] in self._named:
+                end -= 1
+            self._ends[key] = end
+            if end and (latest is None or positions[end - 1] > latest):
+                latest = positions[end - 1]
+        return latest
 
 
 _KEYS_PER_REPLY = 16  # keys (route keys, replay marks) remembered per remembered reply, on average
