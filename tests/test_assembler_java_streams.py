@@ -44,7 +44,7 @@ from agentscope_py import (
     assemble,
     events_from_message,
 )
-from agentscope_py.event import _routing
+from agentscope_py.event import _agent_replies, _routing
 
 SUB = "main/researcher"
 T = "2024-01-01 00:00:00.000"
@@ -360,20 +360,22 @@ def test_a_completed_replys_hint_replayed_in_the_next_reply_is_late() -> None:
     assert {anomaly.kind for anomaly in result.anomalies} == {AnomalyKind.LATE_EVENT}
 
 
-def test_bare_model_calls_ending_while_finished_sub_agent_runs_are_remembered_take_linear_work() -> None:
+def test_replies_ending_while_finished_sub_agent_runs_are_remembered_take_linear_work() -> None:
     # The ids of the sub-agent runs that completed inside the open reply are kept for its resume;
-    # each bare model call's end walked all of them, though only an agent reply's end encloses fewer.
+    # each reply's end walked all of them (a bare model call's, another agent's), though only the end
+    # of a reply enclosing them can leave them enclosed by none.
     def stream(runs: int) -> list[AgentEvent]:
         events: list[AgentEvent] = [AgentStartEvent(None, "top", "main", source="a")]
         for run in range(runs):
             events += [AgentStartEvent(None, None, "helper", source=f"a/s{run}"), AgentEndEvent(None, source=f"a/s{run}")]
         for call in range(runs):
             events += [ModelCallStartEvent(f"m{call}", source="x"), ModelCallEndEvent(f"m{call}", source="x")]
+            events += [AgentStartEvent(None, f"b{call}", "other", source=f"b{call}"), AgentEndEvent(f"b{call}", source=f"b{call}")]
         return events
 
     def work(runs: int) -> int:
         events = stream(runs)
-        return lines_run({_routing.__file__}, lambda: assemble(events), limit=100 * runs * runs)
+        return lines_run({_routing.__file__, _agent_replies.__file__}, lambda: assemble(events), limit=100 * runs * runs)
 
     assert work(400) < 6 * work(100)  # four times the runs and calls: about four times the work, not sixteen
     messages = assemble(stream(3))

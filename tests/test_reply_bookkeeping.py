@@ -7,12 +7,20 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lines_run import lines_run
 
-from agentscope_py import ToolCallState, ToolUseBlock
+from agentscope_py import (
+    AgentEndEvent,
+    AgentStartEvent,
+    MessageAssembler,
+    ModelCallEndEvent,
+    ModelCallStartEvent,
+    ToolCallState,
+    ToolUseBlock,
+)
 from agentscope_py.event._accumulators import ToolCallAccumulator
 from agentscope_py.event._agent_replies import AgentReplies
 from agentscope_py.event import _reply_state as reply_state
@@ -49,6 +57,42 @@ def test_encloses_what_the_definition_says_as_replies_open_and_close(steps: list
     for source in list(replies):
         del replies[source]
     assert getattr(replies, "_tree", {}) == {}  # pruned as the replies closed: it holds the open sources only
+
+
+@settings(max_examples=500)
+@given(st.lists(st.tuples(st.sampled_from(["start", "end", "call"]), st.sampled_from([None, "a", "a/b", "a/b/c", "x"])), max_size=30))
+# An enclosing reply opening outside one that enclosed a completed run, then that one ending first.
+@example([("start", "a/b"), ("call", "a/b/c"), ("start", "a"), ("end", "a/b"), ("end", "a")])
+def test_the_ids_kept_for_a_resume_are_those_of_replies_an_open_reply_still_encloses(
+    steps: list[tuple[str, str | None]],
+) -> None:
+    # The ids of the replies that completed inside an open one are kept for a resume from inside it;
+    # each is registered under an open reply that encloses it, whose end looks at it again, so that
+    # the end of any reply need not walk them all (which made many sub-agents' runs quadratic).
+    assembler = MessageAssembler()
+    kept: set[str | None] = set()  # the sources whose replies completed inside one still open
+    for number, (step, source) in enumerate(steps):
+        before = set(assembler._agent_replies)
+        if step == "start":  # completes the source's open reply, if any
+            assembler.feed(AgentStartEvent(None, f"r{number}", "agent", source=source))
+            completed = source in before
+        elif step == "end":
+            reply = assembler._agent_replies.get(source)
+            assembler.feed(AgentEndEvent(None if reply is None else reply.reply_id, source=source))
+            completed = reply is not None
+        else:  # a model call: a bare reply of its own, which it completes, when its source has no reply open
+            assembler.feed_all([ModelCallStartEvent(f"m{number}", source=source), ModelCallEndEvent(f"m{number}", source=source)])
+            completed = source not in before
+        if completed:  # what only the completed reply enclosed is done with, before a start opens another
+            after = before - {source}
+            kept = {kept_source for kept_source in kept if _encloses(after, kept_source)}
+            if _encloses(after, source):
+                kept.add(source)
+        open_sources = set(assembler._agent_replies)
+        assert set(assembler._inner_ids) == kept
+        assert set(assembler._inner_of) <= open_sources
+        for inner in assembler._inner_ids:  # registered where the end of a reply enclosing it looks
+            assert any(inner in assembler._inner_of.get(encloser, ()) for encloser in open_sources if _encloses({encloser}, inner))
 
 
 def test_a_source_of_a_hundred_thousand_levels_is_placed_below_the_open_replies_above_it() -> None:

@@ -11,14 +11,23 @@ once down the source.
 
 from __future__ import annotations
 
-from typing import Any
+import enum
+from typing import Any, Final, Literal
 
 from ._reply_state import Reply
 
-__all__ = ["AgentReplies"]
+__all__ = ["NOBODY", "AgentReplies"]
 
 # In a node of the tree: this path is the source of an open reply (levels are strings, never None).
 _OPEN: Any = None
+
+
+class _Nobody(enum.Enum):
+    NOBODY = "<no open reply>"
+
+
+#: What ``AgentReplies.encloser`` gives for a source no open reply encloses.
+NOBODY: Final = _Nobody.NOBODY
 
 
 class AgentReplies(dict[str | None, Reply]):
@@ -58,18 +67,23 @@ class AgentReplies(dict[str | None, Reply]):
     def encloses(self, source: str | None) -> bool:
         """Whether an open reply encloses the replies of ``source``: the top-level agent's encloses
         every sub-agent's, ``"main"``'s those of ``"main/researcher"`` (not those of ``"main"``)."""
+        return self.encloser(source) is not NOBODY
+
+    def encloser(self, source: str | None) -> str | None | Literal[_Nobody.NOBODY]:
+        """The source of the outermost open reply that encloses the replies of ``source`` (see
+        :meth:`encloses`), or ``NOBODY``."""
         if source is None or not self:
-            return False
+            return NOBODY
         if None in self:
-            return True
+            return None
         levels = source.split("/")
         node = self._tree
         for depth, level in enumerate(levels[:-1]):
             below: dict[Any, Any] | None = node.get(level)
             if below is None:
-                return False
+                return NOBODY
             node = below
             # A source above this one, but not "" (a source starting with "/" is below no other).
             if _OPEN in node and (depth or level):
-                return True
-        return False
+                return "/".join(levels[: depth + 1])
+        return NOBODY

@@ -19,7 +19,7 @@ from .._role_messages import AssistantMessage
 from .._shown import shown
 from ..errors import StreamError
 from ._accumulators import BlockAccumulator, ToolCallAccumulator
-from ._agent_replies import AgentReplies
+from ._agent_replies import NOBODY, AgentReplies
 from ._anomalies import AnomalyKind, AnomalySnapshot, StreamAnomaly, describe_event
 from ._lifecycle import ModelCallStartEvent
 from ._reply_state import CompletedReplies, ReplayMark, Reply, replay_mark
@@ -59,6 +59,9 @@ class ReplyRouter:
         # sub-agent's runs): a resume from a checkpoint inside that reply replays them.  By source,
         # so that a sub-agent's ids never stand for the top-level reply's own.
         self._inner_ids: dict[str | None, set[str]] = {}
+        # Source of an open reply -> the sources in ``_inner_ids`` it is the outermost encloser of:
+        # what its end may leave enclosed by no open reply (found without walking every source kept).
+        self._inner_of: dict[str | None, set[str | None]] = {}
         # Messages a ``feed_all`` completed before its events raised: the next call hands them out.
         self._undelivered: list[AssistantMessage] = []
 
@@ -241,16 +244,23 @@ class ReplyRouter:
         agent_reply = self._agent_replies.get(reply.source) is reply
         if agent_reply:
             del self._agent_replies[reply.source]
-        if self._agent_replies.encloses(reply.source):
+        encloser = self._agent_replies.encloser(reply.source)
+        if encloser is not NOBODY:
             inner = self._inner_ids.setdefault(reply.source, set())
             reply.seen.add_to(inner)  # its start's id among them
             if end is not None and end.id is not None:
                 inner.add(end.id)
-        elif agent_reply and self._inner_ids:
-            # The replies it enclosed are done with: their ids need no keeping.  Only the end of an
-            # agent's reply encloses fewer: walking them at each bare model call's end was quadratic.
-            for source in [source for source in self._inner_ids if not self._agent_replies.encloses(source)]:
-                del self._inner_ids[source]
+            self._inner_of.setdefault(encloser, set()).add(reply.source)
+            if agent_reply and reply.source in self._inner_of:  # what it enclosed, its encloser does
+                self._inner_of[encloser] |= self._inner_of.pop(reply.source)
+        elif agent_reply and reply.source in self._inner_of:
+            # The replies it enclosed are done with, unless another open reply encloses them still.
+            for source in self._inner_of.pop(reply.source):
+                still = self._agent_replies.encloser(source)
+                if still is NOBODY:
+                    del self._inner_ids[source]
+                else:
+                    self._inner_of.setdefault(still, set()).add(source)
         return message
 
     def _take_metadata(self, reply: Reply, block: BlockAccumulator, event: Any) -> None:
