@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ import sys
 
 import pytest
 
+import agentscope_py
 from agentscope_py._cli import main
 
 
@@ -164,6 +166,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["--version"])
     assert exited.value.code == 0 and capsys.readouterr().out.strip() == "agentscope-py 0.1.0"
+    # One version: the package's metadata reads it from __version__ (pyproject's dynamic version).
+    assert importlib.metadata.version("agentscope-py") == agentscope_py.__version__ == "0.1.0"
 
 
 def test_an_output_that_cannot_show_the_text_gets_it_escaped() -> None:
