@@ -246,6 +246,9 @@ def _output_blocks(value: ContentBlock | Iterable[ContentBlock] | None) -> tuple
 def block_depth(block: ContentBlock) -> int:
     """The levels of JSON objects and arrays in the document of ``block`` (itself one).  The test
     of this function checks it against the documents the codec writes, block kind by block kind."""
+    fixed = _FIXED_DEPTHS.get(type(block))
+    if fixed is not None:
+        return fixed
     if isinstance(block, ToolResultBlock):
         return block._depth
     if isinstance(block, ToolUseBlock):
@@ -255,9 +258,22 @@ def block_depth(block: ContentBlock) -> int:
     return 2 if isinstance(getattr(block, "source", None), Source) else 1  # a media block's source object
 
 
+def _result_depth(result: ToolResultBlock) -> int:
+    # Made with every result: the usual blocks (text) and metadata (none) are told without a call.
+    deepest = 0
+    for block in result.output:
+        depth = _FIXED_DEPTHS.get(type(block)) or block_depth(block)
+        if depth > deepest:
+            deepest = depth
+    metadata = result.metadata
+    return 1 + max(1 + deepest, 1 if metadata is EMPTY else _stored_depth(metadata))
+
+
 def _stored_depth(value: Mapping[str, Any] | None) -> int:
     return stored_nesting(value) if type(value) is FrozenDict else 0  # a stored mapping, or None
 
+
+_FIXED_DEPTHS = {TextBlock: 1, HintBlock: 1, DataBlock: 2, ImageBlock: 2, AudioBlock: 2}  # as block_depth finds them
 
 _ONE_ARGUMENT: Any = Sentinel("<not given>")  # ToolResultBlock.error called with the message alone
 
@@ -282,18 +298,18 @@ class ToolResultBlock(ContentBlock):
     def __attrs_post_init__(self) -> None:
         # Results nest without bound otherwise: one too deep could be hashed, printed or pickled
         # only past Python's recursion limit, and its JSON, or a message's holding it, not read back.
-        if self._depth > MAX_BLOCK_DEPTH:
+        depth = _result_depth(self)  # kept only when asked for (``_depth``): rarely, for a nested result
+        if depth > MAX_BLOCK_DEPTH:
             raise NestedTooDeeply(
-                f"ToolResultBlock.output is nested too deeply: the block's JSON would be {self._depth} levels deep, "
+                f"ToolResultBlock.output is nested too deeply: the block's JSON would be {depth} levels deep, "
                 f"past the {MAX_BLOCK_DEPTH} a block may be (so that a message holding it, and the events streaming "
                 f"that message, read back within {DEPTH_CEILING}); nest fewer results"
             )
 
     @functools.cached_property
     def _depth(self) -> int:
-        """The levels of objects and arrays in this block's document (itself one), worked out once:
-        the blocks of its output know theirs."""
-        return 1 + max(1 + max(map(block_depth, self.output), default=0), _stored_depth(self.metadata))
+        """The levels of objects and arrays in this block's document (itself one), worked out once."""
+        return _result_depth(self)
 
     @property
     def is_suspended(self) -> bool:

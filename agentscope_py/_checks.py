@@ -19,6 +19,7 @@ from ._frozen import (
     FrozenDict,
     NoJsonForm,
     copy_json_value,
+    frozen_flat,
     stored_nesting,
 )
 from ._shown import shown
@@ -221,7 +222,7 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False, depth: in
         ):
             break
     else:  # str keys and scalar values only, the common case: one C-level copy
-        return FrozenDict(value)
+        return frozen_flat(value)
     copied = {}
     for key, item in value.items():
         if type(key) is not str:

@@ -14,11 +14,13 @@ __all__ = [
     "EMPTY",
     "INT_BOUND",
     "LONG_INT_PROBLEM",
+    "EVENT_STORED_DEPTH",
     "MAX_STORED_DEPTH",
     "FrozenDict",
     "FrozenList",
     "NoJsonForm",
     "copy_json_value",
+    "frozen_flat",
     "int_digit_limit",
     "int_too_long",
     "thawed",
@@ -132,9 +134,13 @@ class NoJsonForm(Exception):
 #: ``MAX_BLOCK_DEPTH``), and well within what hashing it recurses through (a FrozenList's hash takes
 #: two steps of Python's recursion limit, 1000, per level).
 MAX_STORED_DEPTH = MAX_BLOCK_DEPTH - 2
-# A stored mapping holds values nested MAX_STORED_DEPTH deep below itself: read back from a pickle,
-# it is frozen again from its own level, one more.
-_REFROZEN_DEPTH = MAX_STORED_DEPTH + 1
+#: How deep an event's stored values may nest: two levels more than a message's or a block's, as the
+#: events that stream them carry their metadata (and a call's input) inside entries of their own
+#: (``{"agentscope_message": {"metadata": ...}}``); still within what a reader takes.
+EVENT_STORED_DEPTH = MAX_STORED_DEPTH + 2
+# A stored mapping holds values nested up to EVENT_STORED_DEPTH below itself: read back from a
+# pickle, it is frozen again from its own level, one more.
+_REFROZEN_DEPTH = EVENT_STORED_DEPTH + 1
 
 #: What is wrong with an integer :func:`int_too_long` refuses, given the limit.
 LONG_INT_PROBLEM = "an integer of more than {} digits, which Python will not write as text"
@@ -227,6 +233,14 @@ def copy_json_value(value: Any, depth: int = MAX_STORED_DEPTH) -> Any:
     if isinstance(value, float):
         return copy_json_value(float.__float__(value))
     raise NoJsonForm(value, f"holds a value of type {kind.__name__}, which has no JSON form")
+
+
+def frozen_flat(value: Mapping[str, Any]) -> FrozenDict:
+    """``value``, whose values are all scalars, stored: its nesting (one level) known at once, so
+    that a check of it later walks nothing."""
+    frozen = FrozenDict(value)
+    object.__setattr__(frozen, "_nesting", 1)
+    return frozen
 
 
 def stored_nesting(value: FrozenDict | FrozenList) -> int:

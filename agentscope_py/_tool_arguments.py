@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._checks import NestedTooDeeply, check_mapping
-from ._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict
+from ._frozen import EMPTY, MAX_STORED_DEPTH, frozen_flat
 from ._json import encode_value
 
 __all__ = ["UNFINISHED", "StreamedArguments", "parse_tool_arguments", "says_input"]
@@ -70,7 +70,7 @@ def _loads(raw: str) -> Any:
                     if not (kind is str or kind is int or kind is bool or item is None):
                         break
                 else:
-                    return FrozenDict(value) if value else EMPTY  # JSON keys are strings: frozen in C
+                    return frozen_flat(value) if value else EMPTY  # JSON keys are strings: frozen in C
             if not _holds_float(value):
                 return value
     return _stdlib_loads(raw)

@@ -16,7 +16,10 @@ from strategies import blocks
 from vectors import json_depth
 
 from agentscope_py import (
+    AgentEndEvent,
+    AgentStartEvent,
     AllToolsDeniedEvent,
+    AnomalyKind,
     AssistantMessage,
     ChatUsage,
     ConfirmResult,
@@ -24,6 +27,8 @@ from agentscope_py import (
     CustomEvent,
     DecodeLimits,
     ExternalExecutionResultEvent,
+    MessageAssembler,
+    ModelCallStartEvent,
     Msg,
     RequireExternalExecutionEvent,
     RequireUserConfirmEvent,
@@ -31,8 +36,13 @@ from agentscope_py import (
     TextBlockDeltaEvent,
     ThinkingBlock,
     ToolResultBlock,
+    StreamError,
     ToolResultDataDeltaEvent,
+    ToolResultEndEvent,
     ToolResultMessage,
+    ToolResultStartEvent,
+    ToolResultState,
+    ToolResultTextDeltaEvent,
     ToolUseBlock,
     UserConfirmResultEvent,
     UserMessage,
@@ -41,11 +51,10 @@ from agentscope_py import (
 )
 from agentscope_py._blocks import block_depth
 from agentscope_py._checks import NestedTooDeeply
-from agentscope_py._frozen import MAX_STORED_DEPTH
+from agentscope_py._frozen import EVENT_STORED_DEPTH, MAX_STORED_DEPTH
 from agentscope_py._serializable import DEPTH_CEILING, MAX_BLOCK_DEPTH
 from agentscope_py.errors import ArgumentValueError, DecodeError
 from agentscope_py.event import AgentEvent, AgentResultEvent, ModelCallEndEvent
-from agentscope_py.event._base import EVENT_STORED_DEPTH
 
 JAVA_INT_MAX = 2**31 - 1
 _DEEPEST = DecodeLimits(max_depth=DEPTH_CEILING)
@@ -133,7 +142,7 @@ def test_content_items_need_a_level_of_their_own_under_max_depth() -> None:
     assert caught.value.path == "content"
 
 
-def test_a_blocks_free_form_input_counts_the_array_and_the_block_asjson_depth() -> None:
+def test_a_blocks_free_form_input_counts_the_array_and_the_block_as_levels() -> None:
     # message 1, content 2, block 3, input 4, input.k 5.
     document = {"role": "ASSISTANT", "content": [{"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"j": 1}}}]}
     read = Msg.from_dict(document, limits=DecodeLimits(max_depth=5)).content[0]
@@ -348,5 +357,64 @@ def test_a_stored_mapping_goes_into_a_message_only_as_deep_as_a_message_stores()
     assert UserMessage("x", metadata=within).metadata is within  # shared, not copied
     # Read from a document, a value deeper than a message stores is refused as the message's own.
     document = {"role": "USER", "metadata": {"k": _deep_value(MAX_STORED_DEPTH + 1)}}
-    with pytest.raises(DecodeError, match=r"UserMessage.metadata\['k'\] is nested too deeply to store"):
+    with pytest.raises(DecodeError, match=rf"nested too deeply to store \(a value deeper than {MAX_STORED_DEPTH} levels\)") as caught:
         Msg.from_dict(document, limits=_DEEPEST)
+    assert caught.value.path == "metadata"
+
+
+@pytest.mark.parametrize(
+    ("make", "path"),
+    [
+        (lambda value: {"type": "tool_use", "id": "c", "name": "f", "input": {"k": value}}, "input"),
+        (lambda value: {"type": "tool_use", "id": "c", "name": "f", "metadata": {"k": value}}, "metadata"),
+        (lambda value: {"type": "thinking", "thinking": "", "metadata": {"k": value}}, "metadata"),
+    ],
+    ids=["tool input", "tool call metadata", "thinking metadata"],
+)
+def test_a_stored_value_deeper_than_a_block_stores_is_refused_by_every_reader(
+    backend: str, make: Any, path: str
+) -> None:
+    # The decoder skips the constructors' checks of a stored mapping (it checks the types itself), so
+    # a document could make a block its constructor refuses: events_from_message then raised.
+    fits = make(_deep_value(MAX_STORED_DEPTH))
+    block = ContentBlock.from_json(json.dumps(fits), limits=_DEEPEST)
+    assert block_depth(block) == MAX_BLOCK_DEPTH == json_depth(fits)
+    with pytest.raises(DecodeError, match=rf"nested too deeply to store \(a value deeper than {MAX_STORED_DEPTH} levels\)") as caught:
+        ContentBlock.from_json(json.dumps(make(_deep_value(MAX_STORED_DEPTH + 1))), limits=_DEEPEST)
+    assert caught.value.path == path
+
+
+def test_an_event_holding_values_as_deep_as_events_store_pickles() -> None:
+    event = CustomEvent("n", {"k": _deep_value(EVENT_STORED_DEPTH)}, metadata={"k": _deep_value(EVENT_STORED_DEPTH)})
+    assert pickle.loads(pickle.dumps(event)) == event
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_a_result_streamed_past_the_deepest_block_drops_the_part_that_takes_it_there(strict: bool) -> None:
+    # The assembler built the result with the part and raised when the message was made, at the
+    # reply's end and at every snapshot after: the reply never completed.
+    deepest = _deepest_results(TextBlock("bottom"))
+    too_deep_metadata = {"k": _deep_value(EVENT_STORED_DEPTH)}
+    for part in (
+        ToolResultDataDeltaEvent("M", "c1", "f", deepest),
+        ToolResultStartEvent("M", "c1", "f", metadata=too_deep_metadata),
+    ):
+        events = [
+            AgentStartEvent(None, "R", "agent"),
+            ModelCallStartEvent("M"),
+            *([] if isinstance(part, ToolResultStartEvent) else [ToolResultStartEvent("M", "c1", "f")]),
+            part,
+            ToolResultTextDeltaEvent("M", "c1", "f", "done"),
+            ToolResultEndEvent("M", "c1", "f", state=ToolResultState.SUCCESS),
+            AgentEndEvent("R"),
+        ]
+        assembler = MessageAssembler(strict=strict)
+        if strict:
+            with pytest.raises(StreamError, match="nested"):
+                assembler.feed_all(events)
+            continue
+        [message] = assembler.feed_all(events)
+        [anomaly] = assembler.anomalies
+        assert anomaly.kind is AnomalyKind.MALFORMED_EVENT and anomaly.event is part
+        [result] = message.get_content_blocks(ToolResultBlock)
+        assert result.output == (TextBlock("done"),) and result.metadata == {}

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _json
 from .._checks import JAVA_INT_MAX, JAVA_INT_MIN
-from .._frozen import EMPTY, thawed
+from .._frozen import EMPTY, MAX_STORED_DEPTH, stored_nesting, thawed
 from .._reader import as_plain, item, json_kind, req_bool, req_dict, req_list, req_number, req_str
 from .._shown import elided
 from ..errors import ArgumentValueError, DecodeError, RoleContentError
@@ -234,9 +234,19 @@ class Enum(Kind):
 
 
 class JsonObject(Kind):
-    """A free-form object (metadata, tool input): any JSON inside, stored read-only."""
+    """A free-form object (metadata, tool input): any JSON inside, stored read-only, its values nested
+    at most ``stored_depth`` levels, as the class's constructor takes them (``MAX_STORED_DEPTH``)."""
 
     json_type = "object"
+
+    def __init__(self, stored_depth: int = MAX_STORED_DEPTH) -> None:
+        self.stored_depth = stored_depth
+
+    def too_deep_to_store(self, var: str, depth: str, gen: CodeGen) -> str:
+        """The condition that the stored ``var`` nests deeper than its class stores: looked at only
+        where the levels left to the document (``depth``) would let it, never with the default limits."""
+        levels = self.stored_depth + 1  # the object itself, and its values
+        return f"{depth} > {levels} and {gen.ref(stored_nesting, 'stored_nesting')}({var}) > {levels}"
 
     def encode(self, expr: str, gen: CodeGen, where: str) -> str:
         return f"({gen.ref(thawed, 'thawed')}({expr}) if {expr} else {{}})"
@@ -252,6 +262,9 @@ class JsonObject(Kind):
             f"if not {var} and depth > 0: {var} = {gen.ref(EMPTY, 'EMPTY')}",
             "else:",
             *(f"    {line}" for line in _guarded(f"{var} = {gen.ref(freeze_object, 'freeze_object')}({var}, ctx, depth)", path, gen)),
+            f"    if {self.too_deep_to_store(var, 'depth', gen)}:",
+            f"        raise {gen.ref(DecodeError, 'DecodeError')}("
+            f"{f'nested too deeply to store (a value deeper than {self.stored_depth} levels)'!r}, {path!r})",
         ]
 
 

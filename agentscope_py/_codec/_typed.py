@@ -261,7 +261,10 @@ class _Generator:
         gen = self.gen
         if type(kind) is JsonObject:
             # An empty object is a level too: freeze_object refuses it where no more levels fit.
-            return [f"{var} = {gen.ref(_freeze_parsed, 'freeze_parsed')}({var}, ctx, {depth}) if {var} or {depth} <= 0 else {gen.ref(EMPTY, 'EMPTY')}"]
+            return [
+                f"{var} = {gen.ref(_freeze_parsed, 'freeze_parsed')}({var}, ctx, {depth}) if {var} or {depth} <= 0 else {gen.ref(EMPTY, 'EMPTY')}",
+                f"if {kind.too_deep_to_store(var, depth, gen)}: {self.fallback}",
+            ]
         if type(kind) is JsonValue:
             return [f"{var} = {gen.ref(freeze, 'freeze')}({var}, ctx, {depth})"]
         if type(kind) is Nested:

@@ -19,12 +19,14 @@ from .._blocks import (
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
+    block_depth,
 )
 from .._checks import check_mapping
 from .._enums import ToolCallState, ToolResultState
 from .._fields import unchecked_init
-from .._frozen import EMPTY
+from .._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict, FrozenList, stored_nesting
 from .._ids import new_hex_id
+from .._serializable import MAX_BLOCK_DEPTH
 from .._shown import shown
 from .._sources import Base64Source
 from .._tool_arguments import UNFINISHED, StreamedArguments, parse_tool_arguments
@@ -45,6 +47,11 @@ __all__ = [
 _text_block = unchecked_init(TextBlock)
 _thinking_block = unchecked_init(ThinkingBlock)
 _tool_use_block = unchecked_init(ToolUseBlock)
+
+
+def _nesting(value: object) -> int:
+    """The levels of objects and arrays in a stored value (a scalar none)."""
+    return stored_nesting(value) if type(value) is FrozenDict or type(value) is FrozenList else 0
 
 
 def _joined(parts: list[str]) -> str:
@@ -202,28 +209,11 @@ _CALL_STATES = {state.value: state for state in ToolCallState}
 class ToolCallAccumulator(StreamedText):
     """A tool call: the raw argument fragments, parsed when the block is built."""
 
-    __slots__ = (
-        "_built",
-        "content",
-        "input",
-        "metadata",
-        "name",
-        "nesting",
-        "parsed",
-        "problem",
-        "settled",
-        "sorted_by",
-        "state",
-        "state_given",
-    )
+    __slots__ = ("content", "input", "metadata", "name", "nesting", "parsed", "problem", "settled", "state", "state_given")
     kind = "tool call"
     end_creates = True
 
     def __init__(self, block_id: str | None, name: str | None = None) -> None:
-        # Set first: the base's __init__ clears ``built``.  ``sorted_by``: once a listing sorted the
-        # call (see ``_reply_state._CallIndex``), the list of the calls of its id that changed since.
-        self.sorted_by: list[ToolCallAccumulator] | None = None
-        self._built: ContentBlock | None = None
         StreamedText.__init__(self, block_id)
         self.name = name
         self.input: Mapping[str, Any] | None = None  # given outright, instead of parsed
@@ -237,19 +227,6 @@ class ToolCallAccumulator(StreamedText):
         # (length, input) of the closed text a snapshot parsed into an object, while the call streams:
         # JSON whitespace after it leaves the same object, and anything else a fault that settles.
         self.parsed: tuple[int, Mapping[str, Any]] | None = None
-
-    # Every change of a block clears ``built`` (see ``BlockAccumulator``): for a call, the index that
-    # sorted it for a listing hears of it, so that the next listing sorts again only what changed.
-    @property
-    def built(self) -> ContentBlock | None:
-        return self._built
-
-    @built.setter
-    def built(self, block: ContentBlock | None) -> None:
-        # Told once per block built: a call listed while it streams is cleared at each fragment.
-        if block is None and self._built is not None and self.sorted_by is not None:
-            self.sorted_by.append(self)
-        self._built = block
 
     def _take(self, extras: Mapping[str, Any]) -> list[str]:
         problems = []
@@ -358,6 +335,15 @@ class ToolResultAccumulator(BlockAccumulator):
         self.items.append(block)
         self.built = None
 
+    @staticmethod
+    def refused_output(block: ContentBlock) -> str | None:
+        """Why ``block`` cannot go in a result's output (the result would nest past what a block may
+        be), or ``None``."""
+        depth = block_depth(block)
+        if depth + 2 <= MAX_BLOCK_DEPTH:  # the result's object and its output array
+            return None
+        return f"its block is nested {depth} levels deep: a tool result holding it would be past the {MAX_BLOCK_DEPTH} a block may be"
+
     def take_metadata(self, metadata: Mapping[str, Any] | None) -> list[str]:
         # As Java sends it: a result block's metadata is the metadata of its start and end events,
         # but for the state a stream of this package carries beside it: an entry of that shape
@@ -365,15 +351,24 @@ class ToolResultAccumulator(BlockAccumulator):
         if not metadata:
             return []
         marker = result_marker(metadata.get(BLOCK_KEY))
-        if marker is None:
-            self.metadata.update(metadata)
-        else:
-            self.held, own = marker
+        entries: Mapping[str, Any] = metadata
+        if marker is not None:
+            entries = {}
             for key, value in metadata.items():  # the result's own entries where the marker stood
                 if key == BLOCK_KEY:
-                    self.metadata.update(own)
+                    entries.update(marker[1])
                 else:
-                    self.metadata[key] = value
+                    entries[key] = value
+        # An event stores values two levels deeper than a block (see ``EVENT_STORED_DEPTH``).
+        too_deep = [key for key, value in entries.items() if _nesting(value) > MAX_STORED_DEPTH]
+        if too_deep:
+            return [
+                f"its metadata[{too_deep[0]!r}] is nested deeper than the {MAX_STORED_DEPTH} levels a tool result "
+                "stores; the event's metadata is dropped"
+            ]
+        if marker is not None:
+            self.held = marker[0]
+        self.metadata.update(entries)
         self.built = None
         return []
 

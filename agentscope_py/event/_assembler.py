@@ -341,6 +341,12 @@ class MessageAssembler(WholeEventHandlers):
         return []
 
     def _on_tool_result_data(self, event: ToolResultDataDeltaEvent, _: None) -> list[AssistantMessage]:
+        if event.data is not None:
+            # Before anything changes: in strict mode the event is skipped whole.
+            refused = ToolResultAccumulator.refused_output(event.data)
+            if refused is not None:
+                self._report(AnomalyKind.MALFORMED_EVENT, f"{describe_event(event)}: {refused}; dropped", event)
+                return []
         block = self._delta(event, ToolResultAccumulator, event.tool_call_id, event.tool_call_name, event.data)
         if block is not None and event.data is not None:
             block.add_block(event.data)

@@ -17,7 +17,7 @@ from typing_extensions import Self
 from .._blocks import ContentBlock
 from .._checks import check_mapping, describe, is_iterable_of_items, unbuilt_hint, unordered_hint
 from .._fields import checked_fields, register_converter
-from .._frozen import MAX_STORED_DEPTH
+from .._frozen import EVENT_STORED_DEPTH
 from .._ids import new_event_time, new_hex_id
 from .._serializable import JsonSerializable
 from .._shown import shown
@@ -53,12 +53,6 @@ def event_fields(cls: type, fields: list[attrs.Attribute]) -> list[attrs.Attribu
     common = [field for field in fields if field.name in _COMMON_FIELDS]
     ordered = [field.evolve(repr=shown) for field in own + common]
     return checked_fields(cls, ordered) if "type" in vars(cls) else ordered
-
-
-#: How deep an event's stored values may nest: two levels more than a message's or a block's, as the
-#: events that stream them carry their metadata (and a call's input) inside entries of their own
-#: (``{"agentscope_message": {"metadata": ...}}``); still within what a reader takes.
-EVENT_STORED_DEPTH = MAX_STORED_DEPTH + 2
 
 
 def _event_metadata(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None:

@@ -11,10 +11,10 @@ import attrs
 from .._checks import check_enum, check_mapping, check_str
 from .._enums import GenerateReason
 from .._fields import register_converter
-from .._frozen import EMPTY
+from .._frozen import EMPTY, EVENT_STORED_DEPTH
 from .._messages import Msg
 from .._usage import ChatUsage
-from ._base import EVENT_STORED_DEPTH, AgentEvent, event_fields, optional_instance
+from ._base import AgentEvent, event_fields, optional_instance
 from ._types import AgentEventType
 
 __all__ = [

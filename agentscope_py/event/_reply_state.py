@@ -6,7 +6,9 @@ from __future__ import annotations
 from bisect import insort
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from itertools import compress
+from operator import attrgetter, is_not
+from typing import Any
 
 from .._blocks import ToolUseBlock
 from .._checks import check_mapping
@@ -125,10 +127,13 @@ class Reply:
         for call in reversed(listed):
             calls = naming.get(call.id)
             if calls is None:
+                own_calls = self.calls.get(call.id)
+                if not own_calls:
+                    continue  # names none: the reply has no call of its id
                 index = self.call_index.get(call.id)
                 if index is None:
                     index = self.call_index[call.id] = _CallIndex()
-                calls = naming[call.id] = _Naming(index, self.calls.get(call.id, []))
+                calls = naming[call.id] = _Naming(index, own_calls)
             own = calls.take(call)
             if own is not None:
                 named.append((call, own))
@@ -208,22 +213,24 @@ class Reply:
 #: The keys ``_CallIndex`` sorts every call under, beside those of its name and input: the calls
 #: whose state their stream did not give, and all.
 _OPEN, _EVERY = object(), object()
+_BUILT = attrgetter("built")
 
 
 class _CallIndex:
     """The calls of one id of a reply, sorted by what a listed call names them by (see ``_Naming``).
 
     Kept between listings and brought up to date at each: only the calls added or changed since are
-    sorted again (each call tells of its changes, see ``ToolCallAccumulator.built``), so a reply
-    listing its ``call_0`` once per model call, naming an early one each time, does not sort every
-    call again for each listing.  Under each key, the positions of its calls, oldest first."""
+    sorted again, so a reply listing its ``call_0`` once per model call, naming an early one each
+    time, does not sort every call again for each listing.  Which calls changed is found in one pass
+    in C (each change of a call clears its block); a notice from each change would cost every
+    stream of tool calls a property on its hottest attribute.  Under each key, the positions of its
+    calls, oldest first."""
 
-    __slots__ = ("_changed", "_keys", "_kinds", "_lists", "_positions")
+    __slots__ = ("_built", "_keys", "_kinds", "_lists")
 
     def __init__(self) -> None:
-        self._keys: list[tuple[object, ...]] = []  # by position: the keys the call is sorted under
-        self._positions: dict[ToolCallAccumulator, int] = {}
-        self._changed: list[ToolCallAccumulator] = []  # the calls sorted that changed since
+        self._built: list[object] = []  # by position: the block the call was sorted as
+        self._keys: list[tuple[object, ...]] = []  # by position: the keys it is sorted under
         # (name, input) -> a number of its own: an input (a dict hashed afresh each time) is hashed
         # once per sorting of a call, not once per key it is sorted under.
         self._kinds: dict[tuple[str | None, Mapping[str, Any]], int] = {}
@@ -231,23 +238,22 @@ class _CallIndex:
 
     def update(self, calls: Sequence[ToolCallAccumulator]) -> None:
         """Sort the calls added or changed since the last update (``calls``: the id's, oldest first)."""
-        sorted_count = len(self._keys)
-        changed = sorted({self._positions[call] for call in self._changed})
-        self._changed.clear()
+        built, sorted_count = self._built, len(self._built)
+        changed = compress(range(sorted_count), map(is_not, map(_BUILT, calls), built))
         for position in [*changed, *range(sorted_count, len(calls))]:
             call = calls[position]
-            like = self._kind(call.name, cast(ToolUseBlock, call.block()).input)
+            like = self._kind(call.name, call.built_input())
             keys = ((like, call.state), like, _EVERY) if call.state_given else ((like, None), like, _OPEN, _EVERY)
             if position < sorted_count:
+                built[position] = call.built
                 if keys == self._keys[position]:
                     continue
                 for key in self._keys[position]:
                     self._lists[key].remove(position)
                 self._keys[position] = keys
             else:
+                built.append(call.built)
                 self._keys.append(keys)
-                self._positions[call] = position
-                call.sorted_by = self._changed
             for key in keys:
                 insort(self._lists.setdefault(key, []), position)
 

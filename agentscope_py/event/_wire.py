@@ -36,6 +36,7 @@ from .._codec import (
 from .._codec._kinds import Kind, Schemas
 from .._codec._spec import NO_DEFAULT
 from .._enums import GenerateReason, ToolResultState
+from .._frozen import EVENT_STORED_DEPTH
 from .._messages import Msg
 from .._usage import ChatUsage
 from . import _block_events, _hitl_events, _lifecycle, _tool_events
@@ -69,7 +70,7 @@ class _CaseInsensitiveEnum(Enum):
 
 
 STR = Str()
-OBJECT = JsonObject()
+OBJECT = JsonObject(EVENT_STORED_DEPTH)
 
 # An event field's annotation → its kind of JSON value.
 _KINDS: dict[str, Kind] = {
