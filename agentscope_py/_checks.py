@@ -19,7 +19,6 @@ from ._frozen import (
     FrozenDict,
     NoJsonForm,
     copy_json_value,
-    frozen_flat,
     stored_nesting,
 )
 from ._shown import shown
@@ -200,7 +199,7 @@ def check_enum(value: object, enum_cls: type[_E], arg: str) -> _E:
 def check_mapping(value: object, arg: str, *, drop_none: bool = False, depth: int = MAX_STORED_DEPTH) -> FrozenDict:
     """A read-only copy of a str-keyed mapping (``None`` reads as empty), whose values nest at most
     ``depth`` levels (see ``MAX_STORED_DEPTH``)."""
-    if value is None:
+    if value is None or value is EMPTY:
         return EMPTY
     # Stored already, within the depth (counted once per mapping); with no None to drop (a scan in C:
     # a message rebuilt from a stored mapping, as the assembler's snapshots are, would otherwise walk
@@ -222,7 +221,7 @@ def check_mapping(value: object, arg: str, *, drop_none: bool = False, depth: in
         ):
             break
     else:  # str keys and scalar values only, the common case: one C-level copy
-        return frozen_flat(value)
+        return FrozenDict(value)
     copied = {}
     for key, item in value.items():
         if type(key) is not str:
