@@ -21,10 +21,10 @@ from .._blocks import (
     ToolUseBlock,
     block_depth,
 )
-from .._checks import check_mapping
+from .._checks import NestedTooDeeply, check_mapping
 from .._enums import ToolCallState, ToolResultState
 from .._fields import unchecked_init
-from .._frozen import EMPTY, MAX_STORED_DEPTH, FrozenDict, FrozenList, stored_nesting
+from .._frozen import EMPTY
 from .._ids import new_hex_id
 from .._serializable import MAX_BLOCK_DEPTH
 from .._shown import shown
@@ -47,11 +47,6 @@ __all__ = [
 _text_block = unchecked_init(TextBlock)
 _thinking_block = unchecked_init(ThinkingBlock)
 _tool_use_block = unchecked_init(ToolUseBlock)
-
-
-def _nesting(value: object) -> int:
-    """The levels of objects and arrays in a stored value (a scalar none)."""
-    return stored_nesting(value) if type(value) is FrozenDict or type(value) is FrozenList else 0
 
 
 def _joined(parts: list[str]) -> str:
@@ -359,13 +354,10 @@ class ToolResultAccumulator(BlockAccumulator):
                     entries.update(marker[1])
                 else:
                     entries[key] = value
-        # An event stores values two levels deeper than a block (see ``EVENT_STORED_DEPTH``).
-        too_deep = [key for key, value in entries.items() if _nesting(value) > MAX_STORED_DEPTH]
-        if too_deep:
-            return [
-                f"its metadata[{too_deep[0]!r}] is nested deeper than the {MAX_STORED_DEPTH} levels a tool result "
-                "stores; the event's metadata is dropped"
-            ]
+        try:  # an event stores values two levels deeper than a block (see ``EVENT_STORED_DEPTH``)
+            check_mapping(entries, "its metadata")
+        except NestedTooDeeply as error:
+            return [f"{error}; the event's metadata is dropped"]
         if marker is not None:
             self.held = marker[0]
         self.metadata.update(entries)
